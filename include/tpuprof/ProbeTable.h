@@ -1,0 +1,94 @@
+//===- tpuprof/ProbeTable.h - Build the embedded probe table ----*- C++ -*-===//
+//
+// The probe table is the per-module list of probe descriptors that a pass
+// embeds in the module it instruments (format.h, docs/formats.md). This header
+// turns a list of ProbeInfo into those bytes; the report library parses them.
+// Header-only so that passes and tools share it without a library between.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TPUPROF_PROBETABLE_H
+#define TPUPROF_PROBETABLE_H
+
+#include "tpuprof/format.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace tpuprof {
+
+/// Everything the table says about one probe.
+struct ProbeInfo {
+  std::string name;     ///< e.g. "tosa.matmul", or a kernel symbol.
+  std::string shapes;   ///< e.g. "f32[1, 784], f32[784, 128]"; '?' = dynamic.
+  std::string location; ///< "file:line:col" or "".
+  std::string function; ///< Enclosing function.
+  uint64_t hash = 0;
+  uint64_t flops = 0; ///< 0 = unknown.
+  uint64_t bytes = 0; ///< 0 = unknown.
+  uint8_t kind = TPUPROF_KIND_OP;
+  uint8_t numDynDims = 0;
+};
+
+/// Serializes `probes` into the binary probe table of format.h.
+inline std::string serializeProbeTable(llvm::StringRef moduleName,
+                                       llvm::ArrayRef<ProbeInfo> probes) {
+  // Strings are interned: op names and functions repeat a lot.
+  std::string strtab;
+  llvm::DenseMap<llvm::StringRef, uint32_t> interned;
+  std::vector<std::string> keep; // Owns keys for `interned`.
+  keep.reserve(probes.size() * 4 + 1);
+  auto intern = [&](llvm::StringRef s) -> uint32_t {
+    auto it = interned.find(s);
+    if (it != interned.end())
+      return it->second;
+    uint32_t off = static_cast<uint32_t>(strtab.size());
+    strtab.append(s.data(), s.size());
+    strtab.push_back('\0');
+    keep.emplace_back(s.str());
+    interned[keep.back()] = off;
+    return off;
+  };
+
+  tpuprof_table_header header;
+  std::memset(&header, 0, sizeof(header));
+  std::memcpy(header.magic, TPUPROF_TABLE_MAGIC, 4);
+  header.version = TPUPROF_TABLE_VERSION;
+  header.num_probes = static_cast<uint32_t>(probes.size());
+  header.module_name = intern(moduleName);
+
+  std::vector<tpuprof_probe_desc> descs(probes.size());
+  for (size_t i = 0; i < probes.size(); ++i) {
+    const ProbeInfo &p = probes[i];
+    tpuprof_probe_desc &d = descs[i];
+    std::memset(&d, 0, sizeof(d));
+    d.hash = p.hash;
+    d.flops = p.flops;
+    d.bytes = p.bytes;
+    d.name = intern(p.name);
+    d.shapes = intern(p.shapes);
+    d.location = intern(p.location);
+    d.function = intern(p.function);
+    d.kind = p.kind;
+    d.num_dyn_dims = p.numDynDims;
+  }
+  while (strtab.size() % 8)
+    strtab.push_back('\0');
+  header.strtab_size = static_cast<uint32_t>(strtab.size());
+
+  std::string out;
+  out.append(reinterpret_cast<const char *>(&header), sizeof(header));
+  out.append(reinterpret_cast<const char *>(descs.data()),
+             descs.size() * sizeof(tpuprof_probe_desc));
+  out.append(strtab);
+  return out;
+}
+
+} // namespace tpuprof
+
+#endif // TPUPROF_PROBETABLE_H

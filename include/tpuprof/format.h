@@ -1,0 +1,159 @@
+/*===- tpuprof/format.h - On-disk and in-module binary formats ----*- C -*-===*\
+|*                                                                            *|
+|* The byte layouts shared by the three parts of tpuprof:                     *|
+|*   - the probe table a pass embeds in each instrumented module,             *|
+|*   - the record stream the runtime writes per thread,                       *|
+|*   - the dump file that carries both to the report tool.                    *|
+|* Everything is little-endian and 8-byte aligned. docs/formats.md is the     *|
+|* prose version of this file; keep the two in step.                          *|
+|*                                                                            *|
+|* Plain C so the runtime (libc only) and the C++ tools include the same file.*|
+\*===----------------------------------------------------------------------===*/
+
+#ifndef TPUPROF_FORMAT_H
+#define TPUPROF_FORMAT_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*===-- Probe table (embedded in an instrumented module) -----------------===*/
+
+#define TPUPROF_TABLE_MAGIC "TPPT"
+#define TPUPROF_TABLE_VERSION 1u
+
+/// What a probe wraps.
+enum tpuprof_probe_kind {
+  TPUPROF_KIND_OP = 0,     ///< A graph-level op (MLIR pass).
+  TPUPROF_KIND_LAUNCH = 1, ///< A kernel-launch call (LLVM pass).
+  TPUPROF_KIND_USER = 2,   ///< A user range (C/C++ API).
+};
+
+/// Table header; followed by `num_probes` descriptors, then the string table.
+typedef struct tpuprof_table_header {
+  char magic[4];          ///< "TPPT"
+  uint32_t version;       ///< TPUPROF_TABLE_VERSION
+  uint32_t num_probes;    ///< Descriptor count.
+  uint32_t strtab_size;   ///< Bytes of NUL-terminated strings after them.
+  uint32_t module_name;   ///< Offset of the module's name in the strtab.
+  uint32_t reserved;      ///< Zero.
+} tpuprof_table_header;
+
+/// One probe. Strings are offsets into the table's string table.
+typedef struct tpuprof_probe_desc {
+  uint64_t hash;         ///< Stable op hash (docs/hash.md).
+  uint64_t flops;        ///< Static FLOP estimate, 0 when unknown.
+  uint64_t bytes;        ///< Static bytes moved (operands + results), 0 when unknown.
+  uint32_t name;         ///< Op name, e.g. "tosa.matmul".
+  uint32_t shapes;       ///< Argument shapes, '?' for each dynamic dimension.
+  uint32_t location;     ///< "file:line:col" or "" when unknown.
+  uint32_t function;     ///< Enclosing function's symbol name.
+  uint8_t kind;          ///< tpuprof_probe_kind
+  uint8_t num_dyn_dims;  ///< Dynamic dimensions captured at run time.
+  uint16_t reserved0;    ///< Zero.
+  uint32_t reserved1;    ///< Zero.
+} tpuprof_probe_desc;
+
+/*===-- Records (per thread, inside a dump's THREAD section) -------------===*/
+
+/// A probe pair as recorded: written at begin, `end` filled at end.
+/// Followed by `num_dims` int64 dynamic dimensions (in the order of the '?'s
+/// in the probe's shapes) and `num_counters` uint64 counter deltas.
+typedef struct tpuprof_record {
+  uint32_t probe;       ///< Global probe id (module's first id + local index).
+  uint8_t num_dims;     ///< Trailing dimension words.
+  uint8_t num_counters; ///< Trailing counter words.
+  uint16_t depth;       ///< Open probes on this thread at begin (0 = top).
+  uint64_t begin;       ///< Clock ticks at begin.
+  uint64_t end;         ///< Clock ticks at end; 0 if the probe never ended.
+} tpuprof_record;
+
+/// Size of a record with its trailing words, in bytes.
+#define TPUPROF_RECORD_BYTES(dims, counters)                                   \
+  (sizeof(tpuprof_record) + 8u * ((uint64_t)(dims) + (uint64_t)(counters)))
+
+/*===-- Dump file --------------------------------------------------------===*/
+
+#define TPUPROF_DUMP_MAGIC "TPUPROF\0"
+#define TPUPROF_DUMP_VERSION 1u
+
+/// Time source of every tick value in a dump.
+enum tpuprof_clock_source {
+  TPUPROF_CLOCK_TSC = 0,       ///< rdtsc, calibrated against CLOCK_MONOTONIC.
+  TPUPROF_CLOCK_MONOTONIC = 1, ///< clock_gettime(CLOCK_MONOTONIC) in ns.
+};
+
+/// Header flags.
+enum tpuprof_dump_flags {
+  TPUPROF_DUMP_COMPLETE = 1u << 0, ///< Written to the end by a clean flush.
+};
+
+/// File header. Ticks convert to ns by the calibration pair:
+///   ns(t) = calib_ns0 + (t - calib_ticks0) * (calib_ns1 - calib_ns0)
+///                                          / (calib_ticks1 - calib_ticks0)
+typedef struct tpuprof_dump_header {
+  char magic[8];           ///< "TPUPROF\0"
+  uint32_t version;        ///< TPUPROF_DUMP_VERSION
+  uint32_t header_size;    ///< sizeof(tpuprof_dump_header)
+  uint32_t mode;           ///< 0 timing, 1 +counters/shapes, 2 detailed.
+  uint32_t device;         ///< TPUPROF_DEVICE
+  uint32_t pid;            ///< Writing process.
+  uint32_t call_num;       ///< N in tpuprof_data_dev{D}-{N}.
+  uint32_t clock_source;   ///< tpuprof_clock_source
+  uint32_t flags;          ///< tpuprof_dump_flags
+  uint64_t calib_ticks0;   ///< Clock reading at runtime start ...
+  uint64_t calib_ns0;      ///< ... and CLOCK_MONOTONIC (ns) at the same moment.
+  uint64_t calib_ticks1;   ///< Clock reading at window end ...
+  uint64_t calib_ns1;      ///< ... and CLOCK_MONOTONIC (ns) at the same moment.
+  uint64_t window_begin;   ///< Ticks when the window was enabled.
+  uint64_t window_end;     ///< Ticks when it was disabled.
+  uint64_t dropped;        ///< Records dropped in all threads (buffer full,
+                           ///< > 256 open probes, no buffer memory).
+  uint32_t num_sections;   ///< Sections that follow the header.
+  uint32_t reserved;       ///< Zero.
+} tpuprof_dump_header;
+
+/// Section kinds.
+enum tpuprof_section_kind {
+  TPUPROF_SECTION_MODULE = 1, ///< tpuprof_module_section + probe table.
+  TPUPROF_SECTION_EVENTS = 2, ///< tpuprof_events_section + names.
+  TPUPROF_SECTION_THREAD = 3, ///< tpuprof_thread_section + record stream.
+};
+
+/// Every section starts with this; `size` counts the payload after it, which
+/// is padded with zeros to a multiple of 8 bytes.
+typedef struct tpuprof_section_header {
+  uint32_t kind;     ///< tpuprof_section_kind
+  uint32_t reserved; ///< Zero.
+  uint64_t size;     ///< Payload bytes (a multiple of 8).
+} tpuprof_section_header;
+
+/// A registered module: its probes are ids [first_probe, first_probe + n).
+typedef struct tpuprof_module_section {
+  uint32_t module_id;   ///< Registration order, from 0.
+  uint32_t first_probe; ///< Global id of its probe 0.
+  uint64_t table_size;  ///< Bytes of the probe table that follows.
+} tpuprof_module_section;
+
+/// PMU event names (NUL-terminated, `count` of them) that follow.
+typedef struct tpuprof_events_section {
+  uint32_t count;    ///< Events; equals each record's num_counters.
+  uint32_t reserved; ///< Zero.
+} tpuprof_events_section;
+
+/// One thread's records: `stream_size` bytes of tpuprof_record follow.
+typedef struct tpuprof_thread_section {
+  uint64_t tid;          ///< OS thread id.
+  uint64_t dropped;      ///< Records this thread dropped (buffer full or
+                         ///< > 256 open probes); their ends wrote nothing.
+  uint64_t num_records;  ///< Records in the stream.
+  uint64_t stream_size;  ///< Bytes in the stream.
+} tpuprof_thread_section;
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* TPUPROF_FORMAT_H */
