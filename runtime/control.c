@@ -1,0 +1,308 @@
+/*===- runtime/control.c - Profiling windows and library setup -----*- C -*-===*\
+|*                                                                            *|
+|* A window is the span between tpuprof_enable() and tpuprof_disable() (or    *|
+|* the next tpuprof_flush()); each one becomes exactly one dump. Control      *|
+|* calls are serialized by a mutex and are never on the hot path. Switching   *|
+|* windows happens under the thread-list lock, which is what makes the        *|
+|* lock-free hot path safe (see record.c):                                    *|
+|*   1. clear __tpuprof_enabled (disable only) and bump the generation, so    *|
+|*      every thread's next begin takes its slow path;                        *|
+|*   2. fix each recording thread's published `pos` and copy its records,     *|
+|*      the tables of all registered modules and the header into one image;  *|
+|*   3. drop the lock (threads may now reset their buffers) and write the     *|
+|*      image to a fresh file.                                                *|
+\*===----------------------------------------------------------------------===*/
+
+#include "rt_internal.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/// The flag instrumented code tests inline before calling a probe.
+TPUPROF_RT_API volatile uint32_t __tpuprof_enabled = 0;
+
+static pthread_once_t init_once = PTHREAD_ONCE_INIT;
+static tpuprof_rt_config env_config;
+
+/// Everything below is guarded by ctl_mutex.
+static pthread_mutex_t ctl_mutex = PTHREAD_MUTEX_INITIALIZER;
+static int window_open;
+static uint32_t window_mode;
+static uint64_t window_begin;
+static char output_dir[PATH_MAX] = ".";
+static uint32_t output_device;
+/// Where the search for a free dump number starts: one past the last dump
+/// written to the same directory and device, so a long run does not probe
+/// every earlier file again. O_EXCL still decides.
+static uint32_t next_call_num;
+static char last_dump_path[PATH_MAX + 64];
+
+/*===-- Initialization ---------------------------------------------------===*/
+
+static void at_fork_prepare(void);
+static void at_fork_parent(void);
+static void at_fork_child(void);
+static void at_exit(void);
+
+/// Sets output_dir, without trailing slashes. Returns -1 when too long.
+static int set_output_dir_locked(const char *dir) {
+  size_t n = strlen(dir);
+  while (n > 1 && dir[n - 1] == '/')
+    --n;
+  if (n == 0) {
+    dir = ".";
+    n = 1;
+  }
+  if (n >= sizeof(output_dir)) {
+    fprintf(stderr, "tpuprof: output directory '%s' is too long; keeping '%s'\n",
+            dir, output_dir);
+    return -1;
+  }
+  if (strncmp(output_dir, dir, n) != 0 || output_dir[n] != '\0')
+    next_call_num = 0;
+  memcpy(output_dir, dir, n);
+  output_dir[n] = '\0';
+  return 0;
+}
+
+static void init_once_fn(void) {
+  __tpuprof_rt_parse_env(&env_config, NULL, NULL);
+  __tpuprof_rt_clock_init(env_config.clock); // Takes the first pair.
+  if (env_config.output)
+    set_output_dir_locked(env_config.output);
+  output_device = env_config.device;
+  __tpuprof_rt_threads_init();
+  pthread_atfork(at_fork_prepare, at_fork_parent, at_fork_child);
+  // Closes a window still open at exit (TPUPROF_ENABLE=1, or a program that
+  // never called tpuprof_disable) so its records reach a dump.
+  atexit(at_exit);
+}
+
+void __tpuprof_rt_ensure_init(void) { pthread_once(&init_once, init_once_fn); }
+
+static int enable_locked(uint64_t max_records, int mode, int quiet);
+
+__attribute__((constructor)) static void tpuprof_rt_constructor(void) {
+  __tpuprof_rt_ensure_init();
+  if (!env_config.enable)
+    return;
+  pthread_mutex_lock(&ctl_mutex);
+  // Another constructor may have opened a window through the API already.
+  if (!window_open)
+    enable_locked(env_config.record_size, (int)env_config.mode, 0);
+  pthread_mutex_unlock(&ctl_mutex);
+}
+
+/*===-- Windows ----------------------------------------------------------===*/
+
+static int enable_locked(uint64_t max_records, int mode, int quiet) {
+  if (window_open) {
+    if (!quiet)
+      fprintf(stderr, "tpuprof: tpuprof_enable: a profiling window is "
+                      "already open\n");
+    return -1;
+  }
+  if (mode < 0 || mode > 2) {
+    fprintf(stderr, "tpuprof: tpuprof_enable: mode %d is not 0, 1 or 2\n",
+            mode);
+    return -1;
+  }
+  if (max_records == 0)
+    max_records = env_config.record_size;
+  if (max_records > TPUPROF_RT_MAX_RECORDS) {
+    fprintf(stderr,
+            "tpuprof: tpuprof_enable: %llu records per thread is more than "
+            "the limit of %llu\n",
+            (unsigned long long)max_records,
+            (unsigned long long)TPUPROF_RT_MAX_RECORDS);
+    return -1;
+  }
+  __tpuprof_rt_threads_lock();
+  __tpuprof_rt_window_cap = max_records * sizeof(tpuprof_record);
+  __atomic_store_n(&__tpuprof_rt_lost, 0, __ATOMIC_RELAXED);
+  __tpuprof_rt_next_gen_locked();
+  window_begin = __tpuprof_rt_now();
+  __atomic_store_n(&__tpuprof_enabled, 1, __ATOMIC_RELEASE);
+  __tpuprof_rt_threads_unlock();
+  window_mode = (uint32_t)mode;
+  window_open = 1;
+  return 0;
+}
+
+/// Ends the open window, writes its dump and, with `reopen`, starts the next
+/// window at the same instant. The window is over even when writing fails.
+static int close_window_locked(int reopen) {
+  uint32_t gen = __tpuprof_rt_gen;
+  tpuprof_dump_header h;
+  memset(&h, 0, sizeof(h));
+
+  __tpuprof_rt_threads_lock();
+  if (!reopen)
+    __atomic_store_n(&__tpuprof_enabled, 0, __ATOMIC_RELEASE);
+  __tpuprof_rt_next_gen_locked();
+  uint64_t end = __tpuprof_rt_now();
+  __tpuprof_rt_calibration_pair(&h.calib_ticks1, &h.calib_ns1);
+  uint64_t lost = __atomic_exchange_n(&__tpuprof_rt_lost, 0, __ATOMIC_RELAXED);
+
+  uint32_t num_threads = 0, num_modules = 0;
+  uint64_t thread_bytes =
+      __tpuprof_rt_threads_snapshot_locked(gen, &num_threads);
+  uint64_t module_bytes = __tpuprof_rt_modules_lock_and_size(&num_modules);
+  uint64_t events_bytes =
+      __tpuprof_rt_section_bytes(sizeof(tpuprof_events_section));
+  uint64_t total = sizeof(h) + module_bytes + events_bytes + thread_bytes;
+  // calloc: section padding and every reserved field must be zero.
+  uint8_t *image = (uint8_t *)calloc(1, total);
+  uint64_t dropped = lost;
+  if (image) {
+    uint8_t *p = image + sizeof(h);
+    p = __tpuprof_rt_modules_write(p);
+    __tpuprof_rt_modules_unlock();
+    tpuprof_events_section ev;
+    memset(&ev, 0, sizeof(ev)); // Mode 0: no counters, no event names.
+    uint8_t *q = __tpuprof_rt_put_section(p, TPUPROF_SECTION_EVENTS,
+                                          sizeof(ev));
+    memcpy(q, &ev, sizeof(ev));
+    p += events_bytes;
+    p = __tpuprof_rt_threads_write_locked(gen, p, &dropped);
+  } else {
+    __tpuprof_rt_modules_unlock();
+  }
+  __tpuprof_rt_threads_reap_locked();
+  __tpuprof_rt_threads_unlock();
+
+  uint64_t begin = window_begin;
+  if (reopen)
+    window_begin = end;
+  else
+    window_open = 0;
+  if (!image) {
+    fprintf(stderr,
+            "tpuprof: cannot write dump to '%s': out of memory for %llu "
+            "bytes\n",
+            output_dir, (unsigned long long)total);
+    return -1;
+  }
+
+  memcpy(h.magic, TPUPROF_DUMP_MAGIC, sizeof(h.magic));
+  h.version = TPUPROF_DUMP_VERSION;
+  h.header_size = sizeof(h);
+  h.mode = window_mode;
+  h.device = output_device;
+  h.pid = (uint32_t)getpid();
+  h.clock_source = __tpuprof_rt_clock_source();
+  h.calib_ticks0 = __tpuprof_rt_calib_ticks0;
+  h.calib_ns0 = __tpuprof_rt_calib_ns0;
+  h.window_begin = begin;
+  h.window_end = end;
+  h.dropped = dropped;
+  h.num_sections = num_modules + 1 + num_threads;
+  memcpy(image, &h, sizeof(h));
+
+  char path[sizeof(last_dump_path)];
+  uint32_t n = 0;
+  int rc = __tpuprof_rt_write_dump(output_dir, output_device, next_call_num,
+                                   image, total, path, sizeof(path), &n);
+  free(image);
+  if (rc != 0)
+    return -1;
+  next_call_num = n + 1;
+  memcpy(last_dump_path, path, sizeof(path));
+  return 0;
+}
+
+/*===-- Public API -------------------------------------------------------===*/
+
+TPUPROF_RT_API int tpuprof_enable(uint64_t max_records, int mode) {
+  __tpuprof_rt_ensure_init();
+  pthread_mutex_lock(&ctl_mutex);
+  int rc = enable_locked(max_records, mode, 0);
+  pthread_mutex_unlock(&ctl_mutex);
+  return rc;
+}
+
+static int close_window(const char *who, int reopen) {
+  __tpuprof_rt_ensure_init();
+  pthread_mutex_lock(&ctl_mutex);
+  int rc;
+  if (!window_open) {
+    fprintf(stderr, "tpuprof: %s: no profiling window is open\n", who);
+    rc = -1;
+  } else {
+    rc = close_window_locked(reopen);
+  }
+  pthread_mutex_unlock(&ctl_mutex);
+  return rc;
+}
+
+TPUPROF_RT_API int tpuprof_disable(void) {
+  return close_window("tpuprof_disable", 0);
+}
+
+TPUPROF_RT_API int tpuprof_flush(void) {
+  return close_window("tpuprof_flush", 1);
+}
+
+TPUPROF_RT_API int tpuprof_is_enabled(void) {
+  return __atomic_load_n(&__tpuprof_enabled, __ATOMIC_ACQUIRE) != 0;
+}
+
+TPUPROF_RT_API const char *tpuprof_last_dump_path(void) {
+  return last_dump_path;
+}
+
+TPUPROF_RT_API void tpuprof_set_output(const char *dir, int device) {
+  __tpuprof_rt_ensure_init();
+  pthread_mutex_lock(&ctl_mutex);
+  if (dir)
+    set_output_dir_locked(dir);
+  if (device >= 0 && (uint32_t)device != output_device) {
+    output_device = (uint32_t)device;
+    next_call_num = 0;
+  }
+  pthread_mutex_unlock(&ctl_mutex);
+}
+
+/*===-- Process events ---------------------------------------------------===*/
+
+static void at_exit(void) {
+  pthread_mutex_lock(&ctl_mutex);
+  if (window_open)
+    close_window_locked(0);
+  pthread_mutex_unlock(&ctl_mutex);
+}
+
+// Lock order everywhere: ctl_mutex, thread list, module registry. Holding
+// all three across fork() means the child never inherits one held by a
+// thread that does not exist there.
+static void at_fork_prepare(void) {
+  pthread_mutex_lock(&ctl_mutex);
+  __tpuprof_rt_threads_lock();
+  uint32_t ignored;
+  (void)__tpuprof_rt_modules_lock_and_size(&ignored);
+}
+
+static void at_fork_parent(void) {
+  __tpuprof_rt_modules_unlock();
+  __tpuprof_rt_threads_unlock();
+  pthread_mutex_unlock(&ctl_mutex);
+}
+
+static void at_fork_child(void) {
+  // The child's records so far are the parent's: it goes on in a window of
+  // its own, which becomes its own dump (its pid in the header).
+  if (window_open) {
+    __tpuprof_rt_next_gen_locked();
+    window_begin = __tpuprof_rt_now();
+    __atomic_store_n(&__tpuprof_rt_lost, 0, __ATOMIC_RELAXED);
+  }
+  __tpuprof_rt_threads_after_fork_child_locked();
+  __tpuprof_rt_modules_unlock();
+  __tpuprof_rt_threads_unlock();
+  pthread_mutex_unlock(&ctl_mutex);
+}

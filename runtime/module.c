@@ -1,0 +1,170 @@
+/*===- runtime/module.c - Probe-table registration -----------------*- C -*-===*\
+|*                                                                            *|
+|* Every instrumented module registers its probe table from a constructor.    *|
+|* The runtime copies the table (so dlclose of the module is harmless: its    *|
+|* dump still describes its probes) and hands out a contiguous range of       *|
+|* global probe ids, [first, first + num_probes), in registration order.      *|
+|* This runs at load time, never on the hot path, so a mutex is fine.         *|
+\*===----------------------------------------------------------------------===*/
+
+#include "rt_internal.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct rt_module {
+  void *table;          ///< Private copy of the probe table.
+  uint64_t table_size;  ///< Its exact size (header + descriptors + strtab).
+  uint32_t first_probe; ///< Global id of its probe 0.
+  uint32_t num_probes;
+} rt_module;
+
+static pthread_mutex_t module_mutex = PTHREAD_MUTEX_INITIALIZER;
+static rt_module *modules;
+static uint32_t num_modules;
+static uint32_t modules_capacity;
+static uint32_t next_probe_id;
+
+const char *__tpuprof_rt_validate_table(const void *table, uint64_t size,
+                                        uint64_t *table_size) {
+  if (!table)
+    return "table is NULL";
+  if (size < sizeof(tpuprof_table_header))
+    return "smaller than a table header";
+  tpuprof_table_header h;
+  memcpy(&h, table, sizeof(h)); // The module's global may be underaligned.
+  if (memcmp(h.magic, TPUPROF_TABLE_MAGIC, 4) != 0)
+    return "bad magic, not a tpuprof probe table";
+  if (h.version != TPUPROF_TABLE_VERSION)
+    return "unsupported table version";
+  uint64_t expected = sizeof(h) +
+                      (uint64_t)h.num_probes * sizeof(tpuprof_probe_desc) +
+                      (uint64_t)h.strtab_size;
+  if (expected > size)
+    return "its header describes more bytes than the table has";
+  if (h.strtab_size == 0)
+    return "empty string table";
+  const char *strtab = (const char *)table + sizeof(h) +
+                       (uint64_t)h.num_probes * sizeof(tpuprof_probe_desc);
+  if (strtab[h.strtab_size - 1] != '\0')
+    return "string table is not NUL-terminated";
+  if (h.module_name >= h.strtab_size)
+    return "module name offset is past the string table";
+  const char *descs = (const char *)table + sizeof(h);
+  for (uint32_t i = 0; i < h.num_probes; ++i) {
+    tpuprof_probe_desc d;
+    memcpy(&d, descs + (uint64_t)i * sizeof(d), sizeof(d));
+    if (d.name >= h.strtab_size || d.shapes >= h.strtab_size ||
+        d.location >= h.strtab_size || d.function >= h.strtab_size)
+      return "a probe's string offset is past the string table";
+    if (d.kind > TPUPROF_KIND_USER)
+      return "a probe has an unknown kind";
+  }
+  *table_size = expected;
+  return NULL;
+}
+
+/// The module name of a table that passed at least the header checks, for
+/// the warning; "?" when it cannot be trusted.
+static const char *table_name(const void *table, uint64_t size) {
+  tpuprof_table_header h;
+  if (!table || size < sizeof(h))
+    return "?";
+  memcpy(&h, table, sizeof(h));
+  uint64_t strtab = sizeof(h) + (uint64_t)h.num_probes * sizeof(tpuprof_probe_desc);
+  if (memcmp(h.magic, TPUPROF_TABLE_MAGIC, 4) != 0 || strtab > size ||
+      h.strtab_size > size - strtab || h.module_name >= h.strtab_size)
+    return "?";
+  const char *s = (const char *)table + strtab + h.module_name;
+  size_t max = (size_t)(h.strtab_size - h.module_name);
+  return memchr(s, '\0', max) ? s : "?";
+}
+
+TPUPROF_RT_API void __tpuprof_register_module(const void *table, uint64_t size,
+                                              uint32_t *first_probe) {
+  __tpuprof_rt_ensure_init();
+  uint64_t exact = 0;
+  const char *why = __tpuprof_rt_validate_table(table, size, &exact);
+  void *copy = NULL;
+  tpuprof_table_header h;
+  if (!why) {
+    memcpy(&h, table, sizeof(h));
+    copy = malloc(exact);
+    if (!copy)
+      why = "out of memory copying the table";
+    else
+      memcpy(copy, table, exact);
+  }
+
+  pthread_mutex_lock(&module_mutex);
+  if (!why && h.num_probes > TPUPROF_RT_IGNORED_PROBE_BASE - next_probe_id)
+    why = "the process ran out of probe ids";
+  if (!why && num_modules == modules_capacity) {
+    uint32_t cap = modules_capacity ? modules_capacity * 2 : 16;
+    rt_module *grown = realloc(modules, cap * sizeof(*grown));
+    if (!grown) {
+      why = "out of memory growing the module registry";
+    } else {
+      modules = grown;
+      modules_capacity = cap;
+    }
+  }
+  if (why) {
+    pthread_mutex_unlock(&module_mutex);
+    free(copy);
+    fprintf(stderr,
+            "tpuprof: ignoring probe table of module '%s' (%s); its probes "
+            "are not recorded\n",
+            table_name(table, size), why);
+    if (first_probe)
+      *first_probe = TPUPROF_RT_IGNORED_PROBE_BASE;
+    return;
+  }
+  rt_module *m = &modules[num_modules++];
+  m->table = copy;
+  m->table_size = exact;
+  m->first_probe = next_probe_id;
+  m->num_probes = h.num_probes;
+  next_probe_id += h.num_probes;
+  if (first_probe)
+    *first_probe = m->first_probe;
+  pthread_mutex_unlock(&module_mutex);
+}
+
+uint64_t __tpuprof_rt_modules_lock_and_size(uint32_t *count) {
+  pthread_mutex_lock(&module_mutex);
+  uint64_t bytes = 0;
+  for (uint32_t i = 0; i < num_modules; ++i)
+    bytes += __tpuprof_rt_section_bytes(sizeof(tpuprof_module_section) +
+                                        modules[i].table_size);
+  *count = num_modules;
+  return bytes;
+}
+
+uint8_t *__tpuprof_rt_modules_write(uint8_t *p) {
+  for (uint32_t i = 0; i < num_modules; ++i) {
+    const rt_module *m = &modules[i];
+    uint64_t payload = sizeof(tpuprof_module_section) + m->table_size;
+    uint8_t *q = __tpuprof_rt_put_section(p, TPUPROF_SECTION_MODULE, payload);
+    tpuprof_module_section ms;
+    memset(&ms, 0, sizeof(ms));
+    ms.module_id = i;
+    ms.first_probe = m->first_probe;
+    ms.table_size = m->table_size;
+    memcpy(q, &ms, sizeof(ms));
+    memcpy(q + sizeof(ms), m->table, m->table_size);
+    p += __tpuprof_rt_section_bytes(payload);
+  }
+  return p;
+}
+
+void __tpuprof_rt_modules_unlock(void) { pthread_mutex_unlock(&module_mutex); }
+
+uint32_t __tpuprof_rt_num_modules(void) {
+  pthread_mutex_lock(&module_mutex);
+  uint32_t n = num_modules;
+  pthread_mutex_unlock(&module_mutex);
+  return n;
+}

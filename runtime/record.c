@@ -1,0 +1,439 @@
+/*===- runtime/record.c - The probe hot path and thread states -----*- C -*-===*\
+|*                                                                            *|
+|* __tpuprof_begin/_dims/_end run on every probe while a window is open, so   *|
+|* they take no lock, allocate nothing and make no system call: one TLS load, *|
+|* one load of the window generation, a few stores into the thread's own      *|
+|* buffer and one clock read each.                                            *|
+|*                                                                            *|
+|* Ownership. Each thread owns a state (rt_thread) with its record buffer and *|
+|* its stack of open probes. Only the owner writes them. A flush (control.c)  *|
+|* reads them from another thread, so:                                        *|
+|*   - `pos` is published with a release store after the record is complete, *|
+|*     and the flusher copies only bytes below the `pos` it acquired;         *|
+|*   - `end`, the one field written after publication, is stored and loaded  *|
+|*     with relaxed atomics;                                                  *|
+|*   - `dropped` is stored and loaded with relaxed atomics;                   *|
+|*   - the buffer is reset (for a new window) only in the owner's slow path,  *|
+|*     under the thread-list lock the flusher holds while it copies.          *|
+|* A record begun just as a window closes may land in the old buffer above    *|
+|* the flushed `pos`: it then belongs to no dump, which is the right answer   *|
+|* for a probe that straddles the boundary.                                   *|
+|*                                                                            *|
+|* Thread exit. A pthread key destructor marks the state exited; it stays on  *|
+|* the list until the window it recorded in is flushed, then it is freed.     *|
+\*===----------------------------------------------------------------------===*/
+
+#include "rt_internal.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <x86intrin.h>
+#define TPUPROF_RT_HAVE_TSC 1
+#else
+#define TPUPROF_RT_HAVE_TSC 0
+#endif
+
+#define TPUPROF_RT_INITIAL_EXEC __attribute__((tls_model("initial-exec")))
+#define TPUPROF_RT_NOINLINE __attribute__((noinline, cold))
+
+/// Stack entry `word` value for a begin that wrote no record.
+#define NO_RECORD UINT32_MAX
+
+/// One open probe. `gen` is the window the record was written in (0 when it
+/// was not written), so an end in a later window leaves that window alone.
+typedef struct rt_stack_entry {
+  uint32_t probe; ///< Probe id passed to begin (matched by end).
+  uint32_t gen;   ///< Window generation of the record.
+  uint32_t word;  ///< Record offset in 8-byte words, or NO_RECORD.
+  uint32_t pad;
+} rt_stack_entry;
+
+/// A thread's recording state. The first cache line holds everything a
+/// probe pair touches except the stack entry and the record itself.
+typedef struct rt_thread {
+  // --- Hot: owner-written on every probe. ---
+  uint8_t *buf;     ///< Record buffer of the current window.
+  uint64_t pos;     ///< Bytes used; release-stored, read by the flusher.
+  uint64_t cap;     ///< Bytes in buf.
+  uint64_t dropped; ///< Records not written this window (relaxed atomic).
+  uint32_t gen;     ///< Window generation buf belongs to (0: none yet).
+  uint32_t depth;   ///< Open probes, including ones not on the stack.
+  // --- Cold: slow path and flusher, under the thread-list lock. ---
+  struct rt_thread *next;
+  uint64_t tid;       ///< OS thread id.
+  uint64_t snap_pos;  ///< `pos` fixed by the last snapshot.
+  int exited;         ///< The thread has exited; free after its flush.
+  rt_stack_entry stack[TPUPROF_RT_STACK_DEPTH] __attribute__((aligned(64)));
+} __attribute__((aligned(64))) rt_thread;
+
+/// The calling thread's state. initial-exec keeps the access to one
+/// %fs-relative load; a pointer (8 bytes) keeps the static TLS the library
+/// needs small enough for dlopen.
+static __thread rt_thread *tls_thread TPUPROF_RT_INITIAL_EXEC;
+/// Set by the key destructor: the thread is exiting and must not get a new
+/// state (its old one may already be freed by a flush).
+static __thread int tls_exiting TPUPROF_RT_INITIAL_EXEC;
+
+uint32_t __tpuprof_rt_gen;
+uint64_t __tpuprof_rt_window_cap;
+uint64_t __tpuprof_rt_lost;
+
+static pthread_mutex_t threads_mutex = PTHREAD_MUTEX_INITIALIZER;
+static rt_thread *threads_head, *threads_tail;
+static pthread_key_t thread_key;
+static pthread_once_t thread_key_once = PTHREAD_ONCE_INIT;
+static int thread_key_ok;
+
+void __tpuprof_rt_threads_lock(void) { pthread_mutex_lock(&threads_mutex); }
+void __tpuprof_rt_threads_unlock(void) { pthread_mutex_unlock(&threads_mutex); }
+
+uint32_t __tpuprof_rt_next_gen_locked(void) {
+  uint32_t g = __tpuprof_rt_gen + 1;
+  if (g == 0) // 0 marks "no record" in stack entries.
+    g = 1;
+  __atomic_store_n(&__tpuprof_rt_gen, g, __ATOMIC_RELEASE);
+  return g;
+}
+
+/*===-- Clock, inline copy for the hot path ------------------------------===*/
+
+static inline __attribute__((always_inline)) uint64_t rt_now(void) {
+#if TPUPROF_RT_HAVE_TSC
+  if (TPUPROF_RT_LIKELY(__tpuprof_rt_use_tsc))
+    return __rdtsc();
+#endif
+  // Out of line: a struct timespec here would give every probe a stack
+  // frame and callee-saved register spills, even on the rdtsc path.
+  return __tpuprof_rt_monotonic_ns();
+}
+
+/*===-- Thread states (slow path) ----------------------------------------===*/
+
+static void unlink_locked(rt_thread *t) {
+  rt_thread *prev = NULL;
+  for (rt_thread *it = threads_head; it; prev = it, it = it->next) {
+    if (it != t)
+      continue;
+    if (prev)
+      prev->next = t->next;
+    else
+      threads_head = t->next;
+    if (threads_tail == t)
+      threads_tail = prev;
+    return;
+  }
+}
+
+static void free_thread(rt_thread *t) {
+  free(t->buf);
+  free(t);
+}
+
+/// pthread key destructor: runs on the exiting thread.
+static void thread_exit(void *arg) {
+  rt_thread *t = (rt_thread *)arg;
+  tls_thread = NULL;
+  tls_exiting = 1;
+  pthread_mutex_lock(&threads_mutex);
+  if (__atomic_load_n(&__tpuprof_enabled, __ATOMIC_RELAXED) &&
+      t->gen == __tpuprof_rt_gen) {
+    t->exited = 1; // Its records belong to the open window: keep them.
+  } else {
+    unlink_locked(t); // Already flushed (or never recorded).
+    free_thread(t);
+  }
+  pthread_mutex_unlock(&threads_mutex);
+}
+
+static void make_thread_key(void) {
+  thread_key_ok = pthread_key_create(&thread_key, thread_exit) == 0;
+}
+
+void __tpuprof_rt_threads_init(void) {
+  pthread_once(&thread_key_once, make_thread_key);
+}
+
+/// Makes the calling thread's state current for the open window: creates it
+/// on the thread's first probe, and (re)sizes and resets its buffer on its
+/// first probe in a new window. Returns NULL when no record can be written.
+static rt_thread *enter_window(void) {
+  if (tls_exiting || !__atomic_load_n(&__tpuprof_enabled, __ATOMIC_ACQUIRE))
+    return NULL;
+  __tpuprof_rt_threads_init();
+  rt_thread *t = tls_thread;
+  pthread_mutex_lock(&threads_mutex);
+  uint32_t gen = __tpuprof_rt_gen;
+  uint64_t cap = __tpuprof_rt_window_cap;
+  if (!__atomic_load_n(&__tpuprof_enabled, __ATOMIC_RELAXED)) {
+    pthread_mutex_unlock(&threads_mutex);
+    return NULL;
+  }
+  if (t && t->gen == gen) { // Another path already entered.
+    pthread_mutex_unlock(&threads_mutex);
+    return t;
+  }
+  if (!t) {
+    void *mem = NULL;
+    if (posix_memalign(&mem, 64, sizeof(rt_thread)) != 0)
+      goto lost;
+    t = (rt_thread *)mem;
+    memset(t, 0, sizeof(*t));
+    t->tid = (uint64_t)syscall(SYS_gettid);
+    if (threads_tail)
+      threads_tail->next = t;
+    else
+      threads_head = t;
+    threads_tail = t;
+    if (thread_key_ok)
+      pthread_setspecific(thread_key, t);
+    tls_thread = t;
+  }
+  if (t->cap != cap) {
+    free(t->buf);
+    t->buf = NULL;
+    t->cap = 0;
+    void *mem = NULL;
+    if (posix_memalign(&mem, 64, cap) != 0) {
+      t->gen = 0;
+      goto lost;
+    }
+    // Touch every page now, so the hot path never takes a page fault that
+    // would be billed to the op being measured.
+    memset(mem, 0, cap);
+    t->buf = (uint8_t *)mem;
+    t->cap = cap;
+  }
+  __atomic_store_n(&t->pos, 0, __ATOMIC_RELAXED);
+  __atomic_store_n(&t->dropped, 0, __ATOMIC_RELAXED);
+  t->gen = gen;
+  pthread_mutex_unlock(&threads_mutex);
+  return t;
+
+lost:
+  pthread_mutex_unlock(&threads_mutex);
+  __atomic_fetch_add(&__tpuprof_rt_lost, 1, __ATOMIC_RELAXED);
+  static int warned;
+  if (!__atomic_exchange_n(&warned, 1, __ATOMIC_RELAXED))
+    fprintf(stderr, "tpuprof: cannot allocate a %llu-byte record buffer; "
+                    "this thread's records are dropped\n",
+                    (unsigned long long)cap);
+  return NULL;
+}
+
+/// Begin's slow path: the thread has no state yet or it belongs to an
+/// older window. Returns the state to record into, or NULL after keeping
+/// the stack balanced for an end that will follow.
+static TPUPROF_RT_NOINLINE rt_thread *begin_slow(uint32_t probe) {
+  rt_thread *t = enter_window();
+  if (t)
+    return t;
+  t = tls_thread;
+  if (t) {
+    // Not recording (window closed, or no memory), but a state exists: push
+    // an entry that matches the end and writes nothing.
+    uint32_t d = t->depth++;
+    if (d < TPUPROF_RT_STACK_DEPTH) {
+      t->stack[d].probe = probe;
+      t->stack[d].gen = 0;
+      t->stack[d].word = NO_RECORD;
+    }
+  }
+  return NULL;
+}
+
+static inline __attribute__((always_inline)) void
+count_dropped(rt_thread *t) {
+  // Only the owner writes `dropped`; the atomic store is for the flusher.
+  __atomic_store_n(&t->dropped, t->dropped + 1, __ATOMIC_RELAXED);
+}
+
+/*===-- The hot path -----------------------------------------------------===*/
+
+static inline __attribute__((always_inline)) void
+rt_begin(uint32_t probe, const int64_t *dims, uint32_t n) {
+  if (TPUPROF_RT_UNLIKELY(probe >= TPUPROF_RT_IGNORED_PROBE_BASE))
+    return;
+  rt_thread *t = tls_thread;
+  uint32_t gen = __atomic_load_n(&__tpuprof_rt_gen, __ATOMIC_RELAXED);
+  if (TPUPROF_RT_UNLIKELY(!t || t->gen != gen)) {
+    t = begin_slow(probe);
+    if (!t)
+      return;
+  }
+  uint32_t d = t->depth;
+  t->depth = d + 1;
+  if (TPUPROF_RT_UNLIKELY(d >= TPUPROF_RT_STACK_DEPTH)) {
+    count_dropped(t);
+    return;
+  }
+  rt_stack_entry *e = &t->stack[d];
+  e->probe = probe;
+  e->gen = t->gen;
+  uint64_t pos = t->pos;
+  uint64_t need = sizeof(tpuprof_record) + 8u * (uint64_t)n;
+  if (TPUPROF_RT_UNLIKELY(need > t->cap - pos)) {
+    e->word = NO_RECORD;
+    count_dropped(t);
+    return;
+  }
+  tpuprof_record *r = (tpuprof_record *)(t->buf + pos);
+  r->probe = probe;
+  r->num_dims = (uint8_t)n;
+  r->num_counters = 0;
+  r->depth = (uint16_t)d;
+  r->end = 0;
+  int64_t *out = (int64_t *)(r + 1);
+  for (uint32_t i = 0; i < n; ++i)
+    out[i] = dims[i];
+  e->word = (uint32_t)(pos >> 3);
+  // Read the clock last, so the runtime's own work is outside the op.
+  r->begin = rt_now();
+  __atomic_store_n(&t->pos, pos + need, __ATOMIC_RELEASE);
+}
+
+TPUPROF_RT_API void __tpuprof_begin(uint32_t probe) {
+  rt_begin(probe, NULL, 0);
+}
+
+TPUPROF_RT_API void __tpuprof_begin_dims(uint32_t probe, const int64_t *dims,
+                                         uint32_t n) {
+  if (TPUPROF_RT_UNLIKELY(!dims))
+    n = 0;
+  if (TPUPROF_RT_UNLIKELY(n > TPUPROF_RT_MAX_DIMS))
+    n = TPUPROF_RT_MAX_DIMS;
+  rt_begin(probe, dims, n);
+}
+
+static inline __attribute__((always_inline)) void
+finish(rt_thread *t, const rt_stack_entry *e, uint64_t now) {
+  // A record from an earlier window (the buffer was reset since) or one
+  // that was never written is left alone.
+  if (TPUPROF_RT_LIKELY(e->gen == t->gen && e->word != NO_RECORD)) {
+    tpuprof_record *r = (tpuprof_record *)(t->buf + ((uint64_t)e->word << 3));
+    __atomic_store_n(&r->end, now, __ATOMIC_RELAXED);
+  }
+}
+
+/// End's slow path: `probe` is not the innermost open probe. Probes above it
+/// were left without an end (a longjmp or exception skipped them): close the
+/// stack down to `probe` and leave their records at end == 0. An end whose
+/// probe is not open at all is ignored.
+static TPUPROF_RT_NOINLINE void end_mismatch(rt_thread *t, uint32_t probe,
+                                             uint64_t now) {
+  for (uint32_t i = t->depth - 1; i-- > 0;) {
+    if (t->stack[i].probe == probe) {
+      t->depth = i;
+      finish(t, &t->stack[i], now);
+      return;
+    }
+  }
+}
+
+TPUPROF_RT_API void __tpuprof_end(uint32_t probe) {
+  // Read the clock first, so the runtime's own work is outside the op.
+  uint64_t now = rt_now();
+  rt_thread *t = tls_thread;
+  if (TPUPROF_RT_UNLIKELY(!t || probe >= TPUPROF_RT_IGNORED_PROBE_BASE))
+    return;
+  uint32_t d = t->depth;
+  if (TPUPROF_RT_UNLIKELY(d == 0 || d > TPUPROF_RT_STACK_DEPTH)) {
+    if (d) // Beyond the stack: nothing was recorded and there is no id.
+      t->depth = d - 1;
+    return;
+  }
+  const rt_stack_entry *e = &t->stack[d - 1];
+  if (TPUPROF_RT_UNLIKELY(e->probe != probe)) {
+    end_mismatch(t, probe, now);
+    return;
+  }
+  t->depth = d - 1;
+  finish(t, e, now);
+}
+
+/*===-- Snapshots for the flusher (thread-list lock held) ----------------===*/
+
+uint64_t __tpuprof_rt_threads_snapshot_locked(uint32_t gen, uint32_t *count) {
+  uint64_t bytes = 0;
+  uint32_t n = 0;
+  for (rt_thread *t = threads_head; t; t = t->next) {
+    if (t->gen != gen)
+      continue;
+    t->snap_pos = __atomic_load_n(&t->pos, __ATOMIC_ACQUIRE);
+    bytes += __tpuprof_rt_section_bytes(sizeof(tpuprof_thread_section) +
+                                        t->snap_pos);
+    ++n;
+  }
+  *count = n;
+  return bytes;
+}
+
+uint8_t *__tpuprof_rt_threads_write_locked(uint32_t gen, uint8_t *p,
+                                           uint64_t *dropped) {
+  for (rt_thread *t = threads_head; t; t = t->next) {
+    if (t->gen != gen)
+      continue;
+    uint64_t size = t->snap_pos;
+    uint8_t *q = __tpuprof_rt_put_section(
+        p, TPUPROF_SECTION_THREAD, sizeof(tpuprof_thread_section) + size);
+    uint8_t *stream = q + sizeof(tpuprof_thread_section);
+    // Copy record by record: `end` may be stored concurrently by the owner,
+    // so it is read atomically; everything else is immutable below snap_pos.
+    uint64_t records = 0;
+    for (uint64_t off = 0; off < size;) {
+      const tpuprof_record *src = (const tpuprof_record *)(t->buf + off);
+      uint64_t len = TPUPROF_RECORD_BYTES(src->num_dims, src->num_counters);
+      tpuprof_record *dst = (tpuprof_record *)(stream + off);
+      memcpy(dst, src, offsetof(tpuprof_record, end));
+      dst->end = __atomic_load_n(&src->end, __ATOMIC_RELAXED);
+      memcpy(dst + 1, src + 1, len - sizeof(tpuprof_record));
+      off += len;
+      ++records;
+    }
+    tpuprof_thread_section ts;
+    memset(&ts, 0, sizeof(ts));
+    ts.tid = t->tid;
+    ts.dropped = __atomic_load_n(&t->dropped, __ATOMIC_RELAXED);
+    ts.num_records = records;
+    ts.stream_size = size;
+    memcpy(q, &ts, sizeof(ts));
+    *dropped += ts.dropped;
+    p += __tpuprof_rt_section_bytes(sizeof(ts) + size);
+  }
+  return p;
+}
+
+void __tpuprof_rt_threads_reap_locked(void) {
+  rt_thread *prev = NULL;
+  for (rt_thread *t = threads_head; t;) {
+    rt_thread *next = t->next;
+    if (t->exited) {
+      if (prev)
+        prev->next = next;
+      else
+        threads_head = next;
+      if (threads_tail == t)
+        threads_tail = prev;
+      free_thread(t);
+    } else {
+      prev = t;
+    }
+    t = next;
+  }
+}
+
+void __tpuprof_rt_threads_after_fork_child_locked(void) {
+  // The other threads' states describe threads that do not exist in the
+  // child. Mark them exited so the next flush frees them; none of them
+  // carries the child's new generation, so none is dumped.
+  for (rt_thread *t = threads_head; t; t = t->next)
+    if (t != tls_thread)
+      t->exited = 1;
+  if (tls_thread)
+    tls_thread->tid = (uint64_t)syscall(SYS_gettid);
+}

@@ -1,0 +1,216 @@
+/*===- runtime/rt_internal.h - libtpuprof_rt internals -------------*- C -*-===*\
+|*                                                                            *|
+|* Shared between the runtime's C files and its GoogleTests; never installed. *|
+|* The runtime is split by concern:                                           *|
+|*   clock.c        tick source (rdtsc or CLOCK_MONOTONIC) and calibration    *|
+|*   env.c          parsing of the TPUPROF_* environment                      *|
+|*   module.c       probe-table registration (__tpuprof_register_module)      *|
+|*   record.c       the hot path (__tpuprof_begin/_dims/_end), thread states  *|
+|*   control.c      windows: enable/disable/flush, library constructor        *|
+|*   dump_writer.c  building a dump image and writing it to a fresh file      *|
+|*                                                                            *|
+|* Every symbol here is hidden in the shared library; in the static one they  *|
+|* are visible to the program, hence the reserved __tpuprof_rt_ prefix.       *|
+\*===----------------------------------------------------------------------===*/
+
+#ifndef TPUPROF_RUNTIME_RT_INTERNAL_H
+#define TPUPROF_RUNTIME_RT_INTERNAL_H
+
+#include "tpuprof/format.h"
+#include "tpuprof/tpuprof.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define TPUPROF_RT_API __attribute__((visibility("default")))
+#define TPUPROF_RT_LIKELY(x) __builtin_expect(!!(x), 1)
+#define TPUPROF_RT_UNLIKELY(x) __builtin_expect(!!(x), 0)
+
+/*===-- Limits -----------------------------------------------------------===*/
+
+/// Probe ids from here up are never recorded. A module whose table fails
+/// validation gets this as its first id, so its probes cost one compare.
+#define TPUPROF_RT_IGNORED_PROBE_BASE 0xFF000000u
+
+/// Open probes tracked per thread. Deeper begins are counted as dropped.
+#define TPUPROF_RT_STACK_DEPTH 256u
+
+/// Largest accepted max_records. Stack entries hold record offsets in 8-byte
+/// words as uint32, so a buffer must stay below 32 GiB; 2^30 timing-only
+/// records is 24 GiB.
+#define TPUPROF_RT_MAX_RECORDS (1ull << 30)
+
+/// Largest number of dynamic dimensions one record carries (num_dims is a
+/// uint8_t); extra dimensions are not recorded.
+#define TPUPROF_RT_MAX_DIMS 255u
+
+/*===-- Clock (clock.c) --------------------------------------------------===*/
+
+/// Non-zero when ticks are rdtsc; read inline by the hot path.
+extern int __tpuprof_rt_use_tsc;
+
+/// Chooses the clock: `request` is 0 auto, 1 tsc, 2 monotonic (env.c's
+/// TPUPROF_CLOCK), and takes the first calibration pair. Warns when tsc is
+/// requested but cannot be used well.
+void __tpuprof_rt_clock_init(int request);
+
+/// First calibration pair (dump header calib_ticks0/calib_ns0), taken when
+/// the clock is chosen, i.e. at library initialization.
+extern uint64_t __tpuprof_rt_calib_ticks0;
+extern uint64_t __tpuprof_rt_calib_ns0;
+
+/// The tpuprof_clock_source in use.
+uint32_t __tpuprof_rt_clock_source(void);
+
+/// Forces a clock source and retakes the first calibration pair (tests).
+/// Only call while no window is open.
+void __tpuprof_rt_set_clock_source(uint32_t source);
+
+/// Current tick value of the active source (out of line; the hot path has
+/// its own inline copy in record.c).
+uint64_t __tpuprof_rt_now(void);
+
+/// CLOCK_MONOTONIC in ns.
+uint64_t __tpuprof_rt_monotonic_ns(void);
+
+/// A (ticks, CLOCK_MONOTONIC ns) pair read as close together as possible.
+void __tpuprof_rt_calibration_pair(uint64_t *ticks, uint64_t *ns);
+
+/// Whether the CPU reports an invariant TSC (cpuid 0x80000007 EDX bit 8).
+int __tpuprof_rt_cpu_has_invariant_tsc(void);
+
+/*===-- Environment (env.c) ----------------------------------------------===*/
+
+/// Clock requests from TPUPROF_CLOCK.
+enum {
+  TPUPROF_RT_CLOCK_AUTO = 0,
+  TPUPROF_RT_CLOCK_TSC = 1,
+  TPUPROF_RT_CLOCK_MONOTONIC = 2,
+};
+
+/// Settings read from the environment once, when the library loads.
+typedef struct tpuprof_rt_config {
+  int enable;             ///< TPUPROF_ENABLE / ENABLE_ALL_PROFILE
+  uint32_t mode;          ///< TPUPROF_MODE / PROFILE_MODE
+  uint64_t record_size;   ///< TPUPROF_RECORD_SIZE / PROFILE_RECORD_SIZE
+  const char *output;     ///< TPUPROF_OUTPUT, NULL when unset or empty.
+  uint32_t device;        ///< TPUPROF_DEVICE
+  int clock;              ///< TPUPROF_CLOCK, a TPUPROF_RT_CLOCK_* value.
+} tpuprof_rt_config;
+
+/// Looks a variable up; returns NULL when it is unset.
+typedef const char *(*tpuprof_rt_getenv_fn)(const char *name, void *ctx);
+
+/// Fills `cfg` from the variables `get` returns (getenv when NULL). Every bad
+/// value prints one line to stderr and leaves that setting at its default.
+/// Returns the number of bad values.
+int __tpuprof_rt_parse_env(tpuprof_rt_config *cfg, tpuprof_rt_getenv_fn get,
+                           void *ctx);
+
+/// Parses a decimal (or 0x hex) unsigned integer in [min, max] with nothing
+/// after it but blanks. Returns 0 and sets *out on success, -1 otherwise.
+int __tpuprof_rt_parse_uint(const char *s, uint64_t min, uint64_t max,
+                            uint64_t *out);
+
+/// Parses a boolean: 1/0, true/false, yes/no, on/off (any case). Returns 0
+/// and sets *out on success, -1 otherwise.
+int __tpuprof_rt_parse_bool(const char *s, int *out);
+
+/*===-- Modules (module.c) -----------------------------------------------===*/
+
+/// Checks a probe table's header, sizes and string offsets. Returns NULL when
+/// it is usable (and its exact byte size in *table_size), else a reason.
+const char *__tpuprof_rt_validate_table(const void *table, uint64_t size,
+                                        uint64_t *table_size);
+
+/// Locks the registry and returns the bytes its MODULE sections need in a
+/// dump (section headers included) and their count.
+uint64_t __tpuprof_rt_modules_lock_and_size(uint32_t *count);
+
+/// Writes the MODULE sections at `p` (registry locked); returns the end.
+uint8_t *__tpuprof_rt_modules_write(uint8_t *p);
+
+void __tpuprof_rt_modules_unlock(void);
+
+/// Modules registered so far (tests).
+uint32_t __tpuprof_rt_num_modules(void);
+
+/*===-- Threads and windows (record.c) -----------------------------------===*/
+
+/// Window generation: bumped under the thread-list lock at every enable,
+/// flush and disable. A thread records only while its state carries the
+/// current generation; stack entries carry it too, so an end never writes
+/// into a buffer that was reset for a later window.
+extern uint32_t __tpuprof_rt_gen;
+
+/// Per-thread buffer capacity of the open window, in bytes.
+extern uint64_t __tpuprof_rt_window_cap;
+
+/// Records lost outside any thread's count (buffer allocation failed).
+extern uint64_t __tpuprof_rt_lost;
+
+/// The thread-list lock. Held by control.c while it switches windows and
+/// snapshots the buffers; threads take it in their slow path only.
+void __tpuprof_rt_threads_lock(void);
+void __tpuprof_rt_threads_unlock(void);
+
+/// Bumps the generation (skipping 0) and returns the new one. Lock held.
+uint32_t __tpuprof_rt_next_gen_locked(void);
+
+/// Fixes, for every thread that recorded in window `gen`, the record bytes
+/// the dump will hold, and returns the bytes all their THREAD sections need
+/// (section headers included) and their count. Lock held.
+uint64_t __tpuprof_rt_threads_snapshot_locked(uint32_t gen, uint32_t *count);
+
+/// Writes the THREAD sections fixed by the last snapshot at `p` and adds the
+/// threads' dropped counts to *dropped; returns the end. Lock held.
+uint8_t *__tpuprof_rt_threads_write_locked(uint32_t gen, uint8_t *p,
+                                           uint64_t *dropped);
+
+/// Frees the states of threads that exited (their records are flushed).
+/// Lock held.
+void __tpuprof_rt_threads_reap_locked(void);
+
+/// Releases the states of all threads but the caller's after fork(), in the
+/// child (those threads do not exist there). Lock held.
+void __tpuprof_rt_threads_after_fork_child_locked(void);
+
+/// The pthread key whose destructor retires a thread's state; created once.
+void __tpuprof_rt_threads_init(void);
+
+/*===-- Control (control.c) ----------------------------------------------===*/
+
+/// Runs the one-time initialization (clock, calibration, environment) if the
+/// library constructor has not run yet, e.g. when another constructor calls
+/// the API first.
+void __tpuprof_rt_ensure_init(void);
+
+/*===-- Dump files (dump_writer.c) ---------------------------------------===*/
+
+/// Creates `dir`/tpuprof_data_dev{device}-{N} with O_EXCL for the first N >=
+/// `first_n` whose file does not exist, and writes `size` bytes of `image`
+/// into it, then sets TPUPROF_DUMP_COMPLETE in the header's flags (so a
+/// truncated file never claims to be complete). The header's call_num is
+/// patched to N before writing. Returns 0 with the path and N, or -1 after
+/// printing "tpuprof: cannot write dump '<path>': <reason>".
+int __tpuprof_rt_write_dump(const char *dir, uint32_t device, uint32_t first_n,
+                            uint8_t *image, uint64_t size, char *path,
+                            size_t path_size, uint32_t *call_num);
+
+/// Bytes a section with `payload` bytes takes, header and padding included.
+static inline uint64_t __tpuprof_rt_section_bytes(uint64_t payload) {
+  return sizeof(tpuprof_section_header) + ((payload + 7u) & ~(uint64_t)7u);
+}
+
+/// Writes a section header for `payload` bytes at `p`; returns the payload.
+uint8_t *__tpuprof_rt_put_section(uint8_t *p, uint32_t kind, uint64_t payload);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* TPUPROF_RUNTIME_RT_INTERNAL_H */

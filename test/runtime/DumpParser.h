@@ -1,0 +1,192 @@
+//===- test/runtime/DumpParser.h - Strict dump reader for tests -*- C++ -*-===//
+//
+// An independent reader of the dump layout in format.h, written from the
+// header rather than shared with the report library, so that the runtime's
+// tests catch a writer that drifts from the contract. It checks every size,
+// every reserved field and every padding byte, and says what is wrong.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TPUPROF_TEST_RUNTIME_DUMPPARSER_H
+#define TPUPROF_TEST_RUNTIME_DUMPPARSER_H
+
+#include "tpuprof/format.h"
+
+#include <cstdint>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+namespace tpuprof_test {
+
+struct Record {
+  tpuprof_record rec;
+  std::vector<int64_t> dims;
+  std::vector<uint64_t> counters;
+};
+
+struct ThreadSection {
+  tpuprof_thread_section head;
+  std::vector<Record> records;
+};
+
+struct ModuleSection {
+  tpuprof_module_section head;
+  std::string table; ///< Exactly table_size bytes.
+};
+
+struct Dump {
+  tpuprof_dump_header header;
+  std::vector<ModuleSection> modules;
+  std::vector<uint32_t> sectionKinds; ///< In file order.
+  uint32_t numEvents = 0;
+  std::vector<std::string> eventNames;
+  std::vector<ThreadSection> threads;
+};
+
+inline bool allZero(const std::string &b, size_t from, size_t to) {
+  for (size_t i = from; i < to; ++i)
+    if (b[i] != 0)
+      return false;
+  return true;
+}
+
+/// Parses `bytes` into `d`. Returns "" or what is wrong.
+inline std::string parseDumpBytes(const std::string &bytes, Dump &d) {
+  const size_t n = bytes.size();
+  if (n < sizeof(tpuprof_dump_header))
+    return "file smaller than the header";
+  std::memcpy(&d.header, bytes.data(), sizeof(d.header));
+  const tpuprof_dump_header &h = d.header;
+  if (std::memcmp(h.magic, TPUPROF_DUMP_MAGIC, 8) != 0)
+    return "bad magic";
+  if (h.version != TPUPROF_DUMP_VERSION)
+    return "bad version";
+  if (h.header_size != sizeof(tpuprof_dump_header))
+    return "bad header_size";
+  if (h.reserved != 0)
+    return "header reserved not zero";
+  size_t off = h.header_size;
+  uint64_t droppedSum = 0;
+  for (uint32_t s = 0; s < h.num_sections; ++s) {
+    if (n - off < sizeof(tpuprof_section_header))
+      return "section header past the end, section " + std::to_string(s);
+    tpuprof_section_header sh;
+    std::memcpy(&sh, bytes.data() + off, sizeof(sh));
+    off += sizeof(sh);
+    if (sh.reserved != 0)
+      return "section reserved not zero";
+    if (sh.size % 8 != 0)
+      return "section size not a multiple of 8";
+    if (sh.size > n - off)
+      return "section payload past the end";
+    const size_t payload = off, payloadEnd = off + sh.size;
+    d.sectionKinds.push_back(sh.kind);
+    switch (sh.kind) {
+    case TPUPROF_SECTION_MODULE: {
+      ModuleSection m;
+      if (sh.size < sizeof(m.head))
+        return "module section too small";
+      std::memcpy(&m.head, bytes.data() + payload, sizeof(m.head));
+      size_t used = sizeof(m.head) + m.head.table_size;
+      if (m.head.table_size > sh.size || used > sh.size || sh.size - used >= 8)
+        return "module table_size disagrees with the section size";
+      m.table = bytes.substr(payload + sizeof(m.head), m.head.table_size);
+      if (!allZero(bytes, payload + used, payloadEnd))
+        return "module padding not zero";
+      d.modules.push_back(std::move(m));
+      break;
+    }
+    case TPUPROF_SECTION_EVENTS: {
+      tpuprof_events_section ev;
+      if (sh.size < sizeof(ev))
+        return "events section too small";
+      std::memcpy(&ev, bytes.data() + payload, sizeof(ev));
+      if (ev.reserved != 0)
+        return "events reserved not zero";
+      d.numEvents = ev.count;
+      size_t p = payload + sizeof(ev);
+      for (uint32_t i = 0; i < ev.count; ++i) {
+        size_t z = bytes.find('\0', p);
+        if (z == std::string::npos || z >= payloadEnd)
+          return "event name not terminated";
+        d.eventNames.push_back(bytes.substr(p, z - p));
+        p = z + 1;
+      }
+      if (payloadEnd - p >= 8 || !allZero(bytes, p, payloadEnd))
+        return "events padding wrong";
+      break;
+    }
+    case TPUPROF_SECTION_THREAD: {
+      ThreadSection t;
+      if (sh.size < sizeof(t.head))
+        return "thread section too small";
+      std::memcpy(&t.head, bytes.data() + payload, sizeof(t.head));
+      if (t.head.stream_size != sh.size - sizeof(t.head))
+        return "stream_size disagrees with the section size";
+      size_t p = payload + sizeof(t.head);
+      while (p < payloadEnd) {
+        Record r;
+        if (payloadEnd - p < sizeof(r.rec))
+          return "record header past the stream end";
+        std::memcpy(&r.rec, bytes.data() + p, sizeof(r.rec));
+        uint64_t len = TPUPROF_RECORD_BYTES(r.rec.num_dims, r.rec.num_counters);
+        if (len > payloadEnd - p)
+          return "record words past the stream end";
+        const char *w = bytes.data() + p + sizeof(r.rec);
+        r.dims.resize(r.rec.num_dims);
+        if (r.rec.num_dims)
+          std::memcpy(r.dims.data(), w, 8 * r.rec.num_dims);
+        r.counters.resize(r.rec.num_counters);
+        if (r.rec.num_counters)
+          std::memcpy(r.counters.data(), w + 8 * r.rec.num_dims,
+                      8 * r.rec.num_counters);
+        if (r.rec.num_counters != d.numEvents)
+          return "record num_counters differs from the event count";
+        t.records.push_back(std::move(r));
+        p += len;
+      }
+      if (t.records.size() != t.head.num_records)
+        return "num_records disagrees with the stream";
+      droppedSum += t.head.dropped;
+      d.threads.push_back(std::move(t));
+      break;
+    }
+    default:
+      return "unknown section kind " + std::to_string(sh.kind);
+    }
+    off = payloadEnd;
+  }
+  if (off != n)
+    return "bytes after the last section";
+  if (h.dropped < droppedSum)
+    return "header dropped is less than the threads' sum";
+  return "";
+}
+
+inline std::string readFile(const std::string &path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in),
+                     std::istreambuf_iterator<char>());
+}
+
+/// Reads and parses the dump at `path`. Returns "" or what is wrong.
+inline std::string parseDump(const std::string &path, Dump &d) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    return "cannot open " + path;
+  return parseDumpBytes(readFile(path), d);
+}
+
+/// ns of tick value `t`, by the header's calibration formula.
+inline double ticksToNs(const tpuprof_dump_header &h, uint64_t t) {
+  double scale = double(h.calib_ns1 - h.calib_ns0) /
+                 double(h.calib_ticks1 - h.calib_ticks0);
+  return double(h.calib_ns0) + (double(t) - double(h.calib_ticks0)) * scale;
+}
+
+} // namespace tpuprof_test
+
+#endif // TPUPROF_TEST_RUNTIME_DUMPPARSER_H
