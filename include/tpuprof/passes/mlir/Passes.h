@@ -1,0 +1,37 @@
+//===- Passes.h - tpuprof MLIR passes ---------------------------*- C++ -*-===//
+//
+// Entry points for compilers that embed the tpuprof passes.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TPUPROF_PASSES_MLIR_PASSES_H
+#define TPUPROF_PASSES_MLIR_PASSES_H
+
+#include "tpuprof/passes/mlir/Dialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
+
+namespace tpuprof {
+
+#define GEN_PASS_DECL
+#include "tpuprof/passes/mlir/Passes.h.inc"
+
+/// Name of the module attribute that holds the probe table before lowering.
+inline constexpr llvm::StringLiteral kProbesAttrName = "tpuprof.probes";
+
+/// Registers --tpu-profile-instrument and --tpu-profile-lower with the
+/// global pass registry.
+void registerTpuProfilePasses();
+
+/// Registers the tpuprof dialect with `registry`.
+void registerTpuProfDialect(mlir::DialectRegistry &registry);
+
+} // namespace tpuprof
+
+#endif // TPUPROF_PASSES_MLIR_PASSES_H

@@ -1,0 +1,100 @@
+//===- OpHash.cpp - Stable op hash and shape signature --------------------===//
+//
+// docs/hash.md is the specification; this file is its implementation.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tpuprof/passes/mlir/OpHash.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Support/xxhash.h"
+
+using namespace mlir;
+
+namespace {
+/// Appends `op`'s name, attributes (sorted by name, tpuprof's own skipped)
+/// and operand/result types; then, recursively, the same for every op in its
+/// regions, so that e.g. two linalg.generic with different bodies differ.
+void appendOp(Operation *op, llvm::raw_ostream &os, unsigned depth) {
+  os << "op:" << depth << ':' << op->getName().getStringRef() << '\n';
+  // getAttrDictionary() includes inherent attributes kept as properties and
+  // is sorted by name.
+  for (NamedAttribute attr : op->getAttrDictionary()) {
+    if (attr.getName().strref().starts_with("tpuprof."))
+      continue;
+    os << "attr:" << attr.getName().strref() << '=';
+    attr.getValue().print(os);
+    os << '\n';
+  }
+  for (Type t : op->getOperandTypes())
+    os << "operand:" << t << '\n';
+  for (Type t : op->getResultTypes())
+    os << "result:" << t << '\n';
+  for (Region &region : op->getRegions()) {
+    os << "region\n";
+    for (Block &block : region) {
+      os << "block";
+      for (Type t : block.getArgumentTypes())
+        os << ' ' << t;
+      os << '\n';
+      for (Operation &nested : block)
+        appendOp(&nested, os, depth + 1);
+    }
+  }
+}
+} // namespace
+
+std::string tpuprof::canonicalOpText(Operation *op) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << kOpHashVersion << '\n';
+  appendOp(op, os, 0);
+  return text;
+}
+
+uint64_t tpuprof::computeOpHash(Operation *op) {
+  return llvm::xxh3_64bits(llvm::StringRef(canonicalOpText(op)));
+}
+
+std::string tpuprof::formatShape(Type type) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  auto shaped = dyn_cast<ShapedType>(type);
+  if (!shaped || !isa<TensorType, BaseMemRefType>(type)) {
+    os << type;
+    return text;
+  }
+  os << shaped.getElementType() << '[';
+  if (!shaped.hasRank()) {
+    os << "*]";
+    return text;
+  }
+  llvm::interleave(
+      shaped.getShape(), os,
+      [&](int64_t d) {
+        if (ShapedType::isDynamic(d))
+          os << '?';
+        else
+          os << d;
+      },
+      ", ");
+  os << ']';
+  return text;
+}
+
+std::string tpuprof::shapeSignature(TypeRange types) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  llvm::interleave(
+      types, os, [&](Type t) { os << formatShape(t); }, ", ");
+  return text;
+}
+
+unsigned tpuprof::countDynamicDims(TypeRange types) {
+  unsigned n = 0;
+  for (Type t : types)
+    if (auto shaped = dyn_cast<ShapedType>(t); shaped && shaped.hasRank())
+      n += shaped.getNumDynamicDims();
+  return n;
+}

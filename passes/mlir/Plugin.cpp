@@ -1,0 +1,28 @@
+//===- Plugin.cpp - tpuprof as an mlir-opt pass and dialect plugin --------===//
+//
+//   mlir-opt --load-pass-plugin=TpuProfileMLIRPlugin.so --tpu-profile-instrument
+//   mlir-opt --load-dialect-plugin=TpuProfileMLIRPlugin.so  (to read probes)
+//
+// MLIR itself comes from the host tool, which exports its symbols.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tpuprof/passes/mlir/Passes.h"
+
+#include "mlir/Tools/Plugins/DialectPlugin.h"
+#include "mlir/Tools/Plugins/PassPlugin.h"
+#include "llvm/Config/llvm-config.h"
+
+extern "C" LLVM_ATTRIBUTE_WEAK mlir::PassPluginLibraryInfo
+mlirGetPassPluginInfo() {
+  return {MLIR_PLUGIN_API_VERSION, "TpuProfile", LLVM_VERSION_STRING,
+          []() { tpuprof::registerTpuProfilePasses(); }};
+}
+
+extern "C" LLVM_ATTRIBUTE_WEAK mlir::DialectPluginLibraryInfo
+mlirGetDialectPluginInfo() {
+  return {MLIR_PLUGIN_API_VERSION, "TpuProf", LLVM_VERSION_STRING,
+          [](mlir::DialectRegistry *registry) {
+            tpuprof::registerTpuProfDialect(*registry);
+          }};
+}

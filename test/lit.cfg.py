@@ -1,0 +1,35 @@
+# -*- Python -*-
+# lit configuration for tpuprof. Tools resolve from the build's bin/ first,
+# then from LLVM 19's bin/ (never /usr/bin, which is LLVM 14).
+import os
+import lit.formats
+from lit.llvm import llvm_config
+
+config.name = "tpuprof"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".ll", ".test", ".c", ".cpp"]
+config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.tpuprof_obj_root, "test")
+
+llvm_config.with_system_environment(["HOME", "TMPDIR"])
+llvm_config.use_default_substitutions()
+for var in ["TPUPROF_ENABLE", "ENABLE_ALL_PROFILE", "TPUPROF_MODE", "PROFILE_MODE",
+            "TPUPROF_RECORD_SIZE", "PROFILE_RECORD_SIZE", "TPUPROF_OUTPUT",
+            "TPUPROF_DEVICE", "TPUPROF_EVENTS"]:
+    config.environment.pop(var, None)
+
+config.substitutions.append(("%tpuprof_src", config.tpuprof_src_root))
+config.substitutions.append(("%tpuprof_lib", config.tpuprof_lib_dir))
+config.substitutions.append(("%tpuprof_include", os.path.join(config.tpuprof_src_root, "include")))
+config.substitutions.append(("%examples", os.path.join(config.tpuprof_src_root, "examples")))
+config.substitutions.append(("%cc", config.cc))
+config.substitutions.append(("%cxx", config.cxx))
+config.substitutions.append(("%mlir_lib", os.path.join(config.llvm_tools_dir, "..", "lib")))
+
+tool_dirs = [config.tpuprof_tools_dir, config.llvm_tools_dir]
+tools = ["tpuprof-report", "FileCheck", "not", "count", "mlir-opt", "opt", "clang"]
+if config.tpuprof_mlir_enabled:
+    tools += ["tpuprof-opt", "tpuprof-run"]
+    config.available_features.add("mlir")
+llvm_config.add_tool_substitutions(tools, tool_dirs)

@@ -1,0 +1,26 @@
+//===- tpuprof-opt.cpp - mlir-opt with the tpuprof passes -----------------===//
+//
+// MlirOptMain with every upstream dialect and pass plus tpuprof's, so that
+// models can be instrumented and lowered with one tool.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tpuprof/passes/mlir/Passes.h"
+
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/InitAllPasses.h"
+#include "mlir/Tools/mlir-opt/MlirOptMain.h"
+
+int main(int argc, char **argv) {
+  mlir::registerAllPasses();
+  tpuprof::registerTpuProfilePasses();
+
+  mlir::DialectRegistry registry;
+  mlir::registerAllDialects(registry);
+  mlir::registerAllExtensions(registry);
+  tpuprof::registerTpuProfDialect(registry);
+  return mlir::asMainReturnCode(mlir::MlirOptMain(
+      argc, argv, "tpuprof optimizer driver\n", registry));
+}
