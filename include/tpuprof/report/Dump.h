@@ -1,0 +1,211 @@
+//===- tpuprof/report/Dump.h - Read and validate dump files -----*- C++ -*-===//
+//
+// The report library's view of a dump (include/tpuprof/format.h,
+// docs/formats.md). Two ways in:
+//
+//   - DumpReader validates a whole dump when it is opened and then lets the
+//     caller visit the records of each thread in place, without copying them.
+//     Aggregation uses it, so its memory grows with distinct rows, not records.
+//   - readDump() decodes everything into an owning Dump value, for tests and
+//     for tools that want all records at hand.
+//
+// Every error is one line, "<file>: <what is wrong> at offset <N>", and no
+// input, however corrupt, makes the reader crash, hang or allocate more than
+// the input's size justifies.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TPUPROF_REPORT_DUMP_H
+#define TPUPROF_REPORT_DUMP_H
+
+#include "tpuprof/format.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace tpuprof {
+namespace report {
+
+/// The dump header's fields, host-endian.
+struct DumpInfo {
+  uint32_t version = 0;
+  uint32_t headerSize = 0;
+  uint32_t mode = 0;
+  uint32_t device = 0;
+  uint32_t pid = 0;
+  uint32_t callNum = 0;
+  uint32_t clockSource = 0; ///< tpuprof_clock_source
+  uint32_t flags = 0;       ///< tpuprof_dump_flags
+  uint64_t calibTicks0 = 0;
+  uint64_t calibNs0 = 0;
+  uint64_t calibTicks1 = 0;
+  uint64_t calibNs1 = 0;
+  uint64_t windowBegin = 0; ///< Ticks.
+  uint64_t windowEnd = 0;   ///< Ticks.
+  uint64_t dropped = 0;
+  uint32_t numSections = 0;
+
+  /// True when the writer finished the dump (TPUPROF_DUMP_COMPLETE).
+  bool isComplete() const { return flags & TPUPROF_DUMP_COMPLETE; }
+
+  /// Converts a tick *interval* to nanoseconds with the calibration pair,
+  /// rounded to nearest. The reader guarantees a positive tick delta.
+  uint64_t ticksToNs(uint64_t ticks) const;
+
+  /// Window length in nanoseconds.
+  uint64_t windowNs() const { return ticksToNs(windowEnd - windowBegin); }
+
+  /// Clock frequency in ticks per nanosecond (GHz).
+  double ticksPerNs() const;
+};
+
+/// One probe descriptor. Its strings point into the string table of the
+/// ProbeTable it came from and stay valid while any copy of that table lives.
+struct Probe {
+  uint64_t hash = 0;
+  uint64_t flops = 0;
+  uint64_t bytes = 0;
+  llvm::StringRef name;
+  llvm::StringRef shapes; ///< '?' for each dynamic dimension.
+  llvm::StringRef location;
+  llvm::StringRef function;
+  uint8_t kind = TPUPROF_KIND_OP;
+  uint8_t numDynDims = 0;
+};
+
+/// A parsed probe table (the payload of a MODULE section after its header).
+///
+/// Probes refer to one shared copy of the string table rather than owning
+/// their strings: tables intern strings, and copying them per probe would let
+/// a small corrupt table (many probes naming one huge string) blow up memory.
+struct ProbeTable {
+  std::shared_ptr<const std::string> strings; ///< Keeps the StringRefs alive.
+  llvm::StringRef moduleName;
+  std::vector<Probe> probes;
+};
+
+/// One registered module: global probe ids [firstProbe, firstProbe + size).
+struct Module {
+  uint32_t moduleId = 0;
+  uint32_t firstProbe = 0;
+  ProbeTable table;
+};
+
+/// A THREAD section's header and where its record stream lies in the dump.
+struct ThreadInfo {
+  uint64_t tid = 0;
+  uint64_t dropped = 0;
+  uint64_t numRecords = 0;
+  uint64_t streamSize = 0;
+  uint64_t streamOffset = 0; ///< File offset of the first record.
+};
+
+/// One record, viewed in place in the dump's bytes (which need not be
+/// aligned, hence accessors rather than arrays).
+struct RecordView {
+  uint32_t probe = 0;
+  uint16_t depth = 0;
+  uint8_t numDims = 0;
+  uint8_t numCounters = 0;
+  uint64_t begin = 0;             ///< Ticks.
+  uint64_t end = 0;               ///< Ticks; 0 if the probe never ended.
+  uint64_t offset = 0;            ///< File offset of the record.
+  const char *trailing = nullptr; ///< numDims dims, then numCounters counters.
+
+  bool isFinished() const { return end != 0; }
+  int64_t dim(unsigned i) const;
+  uint64_t counter(unsigned i) const;
+};
+
+/// Parses and validates a probe table blob. `fileName` and `baseOffset`
+/// (the blob's offset in its file) only shape error messages.
+llvm::Expected<ProbeTable> parseProbeTable(llvm::StringRef bytes,
+                                           llvm::StringRef fileName,
+                                           uint64_t baseOffset = 0);
+
+/// A validated dump whose records are read in place.
+class DumpReader {
+public:
+  /// Opens and validates the dump at `path`.
+  static llvm::Expected<DumpReader> open(llvm::StringRef path);
+
+  /// Validates the dump in `buffer`; its identifier names it in errors.
+  static llvm::Expected<DumpReader>
+  fromBuffer(std::unique_ptr<llvm::MemoryBuffer> buffer);
+
+  /// Convenience for tests and fuzzers: validates a copy of `bytes`.
+  static llvm::Expected<DumpReader>
+  fromBytes(llvm::StringRef bytes, llvm::StringRef name = "<buffer>");
+
+  llvm::StringRef path() const { return buffer->getBufferIdentifier(); }
+  const DumpInfo &info() const { return header; }
+  llvm::ArrayRef<Module> modules() const { return moduleList; }
+  llvm::ArrayRef<std::string> events() const { return eventNames; }
+  llvm::ArrayRef<ThreadInfo> threads() const { return threadList; }
+
+  /// The probe with global id `id`, or null when no module declares it.
+  const Probe *findProbe(uint32_t id) const;
+
+  /// Calls `fn` for each record of `thread` in stream (begin) order. The
+  /// stream was validated by open(), so this cannot fail.
+  void forEachRecord(const ThreadInfo &thread,
+                     llvm::function_ref<void(const RecordView &)> fn) const;
+
+private:
+  explicit DumpReader(std::unique_ptr<llvm::MemoryBuffer> buffer)
+      : buffer(std::move(buffer)) {}
+  llvm::Error parse();
+
+  std::unique_ptr<llvm::MemoryBuffer> buffer;
+  DumpInfo header;
+  std::vector<Module> moduleList; ///< Sorted by firstProbe.
+  std::vector<std::string> eventNames;
+  std::vector<ThreadInfo> threadList;
+};
+
+/// A record decoded into owned storage.
+struct Record {
+  uint32_t probe = 0;
+  uint16_t depth = 0;
+  uint64_t begin = 0;
+  uint64_t end = 0;
+  llvm::SmallVector<int64_t, 4> dims;
+  llvm::SmallVector<uint64_t, 4> counters;
+};
+
+/// A thread with all of its records.
+struct Thread {
+  uint64_t tid = 0;
+  uint64_t dropped = 0;
+  std::vector<Record> records;
+};
+
+/// A whole dump decoded into memory.
+struct Dump {
+  std::string path;
+  DumpInfo info;
+  std::vector<Module> modules;
+  std::vector<std::string> events;
+  std::vector<Thread> threads;
+};
+
+/// Reads, validates and decodes the dump at `path`.
+llvm::Expected<Dump> readDump(llvm::StringRef path);
+
+/// Same for an in-memory image; `name` stands for the file in errors.
+llvm::Expected<Dump> readDumpBuffer(llvm::StringRef bytes,
+                                    llvm::StringRef name = "<buffer>");
+
+} // namespace report
+} // namespace tpuprof
+
+#endif // TPUPROF_REPORT_DUMP_H

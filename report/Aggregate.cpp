@@ -1,0 +1,247 @@
+//===- report/Aggregate.cpp - Fold records into per-op rows ---------------===//
+//
+// One pass over each thread's record stream. The stream is in begin order and
+// each record carries its nesting depth, so a stack of open records gives
+// every record its parent: that is all self time and "Sum" need.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tpuprof/report/Aggregate.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/Twine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+using namespace tpuprof;
+using namespace tpuprof::report;
+
+std::string tpuprof::report::substituteShapes(StringRef shapes,
+                                              ArrayRef<int64_t> dims) {
+  std::string out;
+  out.reserve(shapes.size() + 8 * dims.size());
+  raw_string_ostream os(out);
+  size_t next = 0;
+  for (char c : shapes) {
+    if (c == '?' && next < dims.size())
+      os << dims[next++];
+    else
+      os << c;
+  }
+  return out;
+}
+
+namespace {
+
+/// A record still open on the per-thread stack while its nested records are
+/// visited.
+struct Frame {
+  size_t row;
+  uint16_t depth;
+  bool finished;
+  /// This record or one enclosing it is finished, so nested time is already
+  /// part of "Sum".
+  bool covered;
+  uint64_t durationNs;
+  uint64_t childrenNs = 0; ///< Finished direct children.
+};
+
+} // namespace
+
+size_t Aggregator::rowFor(const DumpReader &dump, const RecordView &record,
+                          const Probe *probe) {
+  uint32_t device = dump.info().device;
+  Key key;
+  if (probe) {
+    std::string shapes;
+    if (record.numDims == 0) {
+      shapes = probe->shapes.str();
+    } else {
+      SmallVector<int64_t, 8> dims;
+      for (unsigned i = 0; i != record.numDims; ++i)
+        dims.push_back(record.dim(i));
+      shapes = substituteShapes(probe->shapes, dims);
+    }
+    key = Key(true, probe->hash, std::move(shapes), device);
+  } else {
+    key = Key(false, record.probe, std::string(), device);
+  }
+
+  auto [it, inserted] = rowIndex.try_emplace(std::move(key), 0);
+  if (!inserted)
+    return it->second;
+  it->second = result.rows.size();
+  Row row;
+  row.device = device;
+  row.probeId = record.probe;
+  row.counters.assign(result.events.size(), 0);
+  if (probe) {
+    row.name = probe->name.str();
+    row.shapes = std::get<2>(it->first);
+    if (!probe->location.empty())
+      row.locations.push_back(probe->location.str());
+    row.function = probe->function.str();
+    row.hash = probe->hash;
+    row.kind = probe->kind;
+    row.flops = probe->flops;
+    row.bytes = probe->bytes;
+  } else {
+    row.name = ("<unknown probe " + Twine(record.probe) + ">").str();
+    row.unknownProbe = true;
+  }
+  result.rows.push_back(std::move(row));
+  return it->second;
+}
+
+void Aggregator::add(const DumpReader &dump) {
+  const DumpInfo &info = dump.info();
+  DumpSummary summary;
+  summary.path = dump.path().str();
+  summary.info = info;
+  summary.windowNs = info.windowNs();
+  summary.threads = dump.threads().size();
+
+  // Map this dump's event slots onto the profile's union of event names.
+  SmallVector<unsigned, 8> eventSlot;
+  for (const std::string &name : dump.events()) {
+    auto [it, inserted] = eventIndex.try_emplace(name, result.events.size());
+    if (inserted) {
+      result.events.push_back(name);
+      for (Row &row : result.rows)
+        row.counters.push_back(0);
+    }
+    eventSlot.push_back(it->second);
+  }
+
+  // Rows of records without dims depend only on the probe id, so most
+  // records skip building a shapes string and the map lookup.
+  // Keyed by uint64_t: every uint32_t is a valid probe id, including
+  // DenseMap's reserved empty and tombstone keys for uint32_t.
+  DenseMap<uint64_t, size_t> staticRow;
+  // (probe id, row) pairs already merged, so each probe's location is added
+  // to its row once rather than compared on every record.
+  DenseSet<std::pair<uint64_t, size_t>> merged;
+
+  SmallVector<Frame, 32> stack;
+  auto pop = [&]() {
+    Frame &f = stack.back();
+    if (f.finished) {
+      Row &row = result.rows[f.row];
+      row.selfNs += f.durationNs - std::min(f.childrenNs, f.durationNs);
+    }
+    stack.pop_back();
+  };
+
+  for (const ThreadInfo &thread : dump.threads()) {
+    dump.forEachRecord(thread, [&](const RecordView &record) {
+      const Probe *probe = dump.findProbe(record.probe);
+      size_t rowIdx;
+      if (record.numDims == 0) {
+        auto [it, inserted] = staticRow.try_emplace(record.probe, 0);
+        if (inserted)
+          it->second = rowFor(dump, record, probe);
+        rowIdx = it->second;
+      } else {
+        rowIdx = rowFor(dump, record, probe);
+      }
+      Row &row = result.rows[rowIdx];
+      if (probe && merged.insert({record.probe, rowIdx}).second &&
+          !probe->location.empty() &&
+          !llvm::is_contained(row.locations, probe->location))
+        row.locations.push_back(probe->location.str());
+
+      // Close records that cannot enclose this one. Popping while depth >=
+      // the new depth (rather than requiring exact depths) tolerates gaps,
+      // e.g. a parent lost to a full buffer: the nearest shallower record
+      // is then the parent.
+      while (!stack.empty() && stack.back().depth >= record.depth)
+        pop();
+      Frame *parent = stack.empty() ? nullptr : &stack.back();
+
+      bool finished = record.isFinished();
+      uint64_t ns = finished ? info.ticksToNs(record.end - record.begin) : 0;
+      bool coveredAbove = parent && parent->covered;
+      if (finished) {
+        ++row.count;
+        row.durationNs += ns;
+        for (unsigned i = 0; i != record.numCounters; ++i)
+          row.counters[eventSlot[i]] += record.counter(i);
+        if (parent && parent->finished)
+          parent->childrenNs += ns;
+        if (!coveredAbove)
+          summary.coveredNs += ns;
+      } else {
+        ++row.unfinished;
+        ++summary.unfinished;
+      }
+      ++summary.records;
+      stack.push_back(
+          {rowIdx, record.depth, finished, coveredAbove || finished, ns});
+    });
+    while (!stack.empty())
+      pop();
+  }
+
+  result.coveredNs += summary.coveredNs;
+  result.totalNs += summary.windowNs;
+  result.unfinished += summary.unfinished;
+  result.dropped += info.dropped;
+  result.threads += summary.threads;
+  result.records += summary.records;
+  result.dumps.push_back(std::move(summary));
+}
+
+Error Aggregator::addFile(StringRef path) {
+  Expected<DumpReader> reader = DumpReader::open(path);
+  if (!reader)
+    return reader.takeError();
+  add(*reader);
+  return Error::success();
+}
+
+Expected<std::vector<std::string>>
+tpuprof::report::expandDumpPaths(ArrayRef<std::string> paths) {
+  std::vector<std::string> out;
+  for (const std::string &path : paths) {
+    if (!sys::fs::is_directory(path)) {
+      out.push_back(path); // Missing files fail, with their name, on open.
+      continue;
+    }
+    std::vector<std::string> found;
+    std::error_code ec;
+    for (sys::fs::directory_iterator it(path, ec), end; it != end && !ec;
+         it.increment(ec)) {
+      StringRef name = sys::path::filename(it->path());
+      if (name.starts_with("tpuprof_data_dev") &&
+          !sys::fs::is_directory(it->path()))
+        found.push_back(it->path());
+    }
+    if (ec)
+      return createStringError(
+          ec, path + ": cannot list directory: " + ec.message());
+    if (found.empty())
+      return createStringError(inconvertibleErrorCode(),
+                               path + ": no tpuprof_data_dev* dumps in "
+                                      "directory");
+    llvm::sort(found);
+    llvm::append_range(out, found);
+  }
+  return out;
+}
+
+Expected<Profile> tpuprof::report::aggregateDumps(ArrayRef<std::string> paths) {
+  Expected<std::vector<std::string>> files = expandDumpPaths(paths);
+  if (!files)
+    return files.takeError();
+  Aggregator agg;
+  for (const std::string &file : *files)
+    if (Error err = agg.addFile(file))
+      return std::move(err);
+  return agg.take();
+}

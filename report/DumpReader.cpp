@@ -1,0 +1,490 @@
+//===- report/DumpReader.cpp - Read and validate dump files ---------------===//
+//
+// Validation happens once, when a dump is opened: the header, the framing of
+// every section, each probe table and each record stream. Afterwards records
+// are visited in place, so aggregating a dump costs memory for its rows and
+// probe tables only (the file itself is memory-mapped by MemoryBuffer).
+//
+// Every size in the file is checked against the bytes actually present
+// before anything is allocated or read from it, and every loop advances by a
+// fixed minimum per step, so corrupt input cannot make the reader crash,
+// hang or over-allocate.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Diagnostics.h"
+
+#include "tpuprof/report/Dump.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/Twine.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <algorithm>
+#include <cassert>
+#include <cstddef>
+#include <cstring>
+
+using namespace llvm;
+using namespace tpuprof;
+using namespace tpuprof::report;
+using tpuprof::report::detail::formatError;
+using tpuprof::report::detail::readLE;
+
+//===----------------------------------------------------------------------===//
+// DumpInfo, RecordView
+//===----------------------------------------------------------------------===//
+
+uint64_t DumpInfo::ticksToNs(uint64_t ticks) const {
+  // CLOCK_MONOTONIC ticks are nanoseconds (docs/formats.md): the calibration
+  // formula is the identity, whatever the pairs say.
+  if (clockSource == TPUPROF_CLOCK_MONOTONIC)
+    return ticks;
+  // 128-bit intermediate: ticks * ns-delta overflows 64 bits after a few
+  // seconds of a GHz clock. The reader guarantees both deltas are positive.
+  unsigned __int128 dTicks = calibTicks1 - calibTicks0;
+  unsigned __int128 dNs = calibNs1 - calibNs0;
+  if (dTicks == 0)
+    return 0;
+  unsigned __int128 ns = (ticks * dNs + dTicks / 2) / dTicks;
+  return ns > UINT64_MAX ? UINT64_MAX : static_cast<uint64_t>(ns);
+}
+
+double DumpInfo::ticksPerNs() const {
+  if (clockSource == TPUPROF_CLOCK_MONOTONIC)
+    return 1.0;
+  if (calibNs1 <= calibNs0)
+    return 0;
+  return double(calibTicks1 - calibTicks0) / double(calibNs1 - calibNs0);
+}
+
+int64_t RecordView::dim(unsigned i) const {
+  assert(i < numDims && "dimension index out of range");
+  return readLE<int64_t>(trailing + 8 * i);
+}
+
+uint64_t RecordView::counter(unsigned i) const {
+  assert(i < numCounters && "counter index out of range");
+  return readLE<uint64_t>(trailing + 8 * (numDims + i));
+}
+
+//===----------------------------------------------------------------------===//
+// DumpReader
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+constexpr uint64_t kHeaderSize = sizeof(tpuprof_dump_header);
+constexpr uint64_t kSectionHeaderSize = sizeof(tpuprof_section_header);
+constexpr uint64_t kRecordSize = sizeof(tpuprof_record);
+
+/// A MODULE section waiting for the probe-id overlap check.
+struct PendingModule {
+  size_t index;        ///< Into the module list.
+  uint64_t fileOffset; ///< Of the module section header (for errors).
+};
+
+} // namespace
+
+Expected<DumpReader> DumpReader::open(StringRef path) {
+  ErrorOr<std::unique_ptr<MemoryBuffer>> buf =
+      MemoryBuffer::getFile(path, /*IsText=*/false,
+                            /*RequiresNullTerminator=*/false);
+  if (!buf)
+    return createStringError(
+        buf.getError(), path + ": cannot open: " + buf.getError().message());
+  return fromBuffer(std::move(*buf));
+}
+
+Expected<DumpReader>
+DumpReader::fromBuffer(std::unique_ptr<MemoryBuffer> buffer) {
+  DumpReader reader(std::move(buffer));
+  if (Error err = reader.parse())
+    return std::move(err);
+  return std::move(reader);
+}
+
+Expected<DumpReader> DumpReader::fromBytes(StringRef bytes, StringRef name) {
+  return fromBuffer(MemoryBuffer::getMemBufferCopy(bytes, name));
+}
+
+const Probe *DumpReader::findProbe(uint32_t id) const {
+  // Modules are sorted by first probe and do not overlap (parse() checks).
+  auto it = llvm::upper_bound(moduleList, id, [](uint32_t v, const Module &m) {
+    return v < m.firstProbe;
+  });
+  if (it == moduleList.begin())
+    return nullptr;
+  const Module &m = *std::prev(it);
+  uint64_t local = uint64_t(id) - m.firstProbe;
+  if (local >= m.table.probes.size())
+    return nullptr;
+  return &m.table.probes[local];
+}
+
+void DumpReader::forEachRecord(
+    const ThreadInfo &thread, function_ref<void(const RecordView &)> fn) const {
+  const char *base = buffer->getBufferStart();
+  uint64_t off = thread.streamOffset;
+  for (uint64_t i = 0; i != thread.numRecords; ++i) {
+    const char *r = base + off;
+    RecordView view;
+    view.probe = TPUPROF_READ_FIELD(r, tpuprof_record, probe);
+    view.numDims = TPUPROF_READ_FIELD(r, tpuprof_record, num_dims);
+    view.numCounters = TPUPROF_READ_FIELD(r, tpuprof_record, num_counters);
+    view.depth = TPUPROF_READ_FIELD(r, tpuprof_record, depth);
+    view.begin = TPUPROF_READ_FIELD(r, tpuprof_record, begin);
+    view.end = TPUPROF_READ_FIELD(r, tpuprof_record, end);
+    view.offset = off;
+    view.trailing = r + kRecordSize;
+    fn(view);
+    off += TPUPROF_RECORD_BYTES(view.numDims, view.numCounters);
+  }
+}
+
+Error DumpReader::parse() {
+  StringRef file = path();
+  StringRef data = buffer->getBuffer();
+  const char *p = data.data();
+  const uint64_t size = data.size();
+
+  // Magic first, even on a short file: "not a dump at all" is the more
+  // useful message than "truncated" for, say, an empty or text file.
+  static const char magic[8] = {'T', 'P', 'U', 'P', 'R', 'O', 'F', '\0'};
+  if (std::memcmp(p, magic, std::min<uint64_t>(size, 8)) != 0 || size == 0)
+    return formatError(file, 0, "bad magic (not a tpuprof dump)");
+  if (size < kHeaderSize)
+    return formatError(file, 0,
+                       "truncated dump header (" + Twine(size) + " of " +
+                           Twine(kHeaderSize) + " bytes)");
+
+  using H = tpuprof_dump_header;
+  DumpInfo &h = header;
+  h.version = TPUPROF_READ_FIELD(p, H, version);
+  h.headerSize = TPUPROF_READ_FIELD(p, H, header_size);
+  h.mode = TPUPROF_READ_FIELD(p, H, mode);
+  h.device = TPUPROF_READ_FIELD(p, H, device);
+  h.pid = TPUPROF_READ_FIELD(p, H, pid);
+  h.callNum = TPUPROF_READ_FIELD(p, H, call_num);
+  h.clockSource = TPUPROF_READ_FIELD(p, H, clock_source);
+  h.flags = TPUPROF_READ_FIELD(p, H, flags);
+  h.calibTicks0 = TPUPROF_READ_FIELD(p, H, calib_ticks0);
+  h.calibNs0 = TPUPROF_READ_FIELD(p, H, calib_ns0);
+  h.calibTicks1 = TPUPROF_READ_FIELD(p, H, calib_ticks1);
+  h.calibNs1 = TPUPROF_READ_FIELD(p, H, calib_ns1);
+  h.windowBegin = TPUPROF_READ_FIELD(p, H, window_begin);
+  h.windowEnd = TPUPROF_READ_FIELD(p, H, window_end);
+  h.dropped = TPUPROF_READ_FIELD(p, H, dropped);
+  h.numSections = TPUPROF_READ_FIELD(p, H, num_sections);
+
+  if (h.version != TPUPROF_DUMP_VERSION)
+    return formatError(file, offsetof(H, version),
+                       "unsupported dump version " + Twine(h.version) +
+                           " (this reader supports " +
+                           Twine(TPUPROF_DUMP_VERSION) + ")");
+  // A larger header is a newer writer's extension that sections skip over.
+  if (h.headerSize < kHeaderSize)
+    return formatError(file, offsetof(H, header_size),
+                       "header size " + Twine(h.headerSize) +
+                           " is smaller than the " + Twine(kHeaderSize) +
+                           "-byte header");
+  if (h.headerSize % 8)
+    return formatError(file, offsetof(H, header_size),
+                       "header size " + Twine(h.headerSize) +
+                           " is not a multiple of 8");
+  if (h.headerSize > size)
+    return formatError(file, offsetof(H, header_size),
+                       "header size " + Twine(h.headerSize) +
+                           " runs past the end of the file (" + Twine(size) +
+                           " bytes)");
+  if (h.mode > 2)
+    return formatError(file, offsetof(H, mode),
+                       "unknown mode " + Twine(h.mode) +
+                           " (expected 0, 1 or 2)");
+  if (h.clockSource > TPUPROF_CLOCK_MONOTONIC)
+    return formatError(file, offsetof(H, clock_source),
+                       "unknown clock source " + Twine(h.clockSource));
+  // Only TSC ticks go through the calibration; CLOCK_MONOTONIC ticks are ns.
+  bool tsc = h.clockSource == TPUPROF_CLOCK_TSC;
+  if (tsc && h.calibTicks1 == h.calibTicks0)
+    return formatError(file, offsetof(H, calib_ticks0),
+                       "clock calibration has a zero tick delta");
+  if (tsc && h.calibTicks1 < h.calibTicks0)
+    return formatError(file, offsetof(H, calib_ticks0),
+                       "clock calibration ticks go backwards");
+  if (tsc && h.calibNs1 <= h.calibNs0)
+    return formatError(file, offsetof(H, calib_ns0),
+                       "clock calibration has a non-positive nanosecond delta");
+  if (h.windowEnd < h.windowBegin)
+    return formatError(file, offsetof(H, window_begin),
+                       "profiling window ends before it begins");
+
+  // Pass 1: section framing, probe tables, event names.
+  std::vector<PendingModule> pendingModules;
+  bool sawEvents = false;
+  uint64_t threadDropped = 0;
+  uint64_t off = h.headerSize;
+  for (uint32_t s = 0; s != h.numSections; ++s) {
+    // Twines must not outlive their statement; keep the label as a string.
+    std::string section = ("section " + Twine(s)).str();
+    if (size - off < kSectionHeaderSize)
+      return formatError(file, off,
+                         "truncated header of " + section + " (" +
+                             Twine(size - off) + " of " +
+                             Twine(kSectionHeaderSize) + " bytes)");
+    using SH = tpuprof_section_header;
+    uint32_t kind = TPUPROF_READ_FIELD(p + off, SH, kind);
+    uint64_t payloadSize = TPUPROF_READ_FIELD(p + off, SH, size);
+    uint64_t sizeOff = TPUPROF_FIELD_OFFSET(off, SH, size);
+    if (payloadSize % 8)
+      return formatError(file, sizeOff,
+                         section + " size " + Twine(payloadSize) +
+                             " is not a multiple of 8");
+    uint64_t payloadOff = off + kSectionHeaderSize;
+    if (payloadSize > size - payloadOff)
+      return formatError(file, sizeOff,
+                         section + " size " + Twine(payloadSize) +
+                             " runs past the end of the file (" +
+                             Twine(size - payloadOff) + " bytes left)");
+    StringRef payload = data.substr(payloadOff, payloadSize);
+    const char *pp = payload.data();
+
+    switch (kind) {
+    case TPUPROF_SECTION_MODULE: {
+      using M = tpuprof_module_section;
+      if (payloadSize < sizeof(M))
+        return formatError(file, payloadOff,
+                           "MODULE " + section + " is too small (" +
+                               Twine(payloadSize) + " bytes) for its header");
+      Module m;
+      m.moduleId = TPUPROF_READ_FIELD(pp, M, module_id);
+      m.firstProbe = TPUPROF_READ_FIELD(pp, M, first_probe);
+      uint64_t tableSize = TPUPROF_READ_FIELD(pp, M, table_size);
+      if (tableSize > payloadSize - sizeof(M))
+        return formatError(
+            file, TPUPROF_FIELD_OFFSET(payloadOff, M, table_size),
+            "probe table size " + Twine(tableSize) + " of module " +
+                Twine(m.moduleId) + " exceeds its section (" +
+                Twine(payloadSize - sizeof(M)) + " bytes)");
+      // table_size is exact; the section only pads it to 8 bytes.
+      if (payloadSize - sizeof(M) - tableSize >= 8)
+        return formatError(
+            file, TPUPROF_FIELD_OFFSET(payloadOff, M, table_size),
+            "probe table size " + Twine(tableSize) + " of module " +
+                Twine(m.moduleId) + " leaves " +
+                Twine(payloadSize - sizeof(M) - tableSize) +
+                " unused bytes in its section (padding is under 8)");
+      Expected<ProbeTable> table = parseProbeTable(
+          payload.substr(sizeof(M), tableSize), file, payloadOff + sizeof(M));
+      if (!table)
+        return table.takeError();
+      m.table = std::move(*table);
+      if (uint64_t(m.firstProbe) + m.table.probes.size() > UINT32_MAX + 1ull)
+        return formatError(file,
+                           TPUPROF_FIELD_OFFSET(payloadOff, M, first_probe),
+                           "probe ids of module " + Twine(m.moduleId) +
+                               " run past the 32-bit id space");
+      pendingModules.push_back({moduleList.size(), payloadOff});
+      moduleList.push_back(std::move(m));
+      break;
+    }
+    case TPUPROF_SECTION_EVENTS: {
+      using E = tpuprof_events_section;
+      if (sawEvents)
+        return formatError(file, off,
+                           "second EVENTS section (" + section + ")");
+      sawEvents = true;
+      if (payloadSize < sizeof(E))
+        return formatError(file, payloadOff,
+                           "EVENTS " + section + " is too small (" +
+                               Twine(payloadSize) + " bytes) for its header");
+      uint32_t count = TPUPROF_READ_FIELD(pp, E, count);
+      StringRef names = payload.drop_front(sizeof(E));
+      // Each name needs at least its NUL, which bounds the reservation.
+      eventNames.reserve(std::min<uint64_t>(count, names.size()));
+      uint64_t nameOff = payloadOff + sizeof(E);
+      for (uint32_t i = 0; i != count; ++i) {
+        size_t nul = names.find('\0');
+        if (nul == StringRef::npos)
+          return formatError(file, nameOff,
+                             "EVENTS " + section + " names " + Twine(count) +
+                                 " events but holds only " + Twine(i) +
+                                 " NUL-terminated names");
+        eventNames.push_back(names.take_front(nul).str());
+        names = names.drop_front(nul + 1);
+        nameOff += nul + 1;
+      }
+      break;
+    }
+    case TPUPROF_SECTION_THREAD: {
+      using T = tpuprof_thread_section;
+      if (payloadSize < sizeof(T))
+        return formatError(file, payloadOff,
+                           "THREAD " + section + " is too small (" +
+                               Twine(payloadSize) + " bytes) for its header");
+      ThreadInfo t;
+      t.tid = TPUPROF_READ_FIELD(pp, T, tid);
+      t.dropped = TPUPROF_READ_FIELD(pp, T, dropped);
+      t.numRecords = TPUPROF_READ_FIELD(pp, T, num_records);
+      t.streamSize = TPUPROF_READ_FIELD(pp, T, stream_size);
+      t.streamOffset = payloadOff + sizeof(T);
+      if (t.streamSize != payloadSize - sizeof(T))
+        return formatError(
+            file, TPUPROF_FIELD_OFFSET(payloadOff, T, stream_size),
+            "record stream size " + Twine(t.streamSize) + " of thread " +
+                Twine(t.tid) + " does not match its section (" +
+                Twine(payloadSize - sizeof(T)) + " bytes)");
+      threadDropped = SaturatingAdd(threadDropped, t.dropped);
+      threadList.push_back(t);
+      break;
+    }
+    default:
+      // Unknown kinds are corruption, not extensions: a new kind comes with
+      // a new dump version.
+      return formatError(file, off,
+                         "unknown kind " + Twine(kind) + " of " + section);
+    }
+    off = payloadOff + payloadSize;
+  }
+  if (off != size)
+    return formatError(file, off,
+                       Twine(size - off) +
+                           " trailing bytes after the last of " +
+                           Twine(h.numSections) + " sections");
+
+  // The header also counts records lost without a thread buffer.
+  if (h.dropped < threadDropped)
+    return formatError(file, offsetof(H, dropped),
+                       "header counts " + Twine(h.dropped) +
+                           " dropped records but its threads " +
+                           Twine(threadDropped));
+
+  // Probe ids of different modules must not overlap, or a record's probe
+  // would be ambiguous.
+  llvm::sort(
+      pendingModules, [&](const PendingModule &a, const PendingModule &b) {
+        return moduleList[a.index].firstProbe < moduleList[b.index].firstProbe;
+      });
+  for (size_t i = 1; i < pendingModules.size(); ++i) {
+    const Module &prev = moduleList[pendingModules[i - 1].index];
+    const Module &cur = moduleList[pendingModules[i].index];
+    uint64_t prevEnd = uint64_t(prev.firstProbe) + prev.table.probes.size();
+    if (prevEnd > cur.firstProbe)
+      return formatError(
+          file,
+          TPUPROF_FIELD_OFFSET(pendingModules[i].fileOffset,
+                               tpuprof_module_section, first_probe),
+          "probe ids [" + Twine(cur.firstProbe) + ", " +
+              Twine(uint64_t(cur.firstProbe) + cur.table.probes.size()) +
+              ") of module " + Twine(cur.moduleId) + " overlap module " +
+              Twine(prev.moduleId) + "'s [" + Twine(prev.firstProbe) + ", " +
+              Twine(prevEnd) + ")");
+  }
+  {
+    std::vector<Module> sorted;
+    sorted.reserve(moduleList.size());
+    for (const PendingModule &pm : pendingModules)
+      sorted.push_back(std::move(moduleList[pm.index]));
+    moduleList = std::move(sorted);
+  }
+
+  // Pass 2: record streams (needs the event count from any EVENTS section).
+  for (const ThreadInfo &t : threadList) {
+    uint64_t roff = t.streamOffset;
+    const uint64_t streamEnd = t.streamOffset + t.streamSize;
+    auto thread = [&](uint64_t i) {
+      return ("record " + Twine(i) + " of thread " + Twine(t.tid)).str();
+    };
+    for (uint64_t i = 0; i != t.numRecords; ++i) {
+      uint64_t left = streamEnd - roff;
+      if (left == 0)
+        return formatError(file, roff,
+                           "record stream of thread " + Twine(t.tid) +
+                               " ends after " + Twine(i) + " of " +
+                               Twine(t.numRecords) + " records");
+      if (left < kRecordSize)
+        return formatError(file, roff,
+                           thread(i) + " is truncated (" + Twine(left) +
+                               " of " + Twine(kRecordSize) + " bytes)");
+      const char *r = p + roff;
+      uint8_t numDims = TPUPROF_READ_FIELD(r, tpuprof_record, num_dims);
+      uint8_t numCounters = TPUPROF_READ_FIELD(r, tpuprof_record, num_counters);
+      uint64_t full = TPUPROF_RECORD_BYTES(numDims, numCounters);
+      if (full > left)
+        return formatError(file, roff,
+                           thread(i) + "'s " + Twine(unsigned(numDims)) +
+                               " dims and " + Twine(unsigned(numCounters)) +
+                               " counters run past the end of the stream");
+      if (numCounters != eventNames.size())
+        return formatError(
+            file, TPUPROF_FIELD_OFFSET(roff, tpuprof_record, num_counters),
+            thread(i) + " has " + Twine(unsigned(numCounters)) +
+                " counters but the dump names " + Twine(eventNames.size()) +
+                " events");
+      uint64_t begin = TPUPROF_READ_FIELD(r, tpuprof_record, begin);
+      uint64_t end = TPUPROF_READ_FIELD(r, tpuprof_record, end);
+      if (end != 0 && end < begin)
+        return formatError(file,
+                           TPUPROF_FIELD_OFFSET(roff, tpuprof_record, end),
+                           thread(i) + " ends before it begins");
+      roff += full;
+    }
+    if (roff != streamEnd)
+      return formatError(file, roff,
+                         "record stream of thread " + Twine(t.tid) + " has " +
+                             Twine(streamEnd - roff) + " bytes after its " +
+                             Twine(t.numRecords) + " records");
+  }
+  return Error::success();
+}
+
+//===----------------------------------------------------------------------===//
+// readDump
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+Dump decode(const DumpReader &reader) {
+  Dump dump;
+  dump.path = reader.path().str();
+  dump.info = reader.info();
+  dump.modules = reader.modules().vec();
+  dump.events = reader.events().vec();
+  for (const ThreadInfo &t : reader.threads()) {
+    Thread thread;
+    thread.tid = t.tid;
+    thread.dropped = t.dropped;
+    thread.records.reserve(t.numRecords); // Validated against the stream.
+    reader.forEachRecord(t, [&](const RecordView &v) {
+      Record r;
+      r.probe = v.probe;
+      r.depth = v.depth;
+      r.begin = v.begin;
+      r.end = v.end;
+      for (unsigned i = 0; i != v.numDims; ++i)
+        r.dims.push_back(v.dim(i));
+      for (unsigned i = 0; i != v.numCounters; ++i)
+        r.counters.push_back(v.counter(i));
+      thread.records.push_back(std::move(r));
+    });
+    dump.threads.push_back(std::move(thread));
+  }
+  return dump;
+}
+
+} // namespace
+
+Expected<Dump> tpuprof::report::readDump(StringRef path) {
+  Expected<DumpReader> reader = DumpReader::open(path);
+  if (!reader)
+    return reader.takeError();
+  return decode(*reader);
+}
+
+Expected<Dump> tpuprof::report::readDumpBuffer(StringRef bytes,
+                                               StringRef name) {
+  Expected<DumpReader> reader = DumpReader::fromBytes(bytes, name);
+  if (!reader)
+    return reader.takeError();
+  return decode(*reader);
+}

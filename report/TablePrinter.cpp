@@ -1,0 +1,327 @@
+//===- report/TablePrinter.cpp - Print the per-op table -------------------===//
+//
+// Layout: every column is as wide as its widest cell (title included), text
+// is left-aligned and numbers right-aligned, columns are two spaces apart and
+// no line has trailing blanks. docs/report.md is the user-facing description;
+// keep the two in step.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tpuprof/report/Table.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/Twine.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <array>
+#include <optional>
+#include <set>
+
+using namespace llvm;
+using namespace tpuprof;
+using namespace tpuprof::report;
+
+namespace {
+
+enum Column : unsigned {
+  ColName,
+  ColDuration,
+  ColPercent,
+  ColDevice,
+  ColCount,
+  ColShapes,
+  ColHash,
+  ColLocation,
+  NumColumns
+};
+
+struct ColumnSpec {
+  StringRef title;
+  StringRef sortName;
+  bool numeric; ///< Right-aligned; sorts descending by default.
+};
+
+const ColumnSpec columns[NumColumns] = {
+    {"Name", "name", false},      {"Duration (us)", "duration", true},
+    {"Percent", "percent", true}, {"Device", "device", true},
+    {"Count", "count", true},     {"Argument Shapes", "shapes", false},
+    {"Hash", "hash", false},      {"Location", "location", false},
+};
+
+const StringRef sortNames[NumColumns] = {"name",   "duration", "percent",
+                                         "device", "count",    "shapes",
+                                         "hash",   "location"};
+
+std::optional<Column> findColumn(StringRef name) {
+  for (unsigned c = 0; c != NumColumns; ++c)
+    if (columns[c].sortName == name)
+      return Column(c);
+  return std::nullopt;
+}
+
+Error unknownColumn(StringRef name) {
+  return createStringError(
+      inconvertibleErrorCode(),
+      "unknown sort column '" + name + "' (expected one of: " +
+          join(std::begin(sortNames), std::end(sortNames), ", ") + ")");
+}
+
+std::string formatUs(uint64_t ns) {
+  return formatv("{0:F2}", double(ns) / 1000.0).str();
+}
+
+std::string formatPercent(uint64_t ns, uint64_t totalNs) {
+  return formatv("{0:F2}", totalNs ? 100.0 * double(ns) / double(totalNs) : 0.0)
+      .str();
+}
+
+/// A span in the largest unit that keeps it >= 1, e.g. "1.23 s".
+std::string formatSpan(uint64_t ns) {
+  if (ns >= 1000000000)
+    return formatv("{0:F2} s", double(ns) / 1e9).str();
+  if (ns >= 1000000)
+    return formatv("{0:F2} ms", double(ns) / 1e6).str();
+  return formatv("{0:F2} us", double(ns) / 1e3).str();
+}
+
+std::string hashCell(const Row &row) {
+  if (row.unknownProbe)
+    return "-";
+  return utohexstr(row.hash, /*LowerCase=*/true, /*Width=*/16);
+}
+
+std::string locationCell(const Row &row) {
+  if (row.locations.empty())
+    return "-";
+  std::string s = row.locations.front();
+  if (row.locations.size() > 1)
+    s += (" (+" + Twine(row.locations.size() - 1) + " more)").str();
+  return s;
+}
+
+StringRef modeName(uint32_t mode) {
+  switch (mode) {
+  case 0:
+    return "timing";
+  case 1:
+    return "counters";
+  case 2:
+    return "detailed";
+  }
+  return "unknown";
+}
+
+/// Three-way comparison of `a` and `b` on column `c`, smallest first.
+int compareOn(Column c, const Row &a, const Row &b) {
+  auto cmp = [](auto x, auto y) { return x < y ? -1 : (y < x ? 1 : 0); };
+  switch (c) {
+  case ColName:
+    return a.name.compare(b.name);
+  case ColDuration:
+  case ColPercent:
+    return cmp(a.durationNs, b.durationNs);
+  case ColDevice:
+    return cmp(a.device, b.device);
+  case ColCount:
+    return cmp(a.count, b.count);
+  case ColShapes:
+    return a.shapes.compare(b.shapes);
+  case ColHash:
+    // As the cells compare: "-" (unknown probe) before any hex digits.
+    return cmp(std::make_pair(!a.unknownProbe, a.hash),
+               std::make_pair(!b.unknownProbe, b.hash));
+  case ColLocation:
+    return a.location().compare(b.location());
+  case NumColumns:
+    break;
+  }
+  return 0;
+}
+
+/// The Clock line's value, over all dumps.
+std::string clockDescription(const Profile &profile) {
+  unsigned tsc = 0, mono = 0;
+  uint64_t ticks = 0, ns = 0;
+  for (const DumpSummary &d : profile.dumps) {
+    if (d.info.clockSource == TPUPROF_CLOCK_TSC) {
+      ++tsc;
+      // Pool the calibrations: the frequency over all dumps' spans together.
+      ticks += d.info.calibTicks1 - d.info.calibTicks0;
+      ns += d.info.calibNs1 - d.info.calibNs0;
+    } else {
+      ++mono;
+    }
+  }
+  if (tsc && mono)
+    return formatv("mixed (tsc in {0} dumps, monotonic in {1})", tsc, mono)
+        .str();
+  if (mono)
+    return "monotonic (CLOCK_MONOTONIC, ns)";
+  if (!tsc)
+    return "-";
+  return formatv("tsc, {0:F3} GHz (calibrated against CLOCK_MONOTONIC over "
+                 "{1})",
+                 double(ticks) / double(ns), formatSpan(ns))
+      .str();
+}
+
+} // namespace
+
+ArrayRef<StringRef> tpuprof::report::sortColumnNames() { return sortNames; }
+
+Error tpuprof::report::parseSortSpec(StringRef spec, TableOptions &opts) {
+  StringRef name = spec;
+  std::optional<bool> ascending;
+  if (name.consume_front("+"))
+    ascending = true;
+  else if (name.consume_front("-"))
+    ascending = false;
+  std::optional<Column> c = findColumn(name);
+  if (!c)
+    return unknownColumn(name);
+  opts.sortColumn = name.str();
+  opts.ascending = ascending.value_or(!columns[*c].numeric);
+  return Error::success();
+}
+
+Error tpuprof::report::sortRows(std::vector<Row> &rows,
+                                const TableOptions &opts) {
+  std::optional<Column> c = findColumn(opts.sortColumn);
+  if (!c)
+    return unknownColumn(opts.sortColumn);
+  auto less = [&](const Row &a, const Row &b) {
+    if (int r = compareOn(*c, a, b))
+      return opts.ascending ? r < 0 : r > 0;
+    // Fixed tie-breakers keep the output deterministic.
+    if (int r = compareOn(ColDuration, a, b))
+      return r > 0;
+    for (Column t : {ColName, ColShapes, ColDevice, ColHash})
+      if (int r = compareOn(t, a, b))
+        return r < 0;
+    return a.probeId < b.probeId;
+  };
+  // Rows are unique by (hash or unknown id, shapes, device), so the
+  // tie-breakers make this a total order and an unstable sort deterministic.
+  llvm::sort(rows, less);
+  return Error::success();
+}
+
+Error tpuprof::report::printTable(const Profile &profile,
+                                  const TableOptions &opts, raw_ostream &os) {
+  std::vector<Row> rows = profile.rows;
+  if (Error err = sortRows(rows, opts))
+    return err;
+  size_t shown = rows.size();
+  if (opts.top && opts.top < shown)
+    shown = opts.top;
+
+  using Line = std::array<std::string, NumColumns>;
+  std::vector<Line> lines;
+  Line title;
+  for (unsigned c = 0; c != NumColumns; ++c)
+    title[c] = columns[c].title.str();
+  lines.push_back(title);
+
+  uint64_t totalCount = 0;
+  for (const Row &row : rows)
+    totalCount += row.count;
+  for (size_t i = 0; i != shown; ++i) {
+    const Row &row = rows[i];
+    Line l;
+    l[ColName] = row.name;
+    l[ColDuration] = formatUs(row.durationNs);
+    l[ColPercent] = formatPercent(row.durationNs, profile.totalNs);
+    l[ColDevice] = utostr(row.device);
+    l[ColCount] = utostr(row.count);
+    l[ColShapes] = row.shapes.empty() ? "-" : row.shapes;
+    l[ColHash] = hashCell(row);
+    l[ColLocation] = locationCell(row);
+    lines.push_back(std::move(l));
+  }
+  Line sum, total;
+  sum[ColName] = "Sum";
+  sum[ColDuration] = formatUs(profile.coveredNs);
+  sum[ColPercent] = formatPercent(profile.coveredNs, profile.totalNs);
+  sum[ColCount] = utostr(totalCount);
+  total[ColName] = "Total";
+  total[ColDuration] = formatUs(profile.totalNs);
+  total[ColPercent] = "100.00";
+
+  std::array<size_t, NumColumns> width{};
+  auto measure = [&](const Line &l) {
+    for (unsigned c = 0; c != NumColumns; ++c)
+      width[c] = std::max(width[c], l[c].size());
+  };
+  for (const Line &l : lines)
+    measure(l);
+  measure(sum);
+  measure(total);
+  size_t tableWidth = 2 * (NumColumns - 1);
+  for (size_t w : width)
+    tableWidth += w;
+
+  auto print = [&](const Line &l) {
+    std::string out;
+    for (unsigned c = 0; c != NumColumns; ++c) {
+      if (c)
+        out += "  ";
+      size_t pad = width[c] - l[c].size();
+      if (columns[c].numeric)
+        out.append(pad, ' ');
+      out += l[c];
+      if (!columns[c].numeric)
+        out.append(pad, ' ');
+    }
+    os << StringRef(out).rtrim(' ') << '\n';
+  };
+  for (const Line &l : lines)
+    print(l);
+  if (size_t hidden = rows.size() - shown)
+    os << "(" << hidden << " more " << (hidden == 1 ? "row" : "rows")
+       << " not shown; --top " << opts.top << ")\n";
+  os << std::string(tableWidth, '-') << '\n';
+  print(sum);
+  print(total);
+
+  // Configuration block.
+  os << "\nConfiguration\n-------------\n";
+  os << "Dumps: " << profile.dumps.size() << '\n';
+  std::set<uint32_t> modes;
+  for (const DumpSummary &d : profile.dumps)
+    modes.insert(d.info.mode);
+  os << "Mode: ";
+  if (modes.empty())
+    os << "-";
+  ListSeparator sep;
+  for (uint32_t m : modes)
+    os << sep << m << " (" << modeName(m) << ")";
+  os << '\n';
+  os << "Threads: " << profile.threads << '\n';
+  os << "Clock: " << clockDescription(profile) << '\n';
+  os << "Window: " << formatUs(profile.totalNs) << " us\n";
+  os << "Dropped records: " << profile.dropped << '\n';
+  os << "Unfinished probes: " << profile.unfinished << '\n';
+  if (!profile.events.empty())
+    os << "Events: " << join(profile.events, ", ") << '\n';
+  unsigned incomplete = llvm::count_if(
+      profile.dumps, [](const DumpSummary &d) { return !d.info.isComplete(); });
+  if (incomplete)
+    os << "Incomplete dumps: " << incomplete
+       << " (not closed by a clean flush; records may be missing)\n";
+  return Error::success();
+}
+
+Error tpuprof::report::printTable(ArrayRef<std::string> dumpPaths,
+                                  const TableOptions &opts, raw_ostream &os) {
+  // Check the options before reading possibly large dumps.
+  if (!findColumn(opts.sortColumn))
+    return unknownColumn(opts.sortColumn);
+  Expected<Profile> profile = aggregateDumps(dumpPaths);
+  if (!profile)
+    return profile.takeError();
+  return printTable(*profile, opts, os);
+}
