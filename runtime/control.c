@@ -122,6 +122,9 @@ static int enable_locked(uint64_t max_records, int mode, int quiet) {
             (unsigned long long)TPUPROF_RT_MAX_RECORDS);
     return -1;
   }
+  // The enabling thread usually records first: give it its buffer before
+  // the window starts, so the allocation is not billed as window time.
+  __tpuprof_rt_prepare_thread(max_records * sizeof(tpuprof_record));
   __tpuprof_rt_threads_lock();
   __tpuprof_rt_window_cap = max_records * sizeof(tpuprof_record);
   __atomic_store_n(&__tpuprof_rt_lost, 0, __ATOMIC_RELAXED);

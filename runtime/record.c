@@ -159,6 +159,57 @@ void __tpuprof_rt_threads_init(void) {
   pthread_once(&thread_key_once, make_thread_key);
 }
 
+/// Creates the calling thread's state and links it into the thread list.
+/// Called with threads_mutex held; NULL when out of memory.
+static rt_thread *create_thread_locked(void) {
+  void *mem = NULL;
+  if (posix_memalign(&mem, 64, sizeof(rt_thread)) != 0)
+    return NULL;
+  rt_thread *t = (rt_thread *)mem;
+  memset(t, 0, sizeof(*t));
+  t->tid = (uint64_t)syscall(SYS_gettid);
+  if (threads_tail)
+    threads_tail->next = t;
+  else
+    threads_head = t;
+  threads_tail = t;
+  if (thread_key_ok)
+    pthread_setspecific(thread_key, t);
+  tls_thread = t;
+  return t;
+}
+
+/// Gives `t` a buffer of `cap` bytes unless it has one. Called with
+/// threads_mutex held; 0 on success.
+static int size_buffer_locked(rt_thread *t, uint64_t cap) {
+  if (t->cap == cap)
+    return 0;
+  free(t->buf);
+  t->buf = NULL;
+  t->cap = 0;
+  void *mem = NULL;
+  if (posix_memalign(&mem, 64, cap) != 0)
+    return -1;
+  // Touch every page now, so the hot path never takes a page fault that
+  // would be billed to the op being measured.
+  memset(mem, 0, cap);
+  t->buf = (uint8_t *)mem;
+  t->cap = cap;
+  return 0;
+}
+
+void __tpuprof_rt_prepare_thread(uint64_t cap) {
+  if (tls_exiting)
+    return;
+  __tpuprof_rt_threads_init();
+  pthread_mutex_lock(&threads_mutex);
+  rt_thread *t = tls_thread ? tls_thread : create_thread_locked();
+  // On failure the thread's first probe tries again and reports it.
+  if (t)
+    (void)size_buffer_locked(t, cap);
+  pthread_mutex_unlock(&threads_mutex);
+}
+
 /// Makes the calling thread's state current for the open window: creates it
 /// on the thread's first probe, and (re)sizes and resets its buffer on its
 /// first probe in a new window. Returns NULL when no record can be written.
@@ -178,36 +229,11 @@ static rt_thread *enter_window(void) {
     pthread_mutex_unlock(&threads_mutex);
     return t;
   }
-  if (!t) {
-    void *mem = NULL;
-    if (posix_memalign(&mem, 64, sizeof(rt_thread)) != 0)
-      goto lost;
-    t = (rt_thread *)mem;
-    memset(t, 0, sizeof(*t));
-    t->tid = (uint64_t)syscall(SYS_gettid);
-    if (threads_tail)
-      threads_tail->next = t;
-    else
-      threads_head = t;
-    threads_tail = t;
-    if (thread_key_ok)
-      pthread_setspecific(thread_key, t);
-    tls_thread = t;
-  }
-  if (t->cap != cap) {
-    free(t->buf);
-    t->buf = NULL;
-    t->cap = 0;
-    void *mem = NULL;
-    if (posix_memalign(&mem, 64, cap) != 0) {
-      t->gen = 0;
-      goto lost;
-    }
-    // Touch every page now, so the hot path never takes a page fault that
-    // would be billed to the op being measured.
-    memset(mem, 0, cap);
-    t->buf = (uint8_t *)mem;
-    t->cap = cap;
+  if (!t && !(t = create_thread_locked()))
+    goto lost;
+  if (size_buffer_locked(t, cap) != 0) {
+    t->gen = 0;
+    goto lost;
   }
   __atomic_store_n(&t->pos, 0, __ATOMIC_RELAXED);
   __atomic_store_n(&t->dropped, 0, __ATOMIC_RELAXED);

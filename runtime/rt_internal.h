@@ -158,6 +158,10 @@ extern uint64_t __tpuprof_rt_lost;
 void __tpuprof_rt_threads_lock(void);
 void __tpuprof_rt_threads_unlock(void);
 
+/// Creates the calling thread's state and sizes its buffer to `cap` bytes
+/// ahead of a window (takes the thread-list lock).
+void __tpuprof_rt_prepare_thread(uint64_t cap);
+
 /// Bumps the generation (skipping 0) and returns the new one. Lock held.
 uint32_t __tpuprof_rt_next_gen_locked(void);
 
