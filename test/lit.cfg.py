@@ -2,6 +2,7 @@
 # lit configuration for tpuprof. Tools resolve from the build's bin/ first,
 # then from LLVM 19's bin/ (never /usr/bin, which is LLVM 14).
 import os
+import sys
 import lit.formats
 from lit.llvm import llvm_config
 
@@ -19,6 +20,7 @@ for var in ["TPUPROF_ENABLE", "ENABLE_ALL_PROFILE", "TPUPROF_MODE", "PROFILE_MOD
             "TPUPROF_DEVICE", "TPUPROF_EVENTS"]:
     config.environment.pop(var, None)
 
+config.substitutions.append(("%python", sys.executable))
 config.substitutions.append(("%tpuprof_src", config.tpuprof_src_root))
 config.substitutions.append(("%tpuprof_lib", config.tpuprof_lib_dir))
 config.substitutions.append(("%tpuprof_include", os.path.join(config.tpuprof_src_root, "include")))

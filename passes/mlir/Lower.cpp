@@ -208,7 +208,12 @@ void TpuProfileLowerPass::lowerProbe(Operation *op, int64_t probe,
   }
 
   Value enabledAddr = b.create<LLVM::AddressOfOp>(loc, ptrTy, kEnabledSym);
-  Value enabled = b.create<LLVM::LoadOp>(loc, i32, enabledAddr);
+  // Monotonic: a plain load on x86 and ARM, and race-free for TSan while
+  // another thread switches profiling on or off.
+  Value enabled = b.create<LLVM::LoadOp>(
+      loc, i32, enabledAddr, /*alignment=*/4, /*isVolatile=*/false,
+      /*isNonTemporal=*/false, /*isInvariant=*/false,
+      LLVM::AtomicOrdering::monotonic);
   Value zero = b.create<arith::ConstantIntOp>(loc, 0, 32);
   Value on =
       b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ne, enabled, zero);
