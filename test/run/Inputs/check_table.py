@@ -1,0 +1,75 @@
+#!/usr/bin/env python3
+"""Checks numeric properties of a `tpuprof-report table` / `tpuprof-run` table
+that FileCheck cannot: row count, per-row Count, Sum <= Total, and how the
+duration of one row compares with the same row in another run."""
+import argparse
+import re
+import sys
+
+
+def parse(path):
+    """Returns (rows, sum_us, total_us); rows are dicts with name, dur, count."""
+    rows, sum_us, total_us, in_rows = [], None, None, False
+    for line in open(path):
+        if line.startswith("Name ") and "Duration (us)" in line:
+            in_rows = True
+            continue
+        if not in_rows:
+            continue
+        if line.startswith("---"):
+            continue
+        fields = line.split()
+        if not fields:
+            continue
+        if fields[0] == "Sum":
+            sum_us = float(fields[1])
+        elif fields[0] == "Total":
+            total_us = float(fields[1])
+            break
+        else:
+            # Name  Duration  Percent  Device  Count  Shapes...  Hash  Location
+            rows.append({"name": fields[0], "dur": float(fields[1]),
+                         "count": int(fields[4]), "line": line.rstrip()})
+    if total_us is None:
+        sys.exit(f"{path}: no table found")
+    return rows, sum_us, total_us
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("table")
+    ap.add_argument("--rows", type=int, help="expected number of rows")
+    ap.add_argument("--count", type=int, help="expected Count of every row")
+    ap.add_argument("--sum-le-total", action="store_true")
+    ap.add_argument("--row", help="row name for --compare")
+    ap.add_argument("--compare", help="other table: ratio of --row durations")
+    ap.add_argument("--min-ratio", type=float, default=0.0)
+    args = ap.parse_args()
+
+    rows, sum_us, total_us = parse(args.table)
+    errors = []
+    if args.rows is not None and len(rows) != args.rows:
+        errors.append(f"expected {args.rows} rows, got {len(rows)}")
+    if args.count is not None:
+        for r in rows:
+            if r["count"] != args.count:
+                errors.append(f"Count {r['count']} != {args.count}: {r['line']}")
+    if args.sum_le_total and not (0 < sum_us <= total_us):
+        errors.append(f"Sum {sum_us} is not in (0, Total {total_us}]")
+    if args.compare:
+        mine = [r for r in rows if r["name"] == args.row]
+        other = [r for r in parse(args.compare)[0] if r["name"] == args.row]
+        if len(mine) != 1 or len(other) != 1:
+            errors.append(f"row {args.row} not found exactly once in both tables")
+        else:
+            ratio = mine[0]["dur"] / max(other[0]["dur"], 1e-9)
+            print(f"{args.row}: {mine[0]['dur']} us / {other[0]['dur']} us = {ratio:.2f}")
+            if ratio < args.min_ratio:
+                errors.append(f"ratio {ratio:.2f} < {args.min_ratio}")
+    for e in errors:
+        print(f"check_table: {args.table}: {e}", file=sys.stderr)
+    sys.exit(1 if errors else 0)
+
+
+if __name__ == "__main__":
+    main()
