@@ -174,15 +174,15 @@ DictionaryAttr TpuProfileInstrumentPass::instrument(Operation *op, int64_t id) {
   entry.append("bytes", attrs.getI64IntegerAttr(estimateBytes(op)));
   entry.append("dyn_dims", attrs.getI64IntegerAttr(dynDims));
 
-  // Forward shaped operands through the begin probe and shaped results
-  // through the end probe. Constants stay direct: they do no work, and
-  // lowerings (e.g. tosa.pad, tosa.transpose) need to see them as constants.
+  // Forward operands through the begin probe and results through the end
+  // probe. Constants stay direct: they do no work, and lowerings (e.g.
+  // tosa.pad, tosa.transpose) need to see them as constants.
   OpBuilder builder(op);
   SmallVector<unsigned> forwarded;
   SmallVector<Value> inputs;
   for (OpOperand &operand : op->getOpOperands()) {
     Value v = operand.get();
-    if (!isa<ShapedType>(v.getType()) || matchPattern(v, m_Constant()))
+    if (matchPattern(v, m_Constant()))
       continue;
     forwarded.push_back(operand.getOperandNumber());
     inputs.push_back(v);
@@ -193,9 +193,7 @@ DictionaryAttr TpuProfileInstrumentPass::instrument(Operation *op, int64_t id) {
 
   builder.setInsertionPointAfter(op);
   SmallVector<Value> results;
-  for (Value r : op->getResults())
-    if (isa<ShapedType>(r.getType()))
-      results.push_back(r);
+  llvm::append_range(results, op->getResults());
   auto end = builder.create<EndOp>(op->getLoc(), id, results);
   for (auto [r, forwardedResult] : llvm::zip(results, end.getResults()))
     r.replaceAllUsesExcept(forwardedResult, end);

@@ -191,7 +191,7 @@ void TpuProfileLowerPass::lowerProbe(Operation *op, int64_t probe,
   // Dynamic dims are written to a stack slot allocated once, at function
   // entry, so that a probe inside a loop does not grow the stack.
   SmallVector<std::pair<Value, unsigned>> dynDims; // (value, dim index)
-  if (captureDims)
+  if (captureDims && isa<BeginOp>(op))
     for (Value v : op->getOperands())
       if (auto shaped = dyn_cast<ShapedType>(v.getType());
           shaped && shaped.hasRank())

@@ -6,6 +6,7 @@
 
 #include "tpuprof/passes/mlir/OpHash.h"
 
+#include "mlir/IR/AsmState.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Support/xxhash.h"
@@ -16,7 +17,8 @@ namespace {
 /// Appends `op`'s name, attributes (sorted by name, tpuprof's own skipped)
 /// and operand/result types; then, recursively, the same for every op in its
 /// regions, so that e.g. two linalg.generic with different bodies differ.
-void appendOp(Operation *op, llvm::raw_ostream &os, unsigned depth) {
+void appendOp(Operation *op, llvm::raw_ostream &os, unsigned depth,
+              AsmState &state) {
   os << "op:" << depth << ':' << op->getName().getStringRef() << '\n';
   // getAttrDictionary() includes inherent attributes kept as properties and
   // is sorted by name.
@@ -24,7 +26,7 @@ void appendOp(Operation *op, llvm::raw_ostream &os, unsigned depth) {
     if (attr.getName().strref().starts_with("tpuprof."))
       continue;
     os << "attr:" << attr.getName().strref() << '=';
-    attr.getValue().print(os);
+    attr.getValue().print(os, state);
     os << '\n';
   }
   for (Type t : op->getOperandTypes())
@@ -39,7 +41,7 @@ void appendOp(Operation *op, llvm::raw_ostream &os, unsigned depth) {
         os << ' ' << t;
       os << '\n';
       for (Operation &nested : block)
-        appendOp(&nested, os, depth + 1);
+        appendOp(&nested, os, depth + 1, state);
     }
   }
 }
@@ -49,7 +51,14 @@ std::string tpuprof::canonicalOpText(Operation *op) {
   std::string text;
   llvm::raw_string_ostream os(text);
   os << kOpHashVersion << '\n';
-  appendOp(op, os, 0);
+  // Fixed printing flags: the defaults follow --mlir-elide-elementsattrs-
+  // if-larger and --mlir-print-elementsattrs-with-hex-if-larger, which would
+  // make the hash depend on the command line.
+  OpPrintingFlags flags;
+  flags.elideLargeElementsAttrs(std::numeric_limits<int64_t>::max())
+      .printLargeElementsAttrWithHex(100);
+  AsmState state(op->getContext(), flags);
+  appendOp(op, os, 0, state);
   return text;
 }
 

@@ -1,0 +1,39 @@
+// The passes and the dialect as plugins of the stock mlir-opt of LLVM 19
+// (no tpuprof-opt involved). Pass options work in --pass-pipeline; the
+// --tpu-profile-instrument flag itself is not available there because
+// mlir-opt parses its command line before it loads the plugin.
+//
+// RUN: mlir-opt %s --load-pass-plugin=%tpuprof_lib/TpuProfileMLIRPlugin.so --pass-pipeline='builtin.module(tpu-profile-instrument{exclude=tosa.exp mode=0})' | FileCheck %s
+// Instrumented IR printed by one mlir-opt is read back by another one that
+// loads the plugin as a dialect plugin (and parses to the same text).
+// RUN: mlir-opt %s --load-pass-plugin=%tpuprof_lib/TpuProfileMLIRPlugin.so --pass-pipeline='builtin.module(tpu-profile-instrument{exclude=tosa.exp mode=0})' > %t.instrumented.mlir
+// RUN: mlir-opt %t.instrumented.mlir --load-dialect-plugin=%tpuprof_lib/TpuProfileMLIRPlugin.so > %t.roundtrip.mlir
+// RUN: FileCheck %s < %t.roundtrip.mlir
+// RUN: diff %t.instrumented.mlir %t.roundtrip.mlir
+// Without the dialect plugin, stock mlir-opt rejects the probes.
+// RUN: not mlir-opt %t.instrumented.mlir 2>&1 | FileCheck %s --check-prefix=NODIALECT
+// Lowering through the plugin, down to the runtime calls:
+// RUN: mlir-opt %s --load-pass-plugin=%tpuprof_lib/TpuProfileMLIRPlugin.so --pass-pipeline='builtin.module(tpu-profile-instrument,func.func(tosa-to-linalg),one-shot-bufferize{bufferize-function-boundaries},tpu-profile-lower)' | FileCheck %s --check-prefix=LOWER
+
+// CHECK-LABEL: module attributes {tpuprof.probes = [{bytes = 48 : i64, dyn_dims = 0 : i64, flops = 4 : i64, function = "f", hash = "fbb04a67f313e7bf", location = "{{.*}}plugin.mlir:{{[0-9]+}}:{{[0-9]+}}", name = "tosa.add", shapes = "f32[4], f32[4]"}]}
+// CHECK: %[[IN:.*]]:2 = tpuprof.begin 0(%arg0, %arg1) : tensor<4xf32>, tensor<4xf32>
+// CHECK-NEXT: %[[ADD:.*]] = tosa.add %[[IN]]#0, %[[IN]]#1
+// CHECK-NEXT: %[[OUT:.*]] = tpuprof.end 0(%[[ADD]]) : tensor<4xf32>
+// CHECK-NEXT: %[[EXP:.*]] = tosa.exp %[[OUT]]
+// CHECK-NEXT: return %[[EXP]]
+// NODIALECT: error: Dialect `tpuprof' not found for custom op 'tpuprof.begin'
+// LOWER-NOT: tpuprof.begin
+// LOWER: llvm.mlir.global internal constant @__tpuprof_probe_table("TPPT
+// LOWER: llvm.call @__tpuprof_begin(
+// LOWER: linalg.generic
+// LOWER: llvm.call @__tpuprof_end(
+// LOWER: llvm.call @__tpuprof_begin(
+// LOWER: linalg.generic
+// LOWER: llvm.call @__tpuprof_end(
+// LOWER: llvm.mlir.global_ctors {ctors = [@__tpuprof_module_ctor]
+// LOWER-NOT: tpuprof.end
+func.func @f(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = tosa.add %a, %b : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %1 = tosa.exp %0 : (tensor<4xf32>) -> tensor<4xf32>
+  return %1 : tensor<4xf32>
+}
