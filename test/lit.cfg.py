@@ -28,10 +28,16 @@ config.substitutions.append(("%examples", os.path.join(config.tpuprof_src_root, 
 config.substitutions.append(("%cc", config.cc))
 config.substitutions.append(("%cxx", config.cxx))
 config.substitutions.append(("%mlir_lib", os.path.join(config.llvm_tools_dir, "..", "lib")))
+# The LLVM pass plugin (absolute: opt and clang resolve plugin paths as given)
+# and LLVM 19's clang++ for end-to-end programs (never /usr/bin's LLVM 14).
+config.substitutions.append(("%tpuprof_plugin", os.path.join(config.tpuprof_lib_dir, "TpuProfilePlugin.so")))
+config.substitutions.append(("%clangxx", os.path.join(config.llvm_tools_dir, "clang++")))
 
 tool_dirs = [config.tpuprof_tools_dir, config.llvm_tools_dir]
 tools = ["tpuprof-report", "FileCheck", "not", "count", "mlir-opt", "opt", "clang"]
 if config.tpuprof_mlir_enabled:
     tools += ["tpuprof-opt", "tpuprof-run"]
     config.available_features.add("mlir")
+    # passes/ (and with it TpuProfilePlugin.so) builds only with MLIR on.
+    config.available_features.add("llvm-plugin")
 llvm_config.add_tool_substitutions(tools, tool_dirs)

@@ -443,7 +443,8 @@ void Instrumenter::instrumentFunction(const AnnotatedFunction &annotated) {
 
   BasicBlock &entry = f.getEntryBlock();
   Instruction *first = &*entry.getFirstNonPHIOrDbgOrAlloca();
-  emitBegin(first, probe, {}, nullptr, locOf(first));
+  // The begin is the function's first line, not whatever comes first.
+  emitBegin(first, probe, {}, nullptr, locOf(nullptr));
 
   for (ReturnInst *ret : returns) {
     Instruction *at = ret;
@@ -489,6 +490,8 @@ void Instrumenter::emitTable() {
   FunctionCallee registerFn = m.getOrInsertFunction(
       kRegisterFn, FunctionType::get(Type::getVoidTy(ctx), {ptr, i64, ptr},
                                      /*isVarArg=*/false));
+  if (auto *fn = dyn_cast<Function>(registerFn.getCallee()))
+    fn->setDoesNotThrow();
   Function *ctor =
       Function::Create(FunctionType::get(Type::getVoidTy(ctx), false),
                        GlobalValue::InternalLinkage, kCtorSym, m);
