@@ -76,6 +76,8 @@ static void init_once_fn(void) {
   if (env_config.output)
     set_output_dir_locked(env_config.output);
   output_device = env_config.device;
+  if (env_config.events)
+    (void)__tpuprof_rt_set_events_locked(env_config.events, 0);
   __tpuprof_rt_threads_init();
   pthread_atfork(at_fork_prepare, at_fork_parent, at_fork_child);
   // Closes a window still open at exit (TPUPROF_ENABLE=1, or a program that
@@ -89,12 +91,18 @@ static int enable_locked(uint64_t max_records, int mode, int quiet);
 
 __attribute__((constructor)) static void tpuprof_rt_constructor(void) {
   __tpuprof_rt_ensure_init();
-  if (!env_config.enable)
+  if (!env_config.enable && !env_config.schedule)
     return;
   pthread_mutex_lock(&ctl_mutex);
-  // Another constructor may have opened a window through the API already.
-  if (!window_open)
+  if (env_config.schedule) {
+    // A schedule drives the windows from step 0; it replaces TPUPROF_ENABLE.
+    __tpuprof_rt_schedule_from_env_locked(env_config.schedule,
+                                          (int)env_config.mode,
+                                          env_config.record_size);
+  } else if (!window_open) {
+    // Another constructor may have opened a window through the API already.
     enable_locked(env_config.record_size, (int)env_config.mode, 0);
+  }
   pthread_mutex_unlock(&ctl_mutex);
 }
 
@@ -122,11 +130,16 @@ static int enable_locked(uint64_t max_records, int mode, int quiet) {
             (unsigned long long)TPUPROF_RT_MAX_RECORDS);
     return -1;
   }
-  // The enabling thread usually records first: give it its buffer before
-  // the window starts, so the allocation is not billed as window time.
-  __tpuprof_rt_prepare_thread(max_records * sizeof(tpuprof_record));
+  // Choose the event set (modes 1/2) on this thread: unknown names and
+  // events that cannot open are reported here, once, not on a probe.
+  uint32_t words = __tpuprof_rt_counters_start_window_locked((uint32_t)mode);
+  // max_records counts records: with counters each one is bigger.
+  uint64_t cap = max_records * TPUPROF_RECORD_BYTES(0, words);
+  // The enabling thread usually records first: give it its buffer (and its
+  // counter group) before the window starts, so neither is window time.
+  __tpuprof_rt_prepare_thread(cap);
   __tpuprof_rt_threads_lock();
-  __tpuprof_rt_window_cap = max_records * sizeof(tpuprof_record);
+  __tpuprof_rt_window_cap = cap;
   __atomic_store_n(&__tpuprof_rt_lost, 0, __ATOMIC_RELAXED);
   __tpuprof_rt_next_gen_locked();
   window_begin = __tpuprof_rt_now();
@@ -137,9 +150,10 @@ static int enable_locked(uint64_t max_records, int mode, int quiet) {
   return 0;
 }
 
-/// Ends the open window, writes its dump and, with `reopen`, starts the next
-/// window at the same instant. The window is over even when writing fails.
-static int close_window_locked(int reopen) {
+/// Ends the open window, writes its dump (unless `write` is 0: a schedule's
+/// warmup is discarded) and, with `reopen`, starts the next window at the
+/// same instant. The window is over even when writing fails.
+static int close_window_locked(int reopen, int write) {
   uint32_t gen = __tpuprof_rt_gen;
   tpuprof_dump_header h;
   memset(&h, 0, sizeof(h));
@@ -152,12 +166,22 @@ static int close_window_locked(int reopen) {
   __tpuprof_rt_calibration_pair(&h.calib_ticks1, &h.calib_ns1);
   uint64_t lost = __atomic_exchange_n(&__tpuprof_rt_lost, 0, __ATOMIC_RELAXED);
 
+  if (!write) {
+    __tpuprof_rt_threads_reap_locked();
+    __tpuprof_rt_threads_unlock();
+    if (reopen)
+      window_begin = end;
+    else
+      window_open = 0;
+    return 0;
+  }
   uint32_t num_threads = 0, num_modules = 0;
   uint64_t thread_bytes =
       __tpuprof_rt_threads_snapshot_locked(gen, &num_threads);
   uint64_t module_bytes = __tpuprof_rt_modules_lock_and_size(&num_modules);
-  uint64_t events_bytes =
-      __tpuprof_rt_section_bytes(sizeof(tpuprof_events_section));
+  uint32_t names_bytes = __tpuprof_rt_counters_names_bytes();
+  uint64_t events_bytes = __tpuprof_rt_section_bytes(
+      sizeof(tpuprof_events_section) + names_bytes);
   uint64_t total = sizeof(h) + module_bytes + events_bytes + thread_bytes;
   // calloc: section padding and every reserved field must be zero.
   uint8_t *image = (uint8_t *)calloc(1, total);
@@ -169,7 +193,8 @@ static int close_window_locked(int reopen) {
     tpuprof_events_section ev;
     memset(&ev, 0, sizeof(ev)); // Mode 0: no counters, no event names.
     uint8_t *q = __tpuprof_rt_put_section(p, TPUPROF_SECTION_EVENTS,
-                                          sizeof(ev));
+                                          sizeof(ev) + names_bytes);
+    ev.count = __tpuprof_rt_counters_write_names(q + sizeof(ev));
     memcpy(q, &ev, sizeof(ev));
     p += events_bytes;
     p = __tpuprof_rt_threads_write_locked(gen, p, &dropped);
@@ -237,7 +262,7 @@ static int close_window(const char *who, int reopen) {
     fprintf(stderr, "tpuprof: %s: no profiling window is open\n", who);
     rc = -1;
   } else {
-    rc = close_window_locked(reopen);
+    rc = close_window_locked(reopen, 1);
   }
   pthread_mutex_unlock(&ctl_mutex);
   return rc;
@@ -271,12 +296,36 @@ TPUPROF_RT_API void tpuprof_set_output(const char *dir, int device) {
   pthread_mutex_unlock(&ctl_mutex);
 }
 
+TPUPROF_RT_API int tpuprof_set_events(const char *events) {
+  __tpuprof_rt_ensure_init();
+  pthread_mutex_lock(&ctl_mutex);
+  int rc = __tpuprof_rt_set_events_locked(events, 1);
+  pthread_mutex_unlock(&ctl_mutex);
+  return rc;
+}
+
+/*===-- For the schedule (schedule.c) -------------------------------------===*/
+
+void __tpuprof_rt_ctl_lock(void) {
+  __tpuprof_rt_ensure_init();
+  pthread_mutex_lock(&ctl_mutex);
+}
+void __tpuprof_rt_ctl_unlock(void) { pthread_mutex_unlock(&ctl_mutex); }
+int __tpuprof_rt_window_open_locked(void) { return window_open; }
+int __tpuprof_rt_enable_locked(uint64_t max_records, int mode) {
+  return enable_locked(max_records, mode, 0);
+}
+int __tpuprof_rt_close_window_locked(int write, int reopen) {
+  return window_open ? close_window_locked(reopen, write) : -1;
+}
+const char *__tpuprof_rt_last_dump_locked(void) { return last_dump_path; }
+
 /*===-- Process events ---------------------------------------------------===*/
 
 static void at_exit(void) {
   pthread_mutex_lock(&ctl_mutex);
   if (window_open)
-    close_window_locked(0);
+    close_window_locked(0, 1);
   pthread_mutex_unlock(&ctl_mutex);
 }
 

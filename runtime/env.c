@@ -91,6 +91,8 @@ int __tpuprof_rt_parse_env(tpuprof_rt_config *cfg, tpuprof_rt_getenv_fn get,
   cfg->output = NULL;
   cfg->device = 0;
   cfg->clock = TPUPROF_RT_CLOCK_AUTO;
+  cfg->events = NULL;
+  cfg->schedule = NULL;
 
   int bad = 0;
   const char *name = NULL;
@@ -150,6 +152,8 @@ int __tpuprof_rt_parse_env(tpuprof_rt_config *cfg, tpuprof_rt_getenv_fn get,
       cfg->clock = TPUPROF_RT_CLOCK_MONOTONIC;
     } else if (strcasecmp(v, "auto") == 0) {
       cfg->clock = TPUPROF_RT_CLOCK_AUTO;
+  cfg->events = NULL;
+  cfg->schedule = NULL;
     } else {
       fprintf(stderr,
               "tpuprof: %s='%s' is not tsc, monotonic or auto; using auto\n",
@@ -157,5 +161,11 @@ int __tpuprof_rt_parse_env(tpuprof_rt_config *cfg, tpuprof_rt_getenv_fn get,
       ++bad;
     }
   }
+  // Checked when a window opens (names) or by the schedule (its syntax):
+  // both report problems there, in one line each.
+  if ((v = lookup(get, ctx, "TPUPROF_EVENTS", NULL, &name)))
+    cfg->events = v;
+  if ((v = lookup(get, ctx, "TPUPROF_SCHEDULE", NULL, &name)))
+    cfg->schedule = v;
   return bad;
 }

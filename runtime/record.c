@@ -64,11 +64,13 @@ typedef struct rt_thread {
   uint64_t dropped; ///< Records not written this window (relaxed atomic).
   uint32_t gen;     ///< Window generation buf belongs to (0: none yet).
   uint32_t depth;   ///< Open probes, including ones not on the stack.
+  uint32_t words;   ///< Counter words per record in this window (mode 1/2).
   // --- Cold: slow path and flusher, under the thread-list lock. ---
   struct rt_thread *next;
   uint64_t tid;       ///< OS thread id.
   uint64_t snap_pos;  ///< `pos` fixed by the last snapshot.
   int exited;         ///< The thread has exited; free after its flush.
+  tpuprof_rt_group grp; ///< perf_event group (counters.c).
   rt_stack_entry stack[TPUPROF_RT_STACK_DEPTH] __attribute__((aligned(64)));
 } __attribute__((aligned(64))) rt_thread;
 
@@ -131,6 +133,7 @@ static void unlink_locked(rt_thread *t) {
 }
 
 static void free_thread(rt_thread *t) {
+  __tpuprof_rt_group_close(&t->grp);
   free(t->buf);
   free(t);
 }
@@ -168,6 +171,7 @@ static rt_thread *create_thread_locked(void) {
   rt_thread *t = (rt_thread *)mem;
   memset(t, 0, sizeof(*t));
   t->tid = (uint64_t)syscall(SYS_gettid);
+  t->grp.nfd = 0;
   if (threads_tail)
     threads_tail->next = t;
   else
@@ -205,8 +209,11 @@ void __tpuprof_rt_prepare_thread(uint64_t cap) {
   pthread_mutex_lock(&threads_mutex);
   rt_thread *t = tls_thread ? tls_thread : create_thread_locked();
   // On failure the thread's first probe tries again and reports it.
-  if (t)
+  if (t) {
     (void)size_buffer_locked(t, cap);
+    // Open the counter group now too: perf_event_open is not window time.
+    (void)__tpuprof_rt_group_sync(&t->grp);
+  }
   pthread_mutex_unlock(&threads_mutex);
 }
 
@@ -237,6 +244,9 @@ static rt_thread *enter_window(void) {
   }
   __atomic_store_n(&t->pos, 0, __ATOMIC_RELAXED);
   __atomic_store_n(&t->dropped, 0, __ATOMIC_RELAXED);
+  // Lazily (re)open the thread's counter group: first probe of the thread,
+  // or the window's event set changed since it was opened.
+  t->words = __tpuprof_rt_group_sync(&t->grp);
   t->gen = gen;
   pthread_mutex_unlock(&threads_mutex);
   return t;
@@ -302,7 +312,8 @@ rt_begin(uint32_t probe, const int64_t *dims, uint32_t n) {
   e->probe = probe;
   e->gen = t->gen;
   uint64_t pos = t->pos;
-  uint64_t need = sizeof(tpuprof_record) + 8u * (uint64_t)n;
+  uint32_t w = t->words;
+  uint64_t need = sizeof(tpuprof_record) + 8u * ((uint64_t)n + w);
   if (TPUPROF_RT_UNLIKELY(need > t->cap - pos)) {
     e->word = NO_RECORD;
     count_dropped(t);
@@ -311,13 +322,16 @@ rt_begin(uint32_t probe, const int64_t *dims, uint32_t n) {
   tpuprof_record *r = (tpuprof_record *)(t->buf + pos);
   r->probe = probe;
   r->num_dims = (uint8_t)n;
-  r->num_counters = 0;
+  r->num_counters = (uint8_t)w;
   r->depth = (uint16_t)d;
   r->end = 0;
   int64_t *out = (int64_t *)(r + 1);
   for (uint32_t i = 0; i < n; ++i)
     out[i] = dims[i];
   e->word = (uint32_t)(pos >> 3);
+  // Counters (one group read), then the clock: both as late as possible.
+  if (w)
+    __tpuprof_rt_counters_begin(&t->grp, (uint64_t *)(out + n));
   // Read the clock last, so the runtime's own work is outside the op.
   r->begin = rt_now();
   __atomic_store_n(&t->pos, pos + need, __ATOMIC_RELEASE);
@@ -342,7 +356,10 @@ finish(rt_thread *t, const rt_stack_entry *e, uint64_t now) {
   // that was never written is left alone.
   if (TPUPROF_RT_LIKELY(e->gen == t->gen && e->word != NO_RECORD)) {
     tpuprof_record *r = (tpuprof_record *)(t->buf + ((uint64_t)e->word << 3));
-    __atomic_store_n(&r->end, now, __ATOMIC_RELAXED);
+    if (r->num_counters)
+      __tpuprof_rt_counters_end(&t->grp, (uint64_t *)(r + 1) + r->num_dims);
+    // Release: a flusher that sees `end` also sees the counter deltas.
+    __atomic_store_n(&r->end, now, __ATOMIC_RELEASE);
   }
 }
 
@@ -416,8 +433,14 @@ uint8_t *__tpuprof_rt_threads_write_locked(uint32_t gen, uint8_t *p,
       uint64_t len = TPUPROF_RECORD_BYTES(src->num_dims, src->num_counters);
       tpuprof_record *dst = (tpuprof_record *)(stream + off);
       memcpy(dst, src, offsetof(tpuprof_record, end));
-      dst->end = __atomic_load_n(&src->end, __ATOMIC_RELAXED);
-      memcpy(dst + 1, src + 1, len - sizeof(tpuprof_record));
+      dst->end = __atomic_load_n(&src->end, __ATOMIC_ACQUIRE);
+      memcpy(dst + 1, src + 1, 8u * (uint64_t)src->num_dims);
+      // Counter words hold deltas only once `end` is set; before that they
+      // hold begin readings, which mean nothing in a dump: write zeros.
+      uint64_t *cs = (uint64_t *)(src + 1) + src->num_dims;
+      uint64_t *cd = (uint64_t *)(dst + 1) + src->num_dims;
+      for (uint32_t i = 0; i < src->num_counters; ++i)
+        cd[i] = dst->end ? __atomic_load_n(&cs[i], __ATOMIC_RELAXED) : 0;
       off += len;
       ++records;
     }
@@ -462,4 +485,13 @@ void __tpuprof_rt_threads_after_fork_child_locked(void) {
       t->exited = 1;
   if (tls_thread)
     tls_thread->tid = (uint64_t)syscall(SYS_gettid);
+  // Inherited groups count the parent's threads: reopen on the next probe.
+  ++__tpuprof_rt_ctr_setgen;
+}
+
+uint32_t __tpuprof_rt_innermost_probe(void) {
+  rt_thread *t = tls_thread;
+  if (!t || t->depth == 0 || t->depth > TPUPROF_RT_STACK_DEPTH)
+    return UINT32_MAX;
+  return t->stack[t->depth - 1].probe;
 }

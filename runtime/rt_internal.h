@@ -83,6 +83,84 @@ void __tpuprof_rt_calibration_pair(uint64_t *ticks, uint64_t *ns);
 /// Whether the CPU reports an invariant TSC (cpuid 0x80000007 EDX bit 8).
 int __tpuprof_rt_cpu_has_invariant_tsc(void);
 
+/*===-- Counters (counters.c) -------------------------------------------===*/
+
+/// Events one perf_event group holds at most.
+#define TPUPROF_RT_MAX_EVENTS 16u
+/// Longest event name kept, NUL included.
+#define TPUPROF_RT_EVENT_NAME_MAX 128u
+/// Longest event list (TPUPROF_EVENTS, tpuprof_set_events), NUL included.
+#define TPUPROF_RT_EVENT_LIST_MAX 2048u
+
+struct perf_event_attr;
+struct perf_event_mmap_page;
+
+/// A thread's perf_event group for the window's event set. Cold: touched by
+/// the slow path (open/close) and, through the pointer, by the counter read.
+typedef struct tpuprof_rt_group {
+  int fd[TPUPROF_RT_MAX_EVENTS];  ///< fd[0] leads the group.
+  struct perf_event_mmap_page *page[TPUPROF_RT_MAX_EVENTS]; ///< rdpmc only.
+  uint32_t nfd;    ///< Open fds: 0 (no group on this thread) or nev.
+  uint32_t nev;    ///< Events in the window's set.
+  uint32_t setgen; ///< __tpuprof_rt_ctr_setgen it was opened for (0: none).
+  int cpu;         ///< Mode 2: records carry the CPU word.
+  int rdpmc;       ///< Read with rdpmc (every page allows it).
+} tpuprof_rt_group;
+
+/// Bumped when the window's event set changes and after fork().
+extern uint32_t __tpuprof_rt_ctr_setgen;
+
+/// Initializes libpfm4 once; -1 (with one warning) if it cannot.
+int __tpuprof_rt_pfm_init(void);
+
+/// /proc/sys/kernel/perf_event_paranoid, or -100 when unreadable.
+int __tpuprof_rt_perf_paranoid(void);
+
+/// Encodes `name` with libpfm4 (PFM_OS_PERF_EVENT_EXT, user level unless
+/// the name has :k/:u) into a group-readable attr. 0, or -1 with *why.
+int __tpuprof_rt_encode_event(const char *name, struct perf_event_attr *attr,
+                              const char **why);
+
+/// perf_event_open for the calling thread on any CPU.
+int __tpuprof_rt_perf_open(struct perf_event_attr *attr, int group_fd);
+
+/// Writes "perf_event_open: <strerror>, <likely cause>; perf_event_paranoid=N".
+void __tpuprof_rt_explain_open_error(int err, const struct perf_event_attr *attr,
+                                     char *out, size_t n);
+
+/// Sets the requested event list (NULL/"" = the default set). With
+/// `strict`, a name libpfm4 cannot encode rejects the whole list (-1, one
+/// line). ctl mutex held (or during initialization).
+int __tpuprof_rt_set_events_locked(const char *list, int strict);
+
+/// Chooses the window's event set on the calling (enabling) thread: encodes
+/// and test-opens the requested or default events, warns once about those
+/// that do not open, and returns the counter words per record (events + 2
+/// time words, + 1 CPU word in mode 2). ctl mutex held, no window open.
+uint32_t __tpuprof_rt_counters_start_window_locked(uint32_t mode);
+
+/// The EVENTS section's names: their bytes (NULs included), and writing
+/// them at `p` (returns the count, = counter words per record).
+uint32_t __tpuprof_rt_counters_names_bytes(void);
+uint32_t __tpuprof_rt_counters_write_names(uint8_t *p);
+
+/// Copies the window's real event names (tests, tpuprof-events).
+uint32_t __tpuprof_rt_counters_window_events(
+    char names[][TPUPROF_RT_EVENT_NAME_MAX], uint32_t max);
+
+/// Opens (or keeps) the calling thread's group for the current set and
+/// returns the counter words per record. Thread-list lock held.
+uint32_t __tpuprof_rt_group_sync(tpuprof_rt_group *g);
+
+/// Closes a group's fds (any thread may call it).
+void __tpuprof_rt_group_close(tpuprof_rt_group *g);
+
+/// Hot path: stores the begin readings (event values, time_enabled,
+/// time_running, mode 2 CPU) into a record's counter words, and at end
+/// replaces them by deltas (atomic stores: the record is published).
+void __tpuprof_rt_counters_begin(const tpuprof_rt_group *g, uint64_t *words);
+void __tpuprof_rt_counters_end(const tpuprof_rt_group *g, uint64_t *words);
+
 /*===-- Environment (env.c) ----------------------------------------------===*/
 
 /// Clock requests from TPUPROF_CLOCK.
@@ -100,6 +178,8 @@ typedef struct tpuprof_rt_config {
   const char *output;     ///< TPUPROF_OUTPUT, NULL when unset or empty.
   uint32_t device;        ///< TPUPROF_DEVICE
   int clock;              ///< TPUPROF_CLOCK, a TPUPROF_RT_CLOCK_* value.
+  const char *events;     ///< TPUPROF_EVENTS, NULL when unset or empty.
+  const char *schedule;   ///< TPUPROF_SCHEDULE, NULL when unset or empty.
 } tpuprof_rt_config;
 
 /// Looks a variable up; returns NULL when it is unset.
@@ -192,6 +272,40 @@ void __tpuprof_rt_threads_init(void);
 /// library constructor has not run yet, e.g. when another constructor calls
 /// the API first.
 void __tpuprof_rt_ensure_init(void);
+
+/// Opens a window / closes it (writing its dump when `write`, else
+/// discarding it), for the schedule. ctl mutex held via the lock below.
+void __tpuprof_rt_ctl_lock(void);
+void __tpuprof_rt_ctl_unlock(void);
+int __tpuprof_rt_window_open_locked(void);
+int __tpuprof_rt_enable_locked(uint64_t max_records, int mode);
+/// Ends the window: `write` 0 discards its records, 1 writes the dump;
+/// `reopen` starts the next window at once. 0, or -1 if the write failed.
+int __tpuprof_rt_close_window_locked(int write, int reopen);
+/// Path of the last dump written (ctl mutex held).
+const char *__tpuprof_rt_last_dump_locked(void);
+
+/*===-- Schedule (schedule.c) --------------------------------------------===*/
+
+/// Parses "skip_first=N,wait=N,warmup=N,active=N,repeat=N" into `s`
+/// (missing keys keep their value). 0, or -1 with a reason in `why`.
+int __tpuprof_rt_parse_schedule(const char *spec, tpuprof_schedule *s,
+                                char *why, size_t why_size);
+
+/// Starts the TPUPROF_SCHEDULE schedule at initialization. ctl mutex held.
+void __tpuprof_rt_schedule_from_env_locked(const char *spec, int mode,
+                                           uint64_t record_size);
+
+/// Whether a schedule drives windows (ctl mutex held).
+int __tpuprof_rt_schedule_active_locked(void);
+
+/*===-- User ranges (user_ranges.c) --------------------------------------===*/
+
+/// Innermost open probe of the calling thread, or UINT32_MAX (record.c).
+uint32_t __tpuprof_rt_innermost_probe(void);
+
+/// Stable hash of a user range name (FNV-1a 64 of "user:" + name).
+uint64_t __tpuprof_rt_user_range_hash(const char *name);
 
 /*===-- Dump files (dump_writer.c) ---------------------------------------===*/
 

@@ -143,6 +143,18 @@ typedef struct tpuprof_events_section {
   uint32_t reserved; ///< Zero.
 } tpuprof_events_section;
 
+/// Pseudo-events: names the runtime appends to the EVENTS section after the
+/// PMU events. Their words sit in the same counter slots as the events':
+///   TIME_ENABLED, TIME_RUNNING  deltas of the group's time_enabled and
+///     time_running (ns) over the probe; present whenever any PMU event is.
+///     A value was multiplexed when running < enabled; scale it by
+///     enabled / running (running == 0: the event was never counted).
+///   CPU  (mode 2) the CPU the probe began on (low 32 bits) and ended on
+///     (high 32 bits); 0xffffffff when unknown. Not a delta.
+#define TPUPROF_EVENT_TIME_ENABLED "tpuprof::TIME_ENABLED"
+#define TPUPROF_EVENT_TIME_RUNNING "tpuprof::TIME_RUNNING"
+#define TPUPROF_EVENT_CPU "tpuprof::CPU"
+
 /// One thread's records: `stream_size` bytes of tpuprof_record follow.
 typedef struct tpuprof_thread_section {
   uint64_t tid;          ///< OS thread id.

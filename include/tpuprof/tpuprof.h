@@ -10,6 +10,8 @@
 |*   TPUPROF_OUTPUT=DIR                        where dumps go, default "."    *|
 |*   TPUPROF_DEVICE=N                          device id in dump names        *|
 |*   TPUPROF_CLOCK=auto|tsc|monotonic          tick source, default auto      *|
+|*   TPUPROF_EVENTS=a,b,...                    libpfm4 events, modes 1 and 2  *|
+|*   TPUPROF_SCHEDULE=wait=1,active=2,...      step-driven windows            *|
 \*===----------------------------------------------------------------------===*/
 
 #ifndef TPUPROF_TPUPROF_H
@@ -52,6 +54,61 @@ const char *tpuprof_last_dump_path(void);
 /// device id in their names (overrides TPUPROF_DEVICE). NULL keeps the
 /// directory; a negative device keeps the device.
 void tpuprof_set_output(const char *dir, int device);
+
+/*===-- Counters (modes 1 and 2; docs/runtime.md, "Counters") ----------===*/
+
+/// Sets the PMU events later windows of mode 1 or 2 count: a comma-separated
+/// list of libpfm4 names ("perf::CYCLES,INSTRUCTIONS:u,perf::PAGE-FAULTS"),
+/// overriding TPUPROF_EVENTS. NULL or "" restores the default set. Returns
+/// 0, or -1 (one stderr line, setting unchanged) when a name is unknown to
+/// libpfm4 or the list has more than 16 events. Events that are known but
+/// cannot be opened here are reported when a window opens.
+int tpuprof_set_events(const char *events);
+
+/*===-- Schedules (docs/runtime.md, "Schedules") -------------------------===*/
+
+/// A window schedule driven by tpuprof_step(), as PyTorch's profiler has:
+/// after `skip_first` steps, cycles of `wait` steps without profiling,
+/// `warmup` steps profiled but discarded, and `active` steps profiled and
+/// written as ONE dump; `repeat` cycles (0 = until the schedule is cleared).
+typedef struct tpuprof_schedule {
+  uint32_t skip_first;
+  uint32_t wait;
+  uint32_t warmup;
+  uint32_t active; ///< At least 1.
+  uint32_t repeat;
+  uint64_t max_records; ///< As for tpuprof_enable (0 = TPUPROF_RECORD_SIZE).
+  int mode;             ///< As for tpuprof_enable.
+  /// Called (on the thread that called tpuprof_step, no lock held) after
+  /// each active window's dump is written; may be NULL.
+  void (*on_ready)(const char *dump_path, void *user);
+  void *user;
+} tpuprof_schedule;
+
+/// Starts `s` at step 0 (the current step); NULL stops the schedule and
+/// discards or writes its open window (written if it was active). Returns
+/// 0, or -1 when the schedule is invalid or a window opened by
+/// tpuprof_enable is open.
+int tpuprof_set_schedule(const tpuprof_schedule *s);
+
+/// Ends the current step and starts the next one; with a schedule, opens,
+/// promotes or closes windows accordingly. Returns the new step number.
+uint64_t tpuprof_step(void);
+
+/*===-- User ranges (kind "user" probes) ---------------------------------===*/
+
+/// Id of the user range `name` (registered on first use; the same name
+/// always gives the same id). Cheap after the first call, but callers in a
+/// loop should keep the id. Returns an ignored id if the table is full.
+uint32_t tpuprof_range_id(const char *name);
+
+/// Begins / ends the range with id `id` on the calling thread (nest LIFO).
+void tpuprof_range_begin(uint32_t id);
+void tpuprof_range_end(uint32_t id);
+
+/// Begins the range `name`; tpuprof_range_pop() ends the innermost range.
+void tpuprof_range_push(const char *name);
+void tpuprof_range_pop(void);
 
 /*===-- Entry points for instrumented code (the probe ABI) ---------------===*/
 

@@ -7,6 +7,11 @@
 //     model.run();
 //   }                                       // tpuprof_disable(): one dump
 //
+//   void layer() { TPUPROF_SCOPE("layer"); ... }  // a user range (kind user)
+//
+//   tpuprof::enableProfile(0, 1); ... tpuprof::disableProfile();  // board-tool
+//                                                                 // names
+//
 // Header-only and exception-free so it adds no link dependency beyond
 // libtpuprof_rt.
 //
@@ -59,6 +64,45 @@ private:
   bool Active;
 };
 
+/// A user range for the lifetime of the object: a probe of kind user named
+/// `name` (tpuprof_range_id). Costs one flag load while profiling is off.
+class Scope {
+public:
+  explicit Scope(uint32_t id) : Id(id), Began(__tpuprof_enabled != 0) {
+    if (Began)
+      __tpuprof_begin(Id);
+  }
+  explicit Scope(const char *name) : Scope(tpuprof_range_id(name)) {}
+  ~Scope() {
+    if (Began)
+      __tpuprof_end(Id);
+  }
+  Scope(const Scope &) = delete;
+  Scope &operator=(const Scope &) = delete;
+
+private:
+  uint32_t Id;
+  bool Began;
+};
+
+/// Board-tool (bigTpuProfile) compatible names for tpuprof_enable /
+/// tpuprof_disable. `max_record_num` 0 means TPUPROF_RECORD_SIZE.
+inline int enableProfile(uint64_t max_record_num = 0, int mode = 0) {
+  return tpuprof_enable(max_record_num, mode);
+}
+inline int disableProfile() { return tpuprof_disable(); }
+
 } // namespace tpuprof
+
+#define TPUPROF_SCOPE_CAT2(a, b) a##b
+#define TPUPROF_SCOPE_CAT(a, b) TPUPROF_SCOPE_CAT2(a, b)
+/// TPUPROF_SCOPE("name"): a user range from here to the end of the
+/// enclosing block. The name is looked up once per call site (`name` must
+/// be the same string every time this line runs).
+#define TPUPROF_SCOPE(name)                                                    \
+  static const uint32_t TPUPROF_SCOPE_CAT(tpuprof_scope_id_, __LINE__) =        \
+      tpuprof_range_id(name);                                                  \
+  ::tpuprof::Scope TPUPROF_SCOPE_CAT(tpuprof_scope_, __LINE__)(                \
+      TPUPROF_SCOPE_CAT(tpuprof_scope_id_, __LINE__))
 
 #endif // TPUPROF_TPUPROF_HPP

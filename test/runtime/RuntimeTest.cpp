@@ -212,7 +212,15 @@ TEST_F(Runtime, ModesAreRecordedInTheHeader) {
     ASSERT_EQ(tpuprof_disable(), 0);
     Dump d = lastDump();
     EXPECT_EQ(d.header.mode, (uint32_t)mode);
-    EXPECT_EQ(d.numEvents, 0u);
+    // Mode 0: no counters. Modes 1/2: whatever opened here (CountersTest
+    // checks which), and mode 2 always has the CPU word.
+    if (mode == 0)
+      EXPECT_EQ(d.numEvents, 0u);
+    if (mode == 2)
+      EXPECT_GE(d.numEvents, 1u);
+    for (const ThreadSection &t : d.threads)
+      for (const Record &r : t.records)
+        EXPECT_EQ(r.rec.num_counters, d.numEvents);
   }
 }
 
@@ -291,7 +299,7 @@ TEST_F(Runtime, BufferLimitCountsEveryDroppedRecord) {
 
 TEST_F(Runtime, RecordsWithDimsTakeMoreSpace) {
   // 10 timing-only records = 240 bytes; a record with 2 dims is 40 bytes.
-  ASSERT_EQ(tpuprof_enable(10, 1), 0);
+  ASSERT_EQ(tpuprof_enable(10, 0), 0);
   for (int64_t i = 0; i < 10; ++i) {
     int64_t dims[2] = {i, -i * 1000};
     __tpuprof_begin_dims(21, dims, 2);
@@ -624,6 +632,8 @@ TEST_F(Runtime, DumpRoundTripChecksEveryField) {
   std::fill(table.begin(), table.end(), '\xee');
 
   tpuprof_set_output(Dir.c_str(), 7);
+  // One software event: opens on any Linux, so the layout is fixed.
+  ASSERT_EQ(tpuprof_set_events("perf::PAGE-FAULTS"), 0);
   ASSERT_EQ(tpuprof_enable(100, 1), 0);
   int64_t dims[1] = {32};
   __tpuprof_begin_dims(first + 0, dims, 1);
@@ -665,7 +675,12 @@ TEST_F(Runtime, DumpRoundTripChecksEveryField) {
   EXPECT_EQ(m.head.first_probe, first);
   EXPECT_EQ(m.head.table_size, original.size());
   EXPECT_EQ(m.table, original);
-  EXPECT_EQ(d.numEvents, 0u);
+  tpuprof_set_events(nullptr);
+  EXPECT_EQ(d.numEvents, 3u);
+  EXPECT_EQ(d.eventNames,
+            (std::vector<std::string>{"perf::PAGE-FAULTS",
+                                      TPUPROF_EVENT_TIME_ENABLED,
+                                      TPUPROF_EVENT_TIME_RUNNING}));
 
   ASSERT_EQ(d.threads.size(), 1u);
   const ThreadSection &t = d.threads[0];
@@ -673,12 +688,14 @@ TEST_F(Runtime, DumpRoundTripChecksEveryField) {
   EXPECT_EQ(t.head.dropped, 0u);
   EXPECT_EQ(t.head.num_records, 2u);
   EXPECT_EQ(t.head.stream_size,
-            TPUPROF_RECORD_BYTES(1, 0) + TPUPROF_RECORD_BYTES(0, 0));
+            TPUPROF_RECORD_BYTES(1, 3) + TPUPROF_RECORD_BYTES(0, 3));
   ASSERT_EQ(t.records.size(), 2u);
   const Record &outer = t.records[0], &inner = t.records[1];
   EXPECT_EQ(outer.rec.probe, first);
   EXPECT_EQ(outer.rec.num_dims, 1u);
-  EXPECT_EQ(outer.rec.num_counters, 0u);
+  EXPECT_EQ(outer.rec.num_counters, 3u);
+  EXPECT_EQ(inner.rec.num_counters, 3u);
+  EXPECT_GE(outer.counters[1], inner.counters[1]); // time enabled nests
   EXPECT_EQ(outer.rec.depth, 0u);
   EXPECT_EQ(outer.dims, std::vector<int64_t>{32});
   EXPECT_EQ(inner.rec.probe, first + 1);
@@ -745,7 +762,10 @@ TEST_F(Runtime, EnvironmentProfilesTheWholeRun) {
   ChildResult c = runChild({"10"},
                            {"TPUPROF_ENABLE=1", "TPUPROF_OUTPUT=" + Dir,
                             "TPUPROF_DEVICE=5", "PROFILE_MODE=2",
-                            "PROFILE_RECORD_SIZE=8"},
+                            "PROFILE_RECORD_SIZE=8",
+                            // A software event: opens everywhere, so no
+                            // fallback warning on stderr.
+                            "TPUPROF_EVENTS=perf::PAGE-FAULTS"},
                            Dir + ".stderr");
   ASSERT_TRUE(WIFEXITED(c.status) && WEXITSTATUS(c.status) == 0) << c.err;
   EXPECT_EQ(c.err, "");
