@@ -30,6 +30,7 @@ namespace {
 enum Column : unsigned {
   ColName,
   ColDuration,
+  ColSelf,
   ColPercent,
   ColDevice,
   ColCount,
@@ -47,14 +48,15 @@ struct ColumnSpec {
 
 const ColumnSpec columns[NumColumns] = {
     {"Name", "name", false},      {"Duration (us)", "duration", true},
+    {"Self (us)", "self", true},
     {"Percent", "percent", true}, {"Device", "device", true},
     {"Count", "count", true},     {"Argument Shapes", "shapes", false},
     {"Hash", "hash", false},      {"Location", "location", false},
 };
 
-const StringRef sortNames[NumColumns] = {"name",   "duration", "percent",
-                                         "device", "count",    "shapes",
-                                         "hash",   "location"};
+const StringRef sortNames[NumColumns] = {
+    "name",  "duration", "self", "percent", "device",
+    "count", "shapes",   "hash", "location"};
 
 std::optional<Column> findColumn(StringRef name) {
   for (unsigned c = 0; c != NumColumns; ++c)
@@ -124,6 +126,8 @@ int compareOn(Column c, const Row &a, const Row &b) {
   case ColDuration:
   case ColPercent:
     return cmp(a.durationNs, b.durationNs);
+  case ColSelf:
+    return cmp(a.selfNs, b.selfNs);
   case ColDevice:
     return cmp(a.device, b.device);
   case ColCount:
@@ -234,6 +238,8 @@ Error tpuprof::report::printTable(const Profile &profile,
     Line l;
     l[ColName] = row.name;
     l[ColDuration] = formatUs(row.durationNs);
+    // Without the direct children's time: PyTorch's "Self CPU".
+    l[ColSelf] = formatUs(row.selfNs);
     l[ColPercent] = formatPercent(row.durationNs, profile.totalNs);
     l[ColDevice] = utostr(row.device);
     l[ColCount] = utostr(row.count);

@@ -74,18 +74,18 @@ std::vector<std::string> rowNames(const std::string &out) {
 
 TEST(Table, ExactLayout) {
   std::string expected =
-      "Name         Duration (us)  Percent  Device  Count  Argument Shapes"
-      "             Hash              Location\n"
-      "tosa.matmul           0.30    30.00       0      1  f32[1, 784], "
-      "f32[784, 128]  1a2b3c4d5e6f7081  mlp.mlir:4:8\n"
-      "tosa.add              0.20    20.00       0      2  f32[1, 128], "
-      "f32[1, 128]    00000000000000bb  mlp.mlir:5:10\n"
-      "tosa.relu             0.05     5.00       0      1  f32[1, 128]"
-      "                 00000000000000cc  mlp.mlir:6:10\n" +
-      std::string(111, '-') +
+      "Name         Duration (us)  Self (us)  Percent  Device  Count  "
+      "Argument Shapes             Hash              Location\n"
+      "tosa.matmul           0.30       0.20    30.00       0      1  "
+      "f32[1, 784], f32[784, 128]  1a2b3c4d5e6f7081  mlp.mlir:4:8\n"
+      "tosa.add              0.20       0.20    20.00       0      2  "
+      "f32[1, 128], f32[1, 128]    00000000000000bb  mlp.mlir:5:10\n"
+      "tosa.relu             0.05       0.05     5.00       0      1  "
+      "f32[1, 128]                 00000000000000cc  mlp.mlir:6:10\n" +
+      std::string(122, '-') +
       "\n"
-      "Sum                   0.45    45.00              4\n"
-      "Total                 1.00   100.00\n"
+      "Sum                   0.45               45.00              4\n"
+      "Total                 1.00              100.00\n"
       "\n"
       "Configuration\n"
       "-------------\n"
@@ -123,6 +123,10 @@ TEST(Table, SortsByEachColumn) {
   EXPECT_EQ(order("duration"), (V{"tosa.matmul", "tosa.add", "tosa.relu"}));
   EXPECT_EQ(order("+duration"), (V{"tosa.relu", "tosa.add", "tosa.matmul"}));
   EXPECT_EQ(order("percent"), (V{"tosa.matmul", "tosa.add", "tosa.relu"}));
+  // Self: matmul 0.20 (0.30 minus its nested add) ties add's 0.20; ties
+  // fall back to duration, descending, whatever the direction.
+  EXPECT_EQ(order("self"), (V{"tosa.matmul", "tosa.add", "tosa.relu"}));
+  EXPECT_EQ(order("+self"), (V{"tosa.relu", "tosa.matmul", "tosa.add"}));
   EXPECT_EQ(order("name"), (V{"tosa.add", "tosa.matmul", "tosa.relu"}));
   EXPECT_EQ(order("-name"), (V{"tosa.relu", "tosa.matmul", "tosa.add"}));
   // Ties (count 1) fall back to duration, descending.
@@ -146,13 +150,13 @@ TEST(Table, ParseSortSpecDefaultsAndErrors) {
   EXPECT_TRUE(o.ascending);
   ASSERT_FALSE(bool(parseSortSpec("-location", o)));
   EXPECT_FALSE(o.ascending);
-  EXPECT_EQ(sortColumnNames().size(), 8u);
+  EXPECT_EQ(sortColumnNames().size(), 9u);
 
   llvm::Error err = parseSortSpec("+speed", o);
   ASSERT_TRUE(bool(err));
   EXPECT_EQ(llvm::toString(std::move(err)),
             "unknown sort column 'speed' (expected one of: name, duration, "
-            "percent, device, count, shapes, hash, location)");
+            "self, percent, device, count, shapes, hash, location)");
 
   TableOptions bad;
   bad.sortColumn = "bogus";
@@ -171,7 +175,7 @@ TEST(Table, TopCutsRowsButNotTotals) {
   std::string out = table(p, opts);
   EXPECT_EQ(rowNames(out), (std::vector<std::string>{"tosa.matmul", "(2"}));
   EXPECT_TRUE(contains(out, "\n(2 more rows not shown; --top 1)\n"));
-  EXPECT_TRUE(contains(out, "\nSum                   0.45    45.00"));
+  EXPECT_TRUE(contains(out, "\nSum                   0.45               45.00"));
   opts.top = 10;
   EXPECT_EQ(rowNames(table(p, opts)).size(), 3u);
 }
@@ -227,9 +231,10 @@ TEST(Table, MergedLocationsShowACount) {
 TEST(Table, EmptyProfile) {
   DumpBuilder b;
   std::string out = table(profileOf(b.build()));
-  EXPECT_TRUE(contains(out, "\nSum             0.00     0.00              0\n"))
+  EXPECT_TRUE(
+      contains(out, "\nSum             0.00                0.00              0\n"))
       << out;
-  EXPECT_TRUE(contains(out, "\nTotal           1.00   100.00\n"));
+  EXPECT_TRUE(contains(out, "\nTotal           1.00              100.00\n"));
   EXPECT_TRUE(contains(out, "\nThreads: 0\n"));
 }
 
@@ -256,7 +261,7 @@ TEST(Table, PrintTableFromFiles) {
   ASSERT_FALSE(bool(
       printTable({std::string(good), std::string(good)}, TableOptions(), os)));
   EXPECT_TRUE(
-      contains(out, "tosa.matmul           0.60    30.00       0      2"))
+      contains(out, "tosa.matmul           0.60       0.40    30.00       0      2"))
       << out;
 
   out.clear();

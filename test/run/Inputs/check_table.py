@@ -8,7 +8,8 @@ import sys
 
 
 def parse(path):
-    """Returns (rows, sum_us, total_us); rows are dicts with name, dur, count."""
+    """Returns (rows, sum_us, total_us); rows are dicts with name, dur, self,
+    count."""
     rows, sum_us, total_us, in_rows = [], None, None, False
     for line in open(path):
         if line.startswith("Name ") and "Duration (us)" in line:
@@ -27,9 +28,10 @@ def parse(path):
             total_us = float(fields[1])
             break
         else:
-            # Name  Duration  Percent  Device  Count  Shapes...  Hash  Location
+            # Name Duration Self Percent Device Count Shapes... Hash Location
             rows.append({"name": fields[0], "dur": float(fields[1]),
-                         "count": int(fields[4]), "line": line.rstrip()})
+                         "self": float(fields[2]), "count": int(fields[5]),
+                         "line": line.rstrip()})
     if total_us is None:
         sys.exit(f"{path}: no table found")
     return rows, sum_us, total_us
