@@ -81,6 +81,7 @@ size_t Aggregator::rowFor(const DumpReader &dump, const RecordView &record,
   row.device = device;
   row.probeId = record.probe;
   row.counters.assign(result.events.size(), 0);
+  row.counterFlags.assign(result.events.size(), 0);
   if (probe) {
     row.name = probe->name.str();
     row.shapes = std::get<2>(it->first);
@@ -113,11 +114,27 @@ void Aggregator::add(const DumpReader &dump) {
     auto [it, inserted] = eventIndex.try_emplace(name, result.events.size());
     if (inserted) {
       result.events.push_back(name);
-      for (Row &row : result.rows)
+      for (Row &row : result.rows) {
         row.counters.push_back(0);
+        row.counterFlags.push_back(0);
+      }
     }
     eventSlot.push_back(it->second);
   }
+  // The runtime's time_enabled/time_running words (format.h): a PMU event
+  // counted for only part of a probe (multiplexed) is scaled up by their
+  // ratio; one never scheduled (running == 0) adds nothing.
+  int enabledWord = -1, runningWord = -1, cpuWord = -1;
+  for (unsigned i = 0; i != dump.events().size(); ++i) {
+    StringRef name = dump.events()[i];
+    if (name == TPUPROF_EVENT_TIME_ENABLED)
+      enabledWord = i;
+    else if (name == TPUPROF_EVENT_TIME_RUNNING)
+      runningWord = i;
+    else if (name == TPUPROF_EVENT_CPU)
+      cpuWord = i;
+  }
+  bool scalable = enabledWord >= 0 && runningWord >= 0;
 
   // Rows of records without dims depend only on the probe id, so most
   // records skip building a shapes string and the map lookup.
@@ -170,8 +187,22 @@ void Aggregator::add(const DumpReader &dump) {
       if (finished) {
         ++row.count;
         row.durationNs += ns;
-        for (unsigned i = 0; i != record.numCounters; ++i)
-          row.counters[eventSlot[i]] += record.counter(i);
+        uint64_t enabled = scalable ? record.counter(enabledWord) : 0;
+        uint64_t running = scalable ? record.counter(runningWord) : 0;
+        for (unsigned i = 0; i != record.numCounters; ++i) {
+          uint64_t v = record.counter(i);
+          if (int(i) == cpuWord)
+            continue; // CPU ids, not a count.
+          if (scalable && int(i) != enabledWord && int(i) != runningWord &&
+              running < enabled) {
+            if (running == 0)
+              continue;
+            v = uint64_t(double(v) * double(enabled) / double(running) + 0.5);
+            row.counterFlags[eventSlot[i]] |= Row::CounterScaled;
+          }
+          row.counterFlags[eventSlot[i]] |= Row::CounterRecorded;
+          row.counters[eventSlot[i]] += v;
+        }
         if (parent && parent->finished)
           parent->childrenNs += ns;
         if (!coveredAbove)

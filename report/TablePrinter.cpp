@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tpuprof/report/Table.h"
+#include "tpuprof/report/Counters.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
@@ -248,6 +249,11 @@ Error tpuprof::report::printTable(const Profile &profile,
     l[ColLocation] = locationCell(row);
     lines.push_back(std::move(l));
   }
+  // PMU counter columns (Counters.h) come after every fixed column; their
+  // number depends on the events the dumps recorded.
+  bool anyScaled = false;
+  std::vector<CounterColumn> counterCols = counterColumns(
+      profile, ArrayRef<Row>(rows).take_front(shown), anyScaled);
   Line sum, total;
   sum[ColName] = "Sum";
   sum[ColDuration] = formatUs(profile.coveredNs);
@@ -269,8 +275,17 @@ Error tpuprof::report::printTable(const Profile &profile,
   size_t tableWidth = 2 * (NumColumns - 1);
   for (size_t w : width)
     tableWidth += w;
+  std::vector<size_t> counterWidth;
+  for (const CounterColumn &cc : counterCols) {
+    size_t w = cc.title.size();
+    for (const std::string &cell : cc.cells)
+      w = std::max(w, cell.size());
+    counterWidth.push_back(w);
+    tableWidth += w + 2;
+  }
 
-  auto print = [&](const Line &l) {
+  // `line` indexes `lines` (0 = titles) for the counter cells; npos: none.
+  auto print = [&](const Line &l, size_t line = std::string::npos) {
     std::string out;
     for (unsigned c = 0; c != NumColumns; ++c) {
       if (c)
@@ -282,16 +297,31 @@ Error tpuprof::report::printTable(const Profile &profile,
       if (!columns[c].numeric)
         out.append(pad, ' ');
     }
+    for (size_t k = 0; k != counterCols.size(); ++k) {
+      StringRef cell;
+      if (line == 0)
+        cell = counterCols[k].title;
+      else if (line != std::string::npos)
+        cell = counterCols[k].cells[line - 1];
+      // Right-aligned like every number; '*' marks a scaled value.
+      size_t w = counterWidth[k];
+      out += "  ";
+      out.append(w - cell.size(), ' ');
+      out += cell;
+    }
     os << StringRef(out).rtrim(' ') << '\n';
   };
-  for (const Line &l : lines)
-    print(l);
+  for (size_t i = 0; i != lines.size(); ++i)
+    print(lines[i], i);
   if (size_t hidden = rows.size() - shown)
     os << "(" << hidden << " more " << (hidden == 1 ? "row" : "rows")
        << " not shown; --top " << opts.top << ")\n";
   os << std::string(tableWidth, '-') << '\n';
   print(sum);
   print(total);
+  if (anyScaled)
+    os << "* scaled for multiplexing: counted for part of the op's time; "
+          "value = raw x time_enabled / time_running\n";
 
   // Configuration block.
   os << "\nConfiguration\n-------------\n";

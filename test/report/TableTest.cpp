@@ -7,6 +7,7 @@
 
 #include "TestUtil.h"
 
+#include "tpuprof/report/Counters.h"
 #include "tpuprof/report/Table.h"
 
 #include "llvm/ADT/SmallString.h"
@@ -198,7 +199,8 @@ TEST(Table, RowsOfAllKinds) {
   }
   std::string out = table(agg.profile());
   EXPECT_TRUE(contains(out, "\n<unknown probe 77>  ")) << out;
-  EXPECT_TRUE(contains(out, "  -                 -\n")) << out;
+  // Hash and Location of the unknown probe (counter columns follow).
+  EXPECT_TRUE(contains(out, "  -                 -   ")) << out;
   EXPECT_TRUE(contains(out, "\nDumps: 2\n"));
   EXPECT_TRUE(contains(out, "\nMode: 0 (timing), 1 (counters)\n"));
   EXPECT_TRUE(contains(out, "\nThreads: 3\n"));
@@ -275,3 +277,52 @@ TEST(Table, PrintTableFromFiles) {
 }
 
 } // namespace
+
+TEST(Table, CounterColumnsRawDerivedAndScaled) {
+  DumpBuilder b = smallDump();
+  b.header.mode = 1;
+  b.events = std::vector<std::string>{
+      "perf::CYCLES",     "perf::INSTRUCTIONS",       "perf::CACHE-MISSES:u",
+      "perf::TASK-CLOCK", TPUPROF_EVENT_TIME_ENABLED, TPUPROF_EVENT_TIME_RUNNING};
+  std::vector<TestRecord> &r = b.threads[0].records;
+  r[0].counters = {1000, 2000, 10, 150, 100, 100}; // matmul, 300 ns
+  r[1].counters = {100, 100, 1, 50, 100, 100};     // add, 100 ns
+  r[2].counters = {100, 100, 1, 50, 100, 50};      // add, half the time: x2
+  r[3].counters = {7, 7, 7, 7, 100, 0};            // relu, never counted
+  std::string out = table(profileOf(b.build()));
+  auto tokens = [&](llvm::StringRef prefix) {
+    std::vector<std::string> t;
+    for (llvm::StringRef line : llvm::split(out, '\n'))
+      if (line.starts_with(prefix)) {
+        llvm::SmallVector<llvm::StringRef, 32> parts;
+        line.split(parts, ' ', -1, /*KeepEmpty=*/false);
+        for (size_t i = parts.size() - 6; i != parts.size(); ++i)
+          t.push_back(parts[i].str());
+      }
+    return t;
+  };
+  using V = std::vector<std::string>;
+  for (const char *title :
+       {"  perf::CYCLES  ", "  perf::INSTRUCTIONS  ", "  perf::CACHE-MISSES:u  ",
+        "  perf::TASK-CLOCK  ", "  IPC  ", "  cache-misses/1k instr  ",
+        "  Task-clock %\n"})
+    EXPECT_TRUE(contains(out, title)) << title << "\n" << out;
+  // Raw counts, IPC = instr / cycles, misses per 1k instructions, and the
+  // task clock as a share of the op's wall time.
+  EXPECT_EQ(tokens("tosa.matmul"),
+            (V{"2000", "10", "150", "2.00", "5.00", "50.00"}));
+  EXPECT_EQ(tokens("tosa.add"),
+            (V{"300*", "3*", "150*", "1.00*", "10.00*", "75.00*"}));
+  EXPECT_EQ(tokens("tosa.relu"), (V{"-", "-", "-", "-", "-", "-"}));
+  EXPECT_TRUE(contains(out, "\n* scaled for multiplexing: "));
+  EXPECT_FALSE(contains(out, "tpuprof::TIME_ENABLED  ")) << out;
+}
+
+TEST(Table, CanonicalEventNames) {
+  EXPECT_EQ(canonicalEvent("perf::CYCLES:u"), "cycles");
+  EXPECT_EQ(canonicalEvent("PERF_COUNT_HW_CPU_CYCLES"), "cycles");
+  EXPECT_EQ(canonicalEvent("instructions:k"), "instructions");
+  EXPECT_EQ(canonicalEvent("perf::PERF_COUNT_SW_TASK_CLOCK"), "task-clock");
+  EXPECT_EQ(canonicalEvent("perf::PAGE-FAULTS"), "");
+  EXPECT_TRUE(isPseudoEvent(TPUPROF_EVENT_CPU));
+}

@@ -54,8 +54,14 @@ struct Row {
   /// level deeper on the same thread), clamped at 0 per record.
   uint64_t selfNs = 0;
   /// Summed counter deltas, indexed like Profile::events (0 where a dump did
-  /// not record that event).
+  /// not record that event). PMU events are scaled for multiplexing per
+  /// record (x time_enabled / time_running, format.h pseudo-events); the
+  /// pseudo-events themselves are summed raw, except tpuprof::CPU (0).
   std::vector<uint64_t> counters;
+  /// Per event, CounterRecorded | CounterScaled bits: whether any record of
+  /// this row carried the event, and whether one was scaled for multiplexing.
+  std::vector<uint8_t> counterFlags;
+  enum : uint8_t { CounterRecorded = 1, CounterScaled = 2 };
 
   /// The first location, or "" when none is known.
   llvm::StringRef location() const {

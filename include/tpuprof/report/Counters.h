@@ -1,0 +1,50 @@
+//===- tpuprof/report/Counters.h - Counter columns of the table -*- C++ -*-===//
+//
+// PMU counters in the per-op table: one raw column per event the dumps
+// recorded, then derived ones (IPC, misses per 1k instructions, task-clock
+// share of the op's wall time). Values are already scaled for multiplexing
+// by the aggregator (Row::counterScaled marks where); a scaled cell ends in
+// '*'. The runtime's pseudo-events (tpuprof::TIME_ENABLED/TIME_RUNNING/CPU,
+// format.h) are inputs to the scaling, not columns.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TPUPROF_REPORT_COUNTERS_H
+#define TPUPROF_REPORT_COUNTERS_H
+
+#include "tpuprof/report/Aggregate.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <string>
+#include <vector>
+
+namespace tpuprof {
+namespace report {
+
+/// Whether `name` is one of the runtime's pseudo-events (not a PMU event).
+bool isPseudoEvent(llvm::StringRef name);
+
+/// The event an (any-spelling) libpfm4 name counts, for derived columns:
+/// "cycles", "instructions", "cache-misses", "branch-misses", "task-clock",
+/// or "" when it is none of those. "perf::CYCLES:u", "CPU-CYCLES" and
+/// "PERF_COUNT_HW_CPU_CYCLES" are all "cycles".
+std::string canonicalEvent(llvm::StringRef name);
+
+/// One extra table column: its title and one cell per row passed in.
+struct CounterColumn {
+  std::string title;
+  std::vector<std::string> cells;
+};
+
+/// The counter columns for `rows` (in table order). Empty when no dump
+/// recorded PMU events. Sets `anyScaled` when a cell is marked '*'.
+std::vector<CounterColumn> counterColumns(const Profile &profile,
+                                          llvm::ArrayRef<Row> rows,
+                                          bool &anyScaled);
+
+} // namespace report
+} // namespace tpuprof
+
+#endif // TPUPROF_REPORT_COUNTERS_H
