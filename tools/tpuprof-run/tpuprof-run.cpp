@@ -88,6 +88,13 @@ cl::opt<std::string> sortSpec("sort", cl::desc("Table sort column (+COL ascendin
                               cl::init("duration"), cl::cat(category));
 cl::opt<unsigned> top("top", cl::desc("Print only the first N rows"),
                       cl::init(0), cl::cat(category));
+cl::list<std::string> sharedLibs(
+    "shared-lib",
+    cl::desc("Load this shared library into the JIT so that the model can "
+             "call the functions it defines (repeatable; like "
+             "mlir-cpu-runner's --shared-libs). A library compiled with "
+             "TpuProfilePlugin.so records its probes in the same profile"),
+    cl::value_desc("PATH"), cl::cat(category));
 
 /// The built-in CPU lowering (docs/quickstart.md): TOSA to linalg,
 /// bufferization, probes to calls, loops, LLVM.
@@ -200,6 +207,10 @@ int main(int argc, char **argv) {
     out->keep();
   }
 
+  for (const std::string &lib : sharedLibs)
+    if (!llvm::sys::fs::exists(lib))
+      return fail("--shared-lib: no such file '" + lib + "'");
+
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
   ExecutionEngineOptions engineOptions;
@@ -207,6 +218,8 @@ int main(int argc, char **argv) {
                                                /*targetMachine=*/nullptr);
   engineOptions.transformer = transformer;
   engineOptions.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Default;
+  SmallVector<StringRef> libPaths(sharedLibs.begin(), sharedLibs.end());
+  engineOptions.sharedLibPaths = libPaths;
   auto engine = ExecutionEngine::create(*module, engineOptions);
   if (!engine)
     return fail("cannot JIT " + inputFile + ": " +

@@ -1,10 +1,15 @@
 #!/usr/bin/env python3
 """Checks numeric properties of a `tpuprof-report table` / `tpuprof-run` table
-that FileCheck cannot: row count, per-row Count, Sum <= Total, and how the
-duration of one row compares with the same row in another run."""
+that FileCheck cannot: row count, per-row Count, Sum <= Total, how the
+duration of one row compares with the same row in another run, and Self
+against Duration for rows with and without nested probes."""
 import argparse
 import re
 import sys
+
+
+ROW = re.compile(r"(?P<name>.*?)\s+(?P<dur>\d+\.\d\d)\s+(?P<self>\d+\.\d\d)"
+                 r"\s+\d+\.\d\d\s+\d+\s+(?P<count>\d+)\s")
 
 
 def parse(path):
@@ -28,9 +33,13 @@ def parse(path):
             total_us = float(fields[1])
             break
         else:
-            # Name Duration Self Percent Device Count Shapes... Hash Location
-            rows.append({"name": fields[0], "dur": float(fields[1]),
-                         "self": float(fields[2]), "count": int(fields[5]),
+            # Name Duration Self Percent Device Count Shapes... Hash Location;
+            # names may hold blanks (demangled C++ symbols).
+            m = ROW.match(line)
+            if not m:
+                sys.exit(f"{path}: cannot parse row: {line.rstrip()}")
+            rows.append({"name": m["name"], "dur": float(m["dur"]),
+                         "self": float(m["self"]), "count": int(m["count"]),
                          "line": line.rstrip()})
     if total_us is None:
         sys.exit(f"{path}: no table found")
@@ -46,6 +55,10 @@ def main():
     ap.add_argument("--row", help="row name for --compare")
     ap.add_argument("--compare", help="other table: ratio of --row durations")
     ap.add_argument("--min-ratio", type=float, default=0.0)
+    ap.add_argument("--self-below-total", action="append", default=[],
+                    metavar="ROW", help="row whose Self < Duration (nested)")
+    ap.add_argument("--self-equals-total", action="append", default=[],
+                    metavar="ROW", help="row whose Self == Duration (a leaf)")
     args = ap.parse_args()
 
     rows, sum_us, total_us = parse(args.table)
@@ -68,6 +81,15 @@ def main():
             print(f"{args.row}: {mine[0]['dur']} us / {other[0]['dur']} us = {ratio:.2f}")
             if ratio < args.min_ratio:
                 errors.append(f"ratio {ratio:.2f} < {args.min_ratio}")
+    for name, nested in ([(n, True) for n in args.self_below_total] +
+                         [(n, False) for n in args.self_equals_total]):
+        match = [r for r in rows if r["name"] == name]
+        if len(match) != 1:
+            errors.append(f"row {name} not found exactly once")
+        elif nested and not match[0]["self"] < match[0]["dur"]:
+            errors.append(f"Self is not below Duration: {match[0]['line']}")
+        elif not nested and match[0]["self"] != match[0]["dur"]:
+            errors.append(f"Self differs from Duration: {match[0]['line']}")
     for e in errors:
         print(f"check_table: {args.table}: {e}", file=sys.stderr)
     sys.exit(1 if errors else 0)
