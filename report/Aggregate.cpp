@@ -187,6 +187,7 @@ void Aggregator::add(const DumpReader &dump) {
       if (finished) {
         ++row.count;
         row.durationNs += ns;
+        row.durations.add(ns);
         uint64_t enabled = scalable ? record.counter(enabledWord) : 0;
         uint64_t running = scalable ? record.counter(runningWord) : 0;
         for (unsigned i = 0; i != record.numCounters; ++i) {

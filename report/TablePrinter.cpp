@@ -16,6 +16,7 @@
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Regex.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <array>
@@ -38,6 +39,18 @@ enum Column : unsigned {
   ColShapes,
   ColHash,
   ColLocation,
+  // Optional columns (TableOptions::stats, ::work, peaks), after Location.
+  ColMin,
+  ColMean,
+  ColMedian,
+  ColP90,
+  ColP99,
+  ColMax,
+  ColFlops,
+  ColGflops,
+  ColBytes,
+  ColBandwidth,
+  ColBound,
   NumColumns
 };
 
@@ -53,11 +66,36 @@ const ColumnSpec columns[NumColumns] = {
     {"Percent", "percent", true}, {"Device", "device", true},
     {"Count", "count", true},     {"Argument Shapes", "shapes", false},
     {"Hash", "hash", false},      {"Location", "location", false},
+    {"Min (us)", "min", true},    {"Mean (us)", "mean", true},
+    {"Median (us)", "median", true}, {"P90 (us)", "p90", true},
+    {"P99 (us)", "p99", true},    {"Max (us)", "max", true},
+    {"FLOPs", "flops", true},     {"GFLOP/s", "gflops", true},
+    {"Bytes", "bytes", true},     {"GB/s", "bandwidth", true},
+    {"Bound", "bound", false},
 };
 
 const StringRef sortNames[NumColumns] = {
-    "name",  "duration", "self", "percent", "device",
-    "count", "shapes",   "hash", "location"};
+    "name", "duration", "self", "percent", "device", "count",  "shapes",
+    "hash", "location", "min",     "mean",   "median", "p90",
+    "p99",  "max",      "flops",   "gflops", "bytes",  "bandwidth",
+    "bound"};
+
+/// Static work per call, GFLOP/s and GB/s of a row (0 when unknown).
+double gflopsOf(const Row &row) {
+  return row.durationNs ? double(row.flops) * double(row.count) /
+                              double(row.durationNs)
+                        : 0.0;
+}
+double gbpsOf(const Row &row) {
+  return row.durationNs ? double(row.bytes) * double(row.count) /
+                              double(row.durationNs)
+                        : 0.0;
+}
+/// Arithmetic intensity (FLOPs per byte); -1 when unknown.
+double intensityOf(const Row &row) {
+  return row.flops && row.bytes ? double(row.flops) / double(row.bytes)
+                                : -1.0;
+}
 
 std::optional<Column> findColumn(StringRef name) {
   for (unsigned c = 0; c != NumColumns; ++c)
@@ -94,6 +132,8 @@ std::string formatSpan(uint64_t ns) {
 std::string hashCell(const Row &row) {
   if (row.unknownProbe)
     return "-";
+  if (row.mixedHash)
+    return "*";
   return utohexstr(row.hash, /*LowerCase=*/true, /*Width=*/16);
 }
 
@@ -141,6 +181,28 @@ int compareOn(Column c, const Row &a, const Row &b) {
                std::make_pair(!b.unknownProbe, b.hash));
   case ColLocation:
     return a.location().compare(b.location());
+  case ColMin:
+    return cmp(a.durations.min(), b.durations.min());
+  case ColMean:
+    return cmp(a.durations.mean(), b.durations.mean());
+  case ColMedian:
+    return cmp(a.durations.quantile(0.5), b.durations.quantile(0.5));
+  case ColP90:
+    return cmp(a.durations.quantile(0.9), b.durations.quantile(0.9));
+  case ColP99:
+    return cmp(a.durations.quantile(0.99), b.durations.quantile(0.99));
+  case ColMax:
+    return cmp(a.durations.max(), b.durations.max());
+  case ColFlops:
+    return cmp(a.flops, b.flops);
+  case ColGflops:
+    return cmp(gflopsOf(a), gflopsOf(b));
+  case ColBytes:
+    return cmp(a.bytes, b.bytes);
+  case ColBandwidth:
+    return cmp(gbpsOf(a), gbpsOf(b));
+  case ColBound:
+    return cmp(intensityOf(a), intensityOf(b));
   case NumColumns:
     break;
   }
@@ -220,6 +282,28 @@ Error tpuprof::report::printTable(const Profile &profile,
   std::vector<Row> rows = profile.rows;
   if (Error err = sortRows(rows, opts))
     return err;
+  uint64_t totalCount = 0;
+  for (const Row &row : rows)
+    totalCount += row.count;
+  // Filters choose the rows shown; Sum and Total still cover every row.
+  Regex filter(opts.filter);
+  std::string regexError;
+  if (!opts.filter.empty() && !filter.isValid(regexError))
+    return createStringError(inconvertibleErrorCode(),
+                             "--filter: bad regular expression '" +
+                                 opts.filter + "': " + regexError);
+  size_t before = rows.size();
+  llvm::erase_if(rows, [&](const Row &row) {
+    return (!opts.filter.empty() && !filter.match(row.name)) ||
+           (opts.kind >= 0 && row.kind != opts.kind) ||
+           row.durationNs < opts.minTimeNs;
+  });
+  size_t filtered = before - rows.size();
+  bool visible[NumColumns];
+  for (unsigned c = 0; c != NumColumns; ++c)
+    visible[c] = c < ColMin || (opts.stats && c <= ColMax) ||
+                 (opts.work && c >= ColFlops && c <= ColBandwidth) ||
+                 (c == ColBound && opts.peakGflops > 0 && opts.peakGBps > 0);
   size_t shown = rows.size();
   if (opts.top && opts.top < shown)
     shown = opts.top;
@@ -231,9 +315,6 @@ Error tpuprof::report::printTable(const Profile &profile,
     title[c] = columns[c].title.str();
   lines.push_back(title);
 
-  uint64_t totalCount = 0;
-  for (const Row &row : rows)
-    totalCount += row.count;
   for (size_t i = 0; i != shown; ++i) {
     const Row &row = rows[i];
     Line l;
@@ -247,6 +328,22 @@ Error tpuprof::report::printTable(const Profile &profile,
     l[ColShapes] = row.shapes.empty() ? "-" : row.shapes;
     l[ColHash] = hashCell(row);
     l[ColLocation] = locationCell(row);
+    const DurationSketch &d = row.durations;
+    l[ColMin] = formatUs(d.min());
+    l[ColMean] = formatv("{0:F2}", d.mean() / 1000.0).str();
+    l[ColMedian] = formatUs(d.quantile(0.5));
+    l[ColP90] = formatUs(d.quantile(0.9));
+    l[ColP99] = formatUs(d.quantile(0.99));
+    l[ColMax] = formatUs(d.max());
+    l[ColFlops] = row.flops ? utostr(row.flops) : "-";
+    l[ColGflops] = row.flops ? formatv("{0:F2}", gflopsOf(row)).str() : "-";
+    l[ColBytes] = row.bytes ? utostr(row.bytes) : "-";
+    l[ColBandwidth] = row.bytes ? formatv("{0:F2}", gbpsOf(row)).str() : "-";
+    double intensity = intensityOf(row);
+    l[ColBound] = intensity < 0 ? "-"
+                  : intensity >= opts.peakGflops / opts.peakGBps
+                      ? "compute"
+                      : "memory";
     lines.push_back(std::move(l));
   }
   // PMU counter columns (Counters.h) come after every fixed column; their
@@ -272,9 +369,10 @@ Error tpuprof::report::printTable(const Profile &profile,
     measure(l);
   measure(sum);
   measure(total);
-  size_t tableWidth = 2 * (NumColumns - 1);
-  for (size_t w : width)
-    tableWidth += w;
+  size_t tableWidth = 0;
+  for (unsigned c = 0; c != NumColumns; ++c)
+    if (visible[c])
+      tableWidth += width[c] + (c ? 2 : 0);
   std::vector<size_t> counterWidth;
   for (const CounterColumn &cc : counterCols) {
     size_t w = cc.title.size();
@@ -288,6 +386,8 @@ Error tpuprof::report::printTable(const Profile &profile,
   auto print = [&](const Line &l, size_t line = std::string::npos) {
     std::string out;
     for (unsigned c = 0; c != NumColumns; ++c) {
+      if (!visible[c])
+        continue;
       if (c)
         out += "  ";
       size_t pad = width[c] - l[c].size();
@@ -316,6 +416,9 @@ Error tpuprof::report::printTable(const Profile &profile,
   if (size_t hidden = rows.size() - shown)
     os << "(" << hidden << " more " << (hidden == 1 ? "row" : "rows")
        << " not shown; --top " << opts.top << ")\n";
+  if (filtered)
+    os << "(" << filtered << " " << (filtered == 1 ? "row" : "rows")
+       << " filtered out)\n";
   os << std::string(tableWidth, '-') << '\n';
   print(sum);
   print(total);

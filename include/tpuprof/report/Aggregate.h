@@ -14,6 +14,7 @@
 #define TPUPROF_REPORT_AGGREGATE_H
 
 #include "tpuprof/report/Dump.h"
+#include "tpuprof/report/Stats.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringMap.h"
@@ -53,6 +54,11 @@ struct Row {
   /// Duration minus the durations of direct children (records nested one
   /// level deeper on the same thread), clamped at 0 per record.
   uint64_t selfNs = 0;
+  /// Durations of the finished records (min/mean/percentiles/max).
+  DurationSketch durations;
+  /// Set by regrouping (groupRows, --by) when the rows merged into this one
+  /// differ in that field; the table then shows "*".
+  bool mixedHash = false, mixedShapes = false, mixedName = false;
   /// Summed counter deltas, indexed like Profile::events (0 where a dump did
   /// not record that event). PMU events are scaled for multiplexing per
   /// record (x time_enabled / time_running, format.h pseudo-events); the

@@ -29,6 +29,19 @@ struct TableOptions {
   std::string sortColumn = "duration";
   bool ascending = false;
   unsigned top = 0; ///< Rows to print; 0 prints all.
+  /// Adds Min/Mean/Median/P90/P99/Max (us) columns.
+  bool stats = false;
+  /// Adds FLOPs, GFLOP/s, Bytes and GB/s columns (static estimates).
+  bool work = false;
+  /// Peak compute and bandwidth of the machine; when both are > 0 a Bound
+  /// column classifies each row as compute- or memory-bound.
+  double peakGflops = 0, peakGBps = 0;
+  /// Rows shown (Sum and Total still cover all rows): name matches this
+  /// llvm::Regex (empty: all), kind equals `kind` (-1: all), duration >=
+  /// minTimeNs.
+  std::string filter;
+  int kind = -1;
+  uint64_t minTimeNs = 0;
 };
 
 /// The accepted sort column names, in table order.

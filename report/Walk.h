@@ -1,0 +1,113 @@
+//===- report/Walk.h - Visit records with their nesting (internal) -*- C++ -*-=//
+//
+// The record views (trace, stacks, SQLite export, summary) need each record
+// with its parent, its self time and times on one absolute clock. walkDump()
+// replays each thread's stream with a stack of open records, exactly like the
+// Aggregator, and calls back when a record is closed (post-order), with its
+// ancestors still on the stack. Memory: one stack per thread.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TPUPROF_REPORT_WALK_H
+#define TPUPROF_REPORT_WALK_H
+
+#include "tpuprof/report/Dump.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <algorithm>
+#include <cstdint>
+
+namespace tpuprof {
+namespace report {
+namespace detail {
+
+/// Absolute CLOCK_MONOTONIC nanoseconds of tick value `t`.
+inline uint64_t absoluteNs(const DumpInfo &info, uint64_t t) {
+  if (t >= info.calibTicks0)
+    return info.calibNs0 + info.ticksToNs(t - info.calibTicks0);
+  uint64_t back = info.ticksToNs(info.calibTicks0 - t);
+  return back > info.calibNs0 ? 0 : info.calibNs0 - back;
+}
+
+/// One record as the walk sees it.
+struct WalkFrame {
+  RecordView record;
+  const Probe *probe = nullptr; ///< Null for an unknown probe id.
+  uint64_t seq = 0;             ///< Index in the thread's stream.
+  uint64_t beginNs = 0;         ///< Absolute.
+  uint64_t endNs = 0; ///< Absolute; for unfinished records: when closed.
+  uint64_t durationNs = 0; ///< end - begin of finished records, else 0.
+  uint64_t childrenNs = 0; ///< Durations of finished direct children.
+  bool finished = false;
+
+  uint64_t selfNs() const {
+    return durationNs - std::min(childrenNs, durationNs);
+  }
+};
+
+/// Calls `onRecord(frame, ancestors)` for every record of every thread of
+/// `dump` when it closes, ancestors root first. Unfinished records close at
+/// the begin of the next record that cannot nest in them, or at the window
+/// end; every end is clamped into the parent, so intervals nest strictly.
+/// `onThread` (optional) is called before each thread's records.
+inline void walkDump(
+    const DumpReader &dump,
+    llvm::function_ref<void(const WalkFrame &, llvm::ArrayRef<WalkFrame>)>
+        onRecord,
+    llvm::function_ref<void(const ThreadInfo &)> onThread = nullptr) {
+  const DumpInfo &info = dump.info();
+  uint64_t windowEndNs = absoluteNs(info, info.windowEnd);
+  llvm::SmallVector<WalkFrame, 32> stack;
+  auto pop = [&](uint64_t closeAt) {
+    WalkFrame f = stack.pop_back_val();
+    if (!f.finished)
+      f.endNs = std::max(f.beginNs, closeAt);
+    if (!stack.empty()) {
+      WalkFrame &parent = stack.back();
+      if (parent.finished) {
+        f.endNs = std::min(f.endNs, parent.endNs);
+        f.beginNs = std::min(f.beginNs, f.endNs);
+      }
+    }
+    onRecord(f, stack);
+  };
+  for (const ThreadInfo &thread : dump.threads()) {
+    if (onThread)
+      onThread(thread);
+    uint64_t seq = 0;
+    dump.forEachRecord(thread, [&](const RecordView &r) {
+      WalkFrame f;
+      f.record = r;
+      f.probe = dump.findProbe(r.probe);
+      f.seq = seq++;
+      f.beginNs = absoluteNs(info, r.begin);
+      f.finished = r.isFinished();
+      if (f.finished) {
+        f.durationNs = info.ticksToNs(r.end - r.begin);
+        f.endNs = f.beginNs + f.durationNs;
+      }
+      while (!stack.empty() && stack.back().record.depth >= r.depth)
+        pop(f.beginNs);
+      if (!stack.empty()) {
+        WalkFrame &parent = stack.back();
+        if (parent.finished) {
+          f.beginNs = std::max(f.beginNs, parent.beginNs);
+          if (f.finished)
+            parent.childrenNs += f.durationNs;
+        }
+      }
+      stack.push_back(f);
+    });
+    while (!stack.empty())
+      pop(windowEndNs);
+  }
+}
+
+} // namespace detail
+} // namespace report
+} // namespace tpuprof
+
+#endif // TPUPROF_REPORT_WALK_H

@@ -1,0 +1,95 @@
+/*===- tools/tpuprof-events/tpuprof-events.c - List PMU events -----*- C -*-===*\
+|*                                                                            *|
+|* What papi_avail / papi_native_avail are for PAPI: the PMUs and events      *|
+|* libpfm4 knows on this machine, and whether each one actually opens as a    *|
+|* perf_event for this process (a VM has no hardware PMU; perf_event_paranoid *|
+|* and seccomp may forbid more). Uses the runtime's own encoding and error    *|
+|* explanations, so what it says is what TPUPROF_EVENTS will do.              *|
+|*                                                                            *|
+|*   tpuprof-events                 every event of every present PMU          *|
+|*   tpuprof-events --check NAME    one event (any libpfm4 spelling), exit 0  *|
+|*                                  if it opens, 1 if not                     *|
+\*===----------------------------------------------------------------------===*/
+
+#include "rt_internal.h"
+
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <perfmon/pfmlib_perf_event.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+/// Encodes and opens `name`; prints one line. Returns 1 when it opens.
+static int check(const char *name, int verbose) {
+  struct perf_event_attr attr;
+  const char *why = NULL;
+  if (__tpuprof_rt_encode_event(name, &attr, &why) != 0) {
+    printf("%-40s cannot encode (libpfm4: %s)\n", name, why);
+    return 0;
+  }
+  int fd = __tpuprof_rt_perf_open(&attr, -1);
+  if (fd >= 0) {
+    close(fd);
+    if (verbose)
+      printf("%-40s opens (type %u, config 0x%llx)\n", name, attr.type,
+             (unsigned long long)attr.config);
+    else
+      printf("%-40s opens\n", name);
+    return 1;
+  }
+  char cause[256];
+  __tpuprof_rt_explain_open_error(errno, &attr, cause, sizeof(cause));
+  printf("%-40s does not open (%s)\n", name, cause);
+  return 0;
+}
+
+static int usage(FILE *f) {
+  fprintf(f, "usage: tpuprof-events [--check EVENT]\n"
+             "Lists the PMUs and events libpfm4 knows here and whether each "
+             "opens;\n--check tests one event (exit 0 if it opens).\n");
+  return f == stdout ? 0 : 2;
+}
+
+int main(int argc, char **argv) {
+  if (argc == 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")))
+    return usage(stdout);
+  if (argc == 3 && !strcmp(argv[1], "--check")) {
+    if (__tpuprof_rt_pfm_init() != 0)
+      return 1;
+    return check(argv[2], 1) ? 0 : 1;
+  }
+  if (argc != 1)
+    return usage(stderr);
+  if (__tpuprof_rt_pfm_init() != 0)
+    return 1;
+  printf("perf_event_paranoid: %d\n", __tpuprof_rt_perf_paranoid());
+  int pmus = 0, events = 0, open = 0;
+  pfm_pmu_t pmu;
+  pfm_for_all_pmus(pmu) {
+    pfm_pmu_info_t pinfo;
+    memset(&pinfo, 0, sizeof(pinfo));
+    pinfo.size = sizeof(pinfo);
+    if (pfm_get_pmu_info(pmu, &pinfo) != PFM_SUCCESS || !pinfo.is_present)
+      continue;
+    ++pmus;
+    printf("\nPMU %s (%s): %d events\n", pinfo.name, pinfo.desc,
+           pinfo.nevents);
+    for (int e = pinfo.first_event; e != -1; e = pfm_get_event_next(e)) {
+      pfm_event_info_t einfo;
+      memset(&einfo, 0, sizeof(einfo));
+      einfo.size = sizeof(einfo);
+      if (pfm_get_event_info(e, PFM_OS_NONE, &einfo) != PFM_SUCCESS)
+        continue;
+      char name[256];
+      snprintf(name, sizeof(name), "%s::%s", pinfo.name, einfo.name);
+      ++events;
+      open += check(name, 0);
+    }
+  }
+  printf("\n%d PMUs, %d events, %d open here\n", pmus, events, open);
+  if (pmus && open == 0)
+    printf("no event opens: perf_event_open may be forbidden (seccomp, "
+           "perf_event_paranoid)\n");
+  return 0;
+}
