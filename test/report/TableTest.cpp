@@ -151,13 +151,19 @@ TEST(Table, ParseSortSpecDefaultsAndErrors) {
   EXPECT_TRUE(o.ascending);
   ASSERT_FALSE(bool(parseSortSpec("-location", o)));
   EXPECT_FALSE(o.ascending);
-  EXPECT_EQ(sortColumnNames().size(), 9u);
+  EXPECT_EQ(sortColumnNames().size(), 20u);
+  ASSERT_FALSE(bool(parseSortSpec("p99", o)));
+  EXPECT_FALSE(o.ascending);
+  ASSERT_FALSE(bool(parseSortSpec("bound", o)));
+  EXPECT_TRUE(o.ascending);
 
   llvm::Error err = parseSortSpec("+speed", o);
   ASSERT_TRUE(bool(err));
   EXPECT_EQ(llvm::toString(std::move(err)),
             "unknown sort column 'speed' (expected one of: name, duration, "
-            "self, percent, device, count, shapes, hash, location)");
+            "self, percent, device, count, shapes, hash, location, min, "
+            "mean, median, p90, p99, max, flops, gflops, bytes, bandwidth, "
+            "bound)");
 
   TableOptions bad;
   bad.sortColumn = "bogus";
