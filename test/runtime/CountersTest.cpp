@@ -23,12 +23,36 @@
 #include <string>
 #include <sys/mman.h>
 #include <thread>
+#include <time.h>
 #include <unistd.h>
 #include <vector>
 
 using namespace tpuprof_test;
 
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define TPUPROF_TEST_SANITIZED 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define TPUPROF_TEST_SANITIZED 1
+#endif
+
 namespace {
+
+/// Sanitizers fault in shadow memory for the pages a test touches, so
+/// upper bounds on page faults only hold in plain builds.
+#ifdef TPUPROF_TEST_SANITIZED
+constexpr bool Sanitized = true;
+#else
+constexpr bool Sanitized = false;
+#endif
+
+uint64_t threadCpuNs() {
+  timespec ts;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return uint64_t(ts.tv_sec) * 1000000000u + uint64_t(ts.tv_nsec);
+}
 
 std::vector<std::string> listDir(const std::string &dir) {
   std::vector<std::string> names;
@@ -143,7 +167,8 @@ TEST_F(Counters, PageFaultsCountTheFreshPagesAnOpTouches) {
   ASSERT_NE(r, nullptr);
   ASSERT_EQ(r->counters.size(), 3u);
   EXPECT_GE(r->counters[0], N);
-  EXPECT_LE(r->counters[0], N + 4) << "more faults than pages touched";
+  if (!Sanitized)
+    EXPECT_LE(r->counters[0], N + 4) << "more faults than pages touched";
   EXPECT_GT(r->counters[1], 0u);            // time enabled
   EXPECT_EQ(r->counters[1], r->counters[2]); // software: never multiplexed
 }
@@ -151,9 +176,11 @@ TEST_F(Counters, PageFaultsCountTheFreshPagesAnOpTouches) {
 TEST_F(Counters, TaskClockMatchesTheOpsDuration) {
   ASSERT_EQ(tpuprof_set_events("perf::TASK-CLOCK"), 0);
   ASSERT_EQ(tpuprof_enable(64, 1), 0);
+  uint64_t cpu0 = threadCpuNs();
   __tpuprof_begin(11);
   spinFor(std::chrono::microseconds(20000));
   __tpuprof_end(11);
+  double cpuNs = double(threadCpuNs() - cpu0);
   ASSERT_EQ(tpuprof_disable(), 0);
   Dump d = lastDump();
   const Record *r = recordOf(d, 11);
@@ -163,11 +190,15 @@ TEST_F(Counters, TaskClockMatchesTheOpsDuration) {
       ticksToNs(d.header, r->rec.end) - ticksToNs(d.header, r->rec.begin);
   double taskNs = double(r->counters[0]);
   double enabledNs = double(r->counters[1]);
-  // The group was enabled for the whole op: time_enabled ≈ the duration.
-  EXPECT_NEAR(enabledNs, durNs, 0.05 * durNs + 50000);
-  // On CPU for (nearly) all of it; a busy 2-core machine may preempt us.
+  // Task clock = the thread's time on a CPU during the op: the kernel's own
+  // per-thread CPU clock, read just outside the probes, agrees with it.
+  EXPECT_NEAR(taskNs, cpuNs, 0.05 * cpuNs + 100000);
   EXPECT_LE(taskNs, durNs * 1.05 + 50000);
-  EXPECT_GE(taskNs, durNs * 0.5);
+  // A per-thread group's time advances while the thread runs.
+  EXPECT_NEAR(enabledNs, taskNs, 0.01 * taskNs + 10000);
+  // Not preempted (the usual case): task clock ≈ the op's duration.
+  if (cpuNs >= 0.95 * durNs)
+    EXPECT_NEAR(taskNs, durNs, 0.05 * durNs + 50000);
 }
 
 TEST_F(Counters, HardwareEventWithoutPmuWarnsAndTheRunCompletes) {
@@ -292,8 +323,11 @@ TEST_F(Counters, CountersOfTwoThreadsStaySeparate) {
   ASSERT_NE(ra, nullptr);
   ASSERT_NE(rb, nullptr);
   EXPECT_GE(ra->counters[0], 48u);
-  EXPECT_LE(ra->counters[0], 52u);
-  EXPECT_LE(rb->counters[0], 4u);
+  EXPECT_GE(ra->counters[0], rb->counters[0] + 40);
+  if (!Sanitized) {
+    EXPECT_LE(ra->counters[0], 52u);
+    EXPECT_LE(rb->counters[0], 4u);
+  }
 }
 
 TEST_F(Counters, HardwareCountersCountWhereAPmuExists) {
