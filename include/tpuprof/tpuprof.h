@@ -1,7 +1,8 @@
 /*===- tpuprof/tpuprof.h - tpuprof runtime C API ------------------*- C -*-===*\
 |*                                                                            *|
 |* The runtime library libtpuprof_rt: profiling control for programs, and the *|
-|* entry points that instrumented code calls. Links only libc and pthreads.   *|
+|* entry points that instrumented code calls. Links only libc, pthreads and  *|
+|* libpfm4.                                                                   *|
 |*                                                                            *|
 |* Environment (read once when the library loads; docs/environment.md):       *|
 |*   TPUPROF_ENABLE=1 (ENABLE_ALL_PROFILE)     profile the whole run          *|
