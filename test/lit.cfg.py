@@ -2,6 +2,7 @@
 # lit configuration for tpuprof. Tools resolve from the build's bin/ first,
 # then from LLVM 19's bin/ (never /usr/bin, which is LLVM 14).
 import os
+import shutil
 import sys
 import lit.formats
 from lit.llvm import llvm_config
@@ -36,8 +37,14 @@ config.substitutions.append(("%clangxx", os.path.join(config.llvm_tools_dir, "cl
 tool_dirs = [config.tpuprof_tools_dir, config.llvm_tools_dir]
 tools = ["tpuprof-report", "FileCheck", "not", "count", "mlir-opt", "opt", "clang"]
 if config.tpuprof_mlir_enabled:
-    tools += ["tpuprof-opt", "tpuprof-run"]
+    tools += ["tpuprof-opt", "tpuprof-run", "tpuprof-annotate"]
     config.available_features.add("mlir")
     # passes/ (and with it TpuProfilePlugin.so) builds only with MLIR on.
     config.available_features.add("llvm-plugin")
+# bench/'s synthetic dump generator (absent with TPUPROF_ENABLE_BENCH=OFF).
+if os.path.exists(os.path.join(config.tpuprof_tools_dir, "tpuprof-gen-dumps")):
+    tools += ["tpuprof-gen-dumps"]
+    config.available_features.add("gen-dumps")
+if shutil.which("sqlite3"):
+    config.available_features.add("sqlite3")
 llvm_config.add_tool_substitutions(tools, tool_dirs)

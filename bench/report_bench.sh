@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Report benchmarks (docs/performance.md, "Report"): aggregation rate, peak
+# memory of `table` as the record count grows 10x, and `trace` of 1 M events.
+#   bench/report_bench.sh [BUILD_DIR] [--big]
+# --big also aggregates a 100 M-record set (1000 dumps of 100 k records,
+# 2.4 GB on disk). Needs tpuprof-gen-dumps (TPUPROF_ENABLE_BENCH=ON).
+set -euo pipefail
+build=${1:-build}
+big=${2:-}
+bin=$build/bin
+work=$(mktemp -d "${TMPDIR:-/tmp}/tpuprof-report-bench.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+
+# Wall seconds and max RSS (KiB) of a command, via getrusage in Python.
+measure() {
+  python3 - "$@" <<'PY'
+import resource, subprocess, sys, time
+t = time.perf_counter()
+subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, check=True)
+wall = time.perf_counter() - t
+rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+print(f"{wall:.3f} {rss}")
+PY
+}
+
+gen() { # DIR DUMPS RECORDS_PER_DUMP
+  "$bin/tpuprof-gen-dumps" -o "$1" --dumps "$2" --records "$3" --ops 64 --nest --dims
+}
+
+gen "$work/1m" 10 100000
+gen "$work/10m" 100 100000
+gen "$work/1m-one" 1 1000000
+
+printf '%-44s %10s %12s %12s\n' "run" "seconds" "M records/s" "max RSS MiB"
+row() { # LABEL RECORDS CMD...
+  local label=$1 n=$2; shift 2
+  read -r wall rss < <(measure "$@")
+  python3 -c "import sys; w,r,n=float(sys.argv[1]),int(sys.argv[2]),int(sys.argv[3]); print(f'{sys.argv[4]:<44} {w:10.3f} {n/w/1e6:12.1f} {r/1024:12.1f}')" "$wall" "$rss" "$n" "$label"
+  echo "$rss" > "$work/last-rss"
+}
+row "table, 1 M records (10 dumps)" 1000000 "$bin/tpuprof-report" table "$work/1m"
+rss1=$(cat "$work/last-rss")
+row "table, 10 M records (100 dumps)" 10000000 "$bin/tpuprof-report" table "$work/10m"
+rss10=$(cat "$work/last-rss")
+row "table --stats --by name, 10 M records" 10000000 "$bin/tpuprof-report" table --stats --by name "$work/10m"
+row "summary, 10 M records" 10000000 "$bin/tpuprof-report" summary -o - "$work/10m"
+row "export --format json, 10 M records" 10000000 "$bin/tpuprof-report" export --format json "$work/10m"
+row "diff, 2 x 10 M records" 20000000 "$bin/tpuprof-report" diff "$work/10m" "$work/10m"
+row "table, 1 M records (one dump)" 1000000 "$bin/tpuprof-report" table "$work/1m-one"
+row "trace, 1 M events (one dump)" 1000000 "$bin/tpuprof-report" trace -o "$work/t.json" "$work/1m-one"
+python3 -c "import sys; print(f'table max RSS, 10 M / 1 M records: {int(sys.argv[2])/int(sys.argv[1]):.2f}x')" "$rss1" "$rss10"
+if [ "$big" = "--big" ]; then
+  gen "$work/100m" 1000 100000
+  row "table, 100 M records (1000 dumps)" 100000000 "$bin/tpuprof-report" table "$work/100m"
+fi

@@ -1,0 +1,170 @@
+//===- tpuprof-annotate.cpp - Measured stats in the IR --------------------===//
+//
+//   tpuprof-annotate IR_FILE -o OUT DUMP...     (or: tpuprof-report annotate)
+//
+// An .mlir IR_FILE is parsed, each op's hash is recomputed with the pass's own
+// code (tpuprof/passes/mlir/OpHash.h), and every op that has rows in the dumps
+// gets a `tpuprof.stats` dictionary attribute; the module is printed back, so
+// it still parses with tpuprof-opt and mlir-opt (the hash ignores tpuprof.*
+// attributes, so annotating does not change it). Any other IR_FILE (C, C++,
+// .ll) is treated as source code: OUT is an annotated listing keyed by the
+// probes' file:line (LLVM-level probes). docs/report.md, "annotate".
+//
+//===----------------------------------------------------------------------===//
+
+#include "tpuprof/passes/mlir/OpHash.h"
+#include "tpuprof/passes/mlir/Passes.h"
+#include "tpuprof/report/Views.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/WithColor.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace tpuprof::report;
+namespace cl = llvm::cl;
+
+namespace {
+
+cl::OptionCategory category("tpuprof-annotate options");
+cl::opt<std::string> irFile(cl::Positional, cl::Required,
+                            cl::desc("<IR_FILE>"), cl::cat(category));
+cl::list<std::string> dumps(cl::Positional, cl::OneOrMore,
+                            cl::desc("<dump, directory or .json>..."),
+                            cl::cat(category));
+cl::opt<std::string> outFile("o", cl::desc("Output file ('-': stdout)"),
+                             cl::value_desc("OUT"), cl::init("-"),
+                             cl::cat(category));
+
+int fail(const llvm::Twine &msg) {
+  llvm::WithColor::error(llvm::errs(), "tpuprof-report annotate") << msg
+                                                                   << '\n';
+  return 1;
+}
+
+/// Everything measured for one op hash, over its shapes and devices.
+struct OpStats {
+  uint64_t ns = 0, selfNs = 0, count = 0, minNs = UINT64_MAX, maxNs = 0;
+  unsigned rows = 0;
+  std::vector<uint64_t> counters;
+};
+
+} // namespace
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  cl::HideUnrelatedOptions({&category});
+  cl::ParseCommandLineOptions(argc, argv,
+                              "tpuprof-annotate: measured stats in the IR\n");
+
+  llvm::Expected<Profile> profile =
+      loadProfile(dumps, llvm::sys::Process::StandardErrIsDisplayed());
+  if (!profile)
+    return fail(llvm::toString(profile.takeError()));
+
+  std::error_code ec;
+  llvm::ToolOutputFile out(outFile, ec, llvm::sys::fs::OF_Text);
+  if (ec)
+    return fail(outFile + ": cannot write: " + ec.message());
+
+  if (!llvm::StringRef(irFile).ends_with(".mlir")) {
+    if (llvm::Error err = printSourceListing(*profile, irFile, out.os()))
+      return fail(llvm::toString(std::move(err)));
+    out.keep();
+    return 0;
+  }
+
+  DialectRegistry registry;
+  registerAllDialects(registry);
+  tpuprof::registerTpuProfDialect(registry);
+  MLIRContext context(registry);
+  context.allowUnregisteredDialects();
+  llvm::SourceMgr sourceMgr;
+  std::string error;
+  auto file = openInputFile(irFile, &error);
+  if (!file)
+    return fail(irFile + ": " + error);
+  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+  SourceMgrDiagnosticHandler handler(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  if (!module)
+    return fail(irFile + ": cannot parse the IR");
+
+  llvm::DenseMap<uint64_t, OpStats> byHash;
+  for (const Row &row : profile->rows) {
+    if (row.unknownProbe || row.mixedHash)
+      continue;
+    OpStats &s = byHash[row.hash];
+    s.ns += row.durationNs;
+    s.selfNs += row.selfNs;
+    s.count += row.count;
+    if (row.count) {
+      s.minNs = std::min(s.minNs, row.durations.min());
+      s.maxNs = std::max(s.maxNs, row.durations.max());
+    }
+    ++s.rows;
+    s.counters.resize(profile->events.size(), 0);
+    for (size_t i = 0; i != row.counters.size() && i != s.counters.size(); ++i)
+      s.counters[i] += row.counters[i];
+  }
+
+  Builder b(&context);
+  // Microseconds rounded to the ns, so the IR shows 12.345 rather than the
+  // nearest double's 17 digits.
+  auto us = [&](double ns) {
+    return b.getF64FloatAttr(std::round(ns) / 1e3);
+  };
+  unsigned annotated = 0;
+  double total = double(profile->totalNs);
+  module->walk([&](Operation *op) {
+    // Modules and functions are never probes (and hashing them is costly).
+    if (isa<ModuleOp>(op) ||
+        (op->getNumRegions() && op->hasTrait<OpTrait::IsIsolatedFromAbove>()))
+      return;
+    auto it = byHash.find(tpuprof::computeOpHash(op));
+    if (it == byHash.end())
+      return;
+    const OpStats &s = it->second;
+    SmallVector<NamedAttribute> fields = {
+        b.getNamedAttr("count", b.getI64IntegerAttr(int64_t(s.count))),
+        b.getNamedAttr("total_us", us(double(s.ns))),
+        b.getNamedAttr("self_us", us(double(s.selfNs))),
+        b.getNamedAttr("percent",
+                       b.getF64FloatAttr(
+                           std::round(total ? 1e4 * s.ns / total : 0.0) /
+                           100)),
+        b.getNamedAttr("mean_us", us(s.count ? double(s.ns) / s.count : 0.0)),
+        b.getNamedAttr("min_us", us(s.count ? double(s.minNs) : 0.0)),
+        b.getNamedAttr("max_us", us(double(s.maxNs))),
+        b.getNamedAttr("rows", b.getI64IntegerAttr(s.rows)),
+    };
+    if (!profile->events.empty()) {
+      SmallVector<NamedAttribute> counters;
+      for (size_t i = 0; i != profile->events.size(); ++i)
+        counters.push_back(b.getNamedAttr(
+            profile->events[i], b.getI64IntegerAttr(int64_t(s.counters[i]))));
+      fields.push_back(
+          b.getNamedAttr("counters", b.getDictionaryAttr(counters)));
+    }
+    op->setAttr("tpuprof.stats", b.getDictionaryAttr(fields));
+    ++annotated;
+  });
+  module->print(out.os());
+  out.os() << '\n';
+  out.keep();
+  llvm::errs() << "tpuprof-annotate: annotated " << annotated << " ops of "
+               << irFile << '\n';
+  return 0;
+}
