@@ -1,7 +1,7 @@
 /*===- tpuprof/tpuprof.h - tpuprof runtime C API ------------------*- C -*-===*\
 |*                                                                            *|
 |* The runtime library libtpuprof_rt: profiling control for programs, and the *|
-|* entry points that instrumented code calls. Links only libc, pthreads and  *|
+|* entry points that instrumented code calls. Links only libc, pthreads and   *|
 |* libpfm4.                                                                   *|
 |*                                                                            *|
 |* Environment (read once when the library loads; docs/environment.md):       *|
