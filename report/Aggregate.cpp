@@ -141,9 +141,25 @@ void Aggregator::add(const DumpReader &dump) {
   // Keyed by uint64_t: every uint32_t is a valid probe id, including
   // DenseMap's reserved empty and tombstone keys for uint32_t.
   DenseMap<uint64_t, size_t> staticRow;
+  // The same for the common small ids, without hashing: probe and row of
+  // each id below kDenseIds (row SIZE_MAX until first seen).
+  constexpr uint32_t kDenseIds = 1u << 16;
+  struct StaticEntry {
+    size_t row = SIZE_MAX;
+    const Probe *probe = nullptr;
+  };
+  std::vector<StaticEntry> denseRow;
   // (probe id, row) pairs already merged, so each probe's location is added
   // to its row once rather than compared on every record.
   DenseSet<std::pair<uint64_t, size_t>> merged;
+  auto mergeLocation = [&](const RecordView &record, const Probe *probe,
+                           size_t rowIdx) {
+    Row &row = result.rows[rowIdx];
+    if (probe && merged.insert({record.probe, rowIdx}).second &&
+        !probe->location.empty() &&
+        !llvm::is_contained(row.locations, probe->location))
+      row.locations.push_back(probe->location.str());
+  };
 
   SmallVector<Frame, 32> stack;
   auto pop = [&]() {
@@ -157,21 +173,33 @@ void Aggregator::add(const DumpReader &dump) {
 
   for (const ThreadInfo &thread : dump.threads()) {
     dump.forEachRecord(thread, [&](const RecordView &record) {
-      const Probe *probe = dump.findProbe(record.probe);
+      const Probe *probe;
       size_t rowIdx;
-      if (record.numDims == 0) {
+      if (record.numDims == 0 && record.probe < kDenseIds) {
+        if (denseRow.size() <= record.probe)
+          denseRow.resize(record.probe + 1);
+        StaticEntry &e = denseRow[record.probe];
+        if (e.row == SIZE_MAX) {
+          e.probe = dump.findProbe(record.probe);
+          e.row = rowFor(dump, record, e.probe);
+          mergeLocation(record, e.probe, e.row);
+        }
+        probe = e.probe;
+        rowIdx = e.row;
+      } else if (record.numDims == 0) {
+        probe = dump.findProbe(record.probe);
         auto [it, inserted] = staticRow.try_emplace(record.probe, 0);
-        if (inserted)
+        if (inserted) {
           it->second = rowFor(dump, record, probe);
+          mergeLocation(record, probe, it->second);
+        }
         rowIdx = it->second;
       } else {
+        probe = dump.findProbe(record.probe);
         rowIdx = rowFor(dump, record, probe);
+        mergeLocation(record, probe, rowIdx);
       }
       Row &row = result.rows[rowIdx];
-      if (probe && merged.insert({record.probe, rowIdx}).second &&
-          !probe->location.empty() &&
-          !llvm::is_contained(row.locations, probe->location))
-        row.locations.push_back(probe->location.str());
 
       // Close records that cannot enclose this one. Popping while depth >=
       // the new depth (rather than requiring exact depths) tolerates gaps,
