@@ -382,7 +382,7 @@ void Instrumenter::instrumentLaunch(Launch &launch, AllocaInst *dimsSlot) {
 
   emitBegin(call, probe, dims, dimsSlot, loc);
   auto *ci = dyn_cast<CallInst>(call);
-  if (ci && !(mayUnwindOut(*ci) && ensurePersonality(f))) {
+  if (ci && !(d.mayThrow && mayUnwindOut(*ci) && ensurePersonality(f))) {
     emitEnd(ci->getNextNode(), probe, loc);
     return;
   }

@@ -347,6 +347,7 @@ LaunchDescription tpuprof::llvmpass::describeLaunch(CallBase &call,
       }
     break;
   }
+  d.mayThrow = apiOf(callee.getName()) == Api::Other;
   d.name = (kernel.empty() ? displayName(callee.getName())
                            : displayName(kernel)) +
            line;

@@ -65,6 +65,19 @@ define void @plain(ptr %p) {
   ret void
 }
 
+; The C launch APIs (CUDA, HIP, OpenMP) return errors and never throw: their
+; plain calls get no cleanup even when not marked nounwind.
+; CHECK-LABEL: define void @c_api(
+; CHECK-NOT:     invoke
+; CHECK:         call i32 @cuLaunchKernel(
+; CHECK-NOT:     landingpad
+; CHECK:         ret void
+declare i32 @cuLaunchKernel(ptr, i32, i32, i32, i32, i32, i32, i32, ptr, ptr, ptr)
+define void @c_api(ptr %f) {
+  %r = call i32 @cuLaunchKernel(ptr %f, i32 1, i32 1, i32 1, i32 1, i32 1, i32 1, i32 0, ptr null, ptr null, ptr null)
+  ret void
+}
+
 ; nounwind functions and calls need no cleanup.
 ; CHECK-LABEL: define void @nothrow(
 ; CHECK-NOT:     invoke

@@ -66,6 +66,10 @@ struct LaunchDescription {
   uint64_t hash = 0;    ///< docs/hash.md, "LLVM launch and function probes".
   /// One emitter per '?' in `shapes`, in order.
   std::vector<DimEmitter> dims;
+  /// False for the C launch APIs (CUDA, HIP, OpenMP), which report errors by
+  /// return code and never throw: their plain calls need no cleanup, which
+  /// would only cost code and compile time.
+  bool mayThrow = true;
 };
 
 /// Describes `call`, a call of the launch function `callee`.

@@ -1,0 +1,105 @@
+#!/usr/bin/env python3
+"""The LLVM plugin's costs, each measured side by side in one run
+(docs/performance.md, "LLVM plugin"):
+
+1. run time of an OpenMP program built with clang-19 -fpass-plugin, against
+   the same program built without it: probes off (TPUPROF_ENABLE unset) and
+   on in mode 0 (TPUPROF_ENABLE=1, timing only);
+2. compile time of a large C++ translation unit at -O2 with and without the
+   plugin.
+
+Runs alternate between the variants so that drift in the machine's speed
+hits all of them alike. Each variant's figure is its minimum (noise from
+other processes only ever adds time) and, next to it, its median. Compile
+time is the compiler's CPU time (user + sys), which other processes on the
+machine disturb less than wall time.
+
+    python3 bench/llvm_plugin/run.py BUILD_DIR [--runs N]
+"""
+import argparse
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+CLANGXX = "/usr/lib/llvm-19/bin/clang++"
+
+
+def sh(cmd, env=None):
+    return subprocess.run(cmd, check=True, capture_output=True, text=True,
+                          env=env).stdout
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("build", help="tpuprof build directory")
+    ap.add_argument("--runs", type=int, default=7)
+    ap.add_argument("--iters", type=int, default=20000)
+    ap.add_argument("--functions", type=int, default=1500)
+    ap.add_argument("--launch-every", type=int, default=8,
+                    help="every K-th function of the large TU launches")
+    args = ap.parse_args()
+    lib = os.path.join(os.path.abspath(args.build), "lib")
+    plugin = os.path.join(lib, "TpuProfilePlugin.so")
+    tmp = tempfile.mkdtemp(prefix="tpuprof-llvm-bench-")
+    src = os.path.join(HERE, "omp_bench.cpp")
+
+    # 1. Run time.
+    common = [CLANGXX, "-O2", "-fopenmp", src]
+    plain, inst = os.path.join(tmp, "plain"), os.path.join(tmp, "inst")
+    sh(common + ["-o", plain])
+    sh(common + ["-fpass-plugin=" + plugin, "-o", inst, "-L" + lib,
+                 "-ltpuprof_rt", "-Wl,-rpath," + lib])
+    env = dict(os.environ, OMP_NUM_THREADS=os.environ.get("OMP_NUM_THREADS", "2"))
+    env.pop("TPUPROF_ENABLE", None)
+    on = dict(env, TPUPROF_ENABLE="1", TPUPROF_MODE="0",
+              TPUPROF_OUTPUT=tmp, TPUPROF_RECORD_SIZE="200000")
+    variants = [("plain", plain, env), ("plugin, probes off", inst, env),
+                ("plugin, mode 0 on", inst, on)]
+    times = {name: [] for name, _, _ in variants}
+    for _ in range(args.runs):
+        for name, exe, e in variants:
+            out = sh([exe, str(args.iters)], env=e)
+            times[name].append(float(out.split()[0]))
+    base, mbase = min(times["plain"]), statistics.median(times["plain"])
+    regions = 2 * args.iters
+    print(f"OpenMP program: {regions} parallel regions, "
+          f"{env['OMP_NUM_THREADS']} threads, {args.runs} runs each")
+    for name, _, _ in variants:
+        t, m = min(times[name]), statistics.median(times[name])
+        print(f"  {name:20s} min {t * 1e3:8.2f} ms  ratio {t / base:.4f}  "
+              f"({(t - base) / regions * 1e9:+5.0f} ns per region)   "
+              f"median {m * 1e3:8.2f} ms  ratio {m / mbase:.4f}")
+
+    # 2. Compile time.
+    tu = os.path.join(tmp, "large_tu.cpp")
+    sh([sys.executable, os.path.join(HERE, "large_tu.py"),
+        str(args.functions), tu, str(args.launch_every)])
+    lines = sum(1 for _ in open(tu))
+    cc = [CLANGXX, "-O2", "-c", tu, "-o", os.path.join(tmp, "tu.o")]
+    ctimes = {"clang -O2": [], "clang -O2 + plugin": []}
+    for _ in range(max(3, args.runs // 2)):
+        for name, extra in [("clang -O2", []),
+                            ("clang -O2 + plugin", ["-fpass-plugin=" + plugin])]:
+            r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+            sh(cc + extra)
+            r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+            ctimes[name].append(r1.ru_utime - r0.ru_utime +
+                                r1.ru_stime - r0.ru_stime)
+    cbase = min(ctimes["clang -O2"])
+    mbase = statistics.median(ctimes["clang -O2"])
+    print(f"Compile time (CPU): {lines} lines + standard headers, "
+          f"{args.functions} functions, a launch in every "
+          f"{args.launch_every}, "
+          f"{len(ctimes['clang -O2'])} runs each")
+    for name, ts in ctimes.items():
+        t, m = min(ts), statistics.median(ts)
+        print(f"  {name:20s} min {t:7.3f} s  ratio {t / cbase:.4f}   "
+              f"median {m:7.3f} s  ratio {m / mbase:.4f}")
+
+
+if __name__ == "__main__":
+    main()
