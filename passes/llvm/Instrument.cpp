@@ -39,6 +39,7 @@
 #include "llvm/IR/MDBuilder.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/Path.h"
+#include "llvm/TargetParser/Triple.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/Transforms/Utils/Local.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
@@ -578,6 +579,11 @@ PreservedAnalyses TpuProfileInstrumentPass::run(Module &module,
   // Instrumenting twice would nest every probe in a copy of itself (opt
   // -passes=tpu-profile-instrument on top of the automatic run).
   if (module.getNamedGlobal(kTableSym))
+    return PreservedAnalyses::all();
+  // Device code (CUDA/HIP/OpenMP offload device compilations) cannot call
+  // the host runtime; its launches are profiled on the host side.
+  Triple triple(module.getTargetTriple());
+  if (triple.isNVPTX() || triple.isAMDGPU() || triple.isSPIR() || triple.isSPIRV())
     return PreservedAnalyses::all();
   Expected<LaunchMatcher> matcher =
       LaunchMatcher::create(opts.launchPatterns, opts.launchFile);
