@@ -27,7 +27,6 @@
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
-#include "llvm/BinaryFormat/Dwarf.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/DiagnosticInfo.h"
@@ -43,6 +42,8 @@
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/Transforms/Utils/Local.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
+
+#include <optional>
 
 using namespace llvm;
 using namespace tpuprof;
@@ -134,7 +135,8 @@ private:
   bool ensurePersonality(Function &f);
   /// A new block `landingpad cleanup; end(probe); resume`.
   BasicBlock *cleanupBlock(Function &f, uint32_t probe, DebugLoc loc);
-  bool isCxxModule() const;
+  /// Whether the module is C++ with exceptions in play; computed once.
+  bool isCxxModule();
 
   void emitTable();
 
@@ -148,6 +150,7 @@ private:
   GlobalVariable *enabled = nullptr, *base = nullptr;
   FunctionCallee beginFn, beginDimsFn, endFn;
   MDNode *unlikely = nullptr;
+  std::optional<bool> cxxModule;
 };
 
 std::string moduleName(const Module &m) {
@@ -314,15 +317,20 @@ void Instrumenter::emitEnd(Instruction *before, uint32_t probe, DebugLoc loc) {
   b.CreateCall(endFn, {id})->setDoesNotThrow();
 }
 
-bool Instrumenter::isCxxModule() const {
-  for (StringRef name : {"__gxx_personality_v0", "__cxa_throw",
-                         "__cxa_rethrow", "__cxa_begin_catch"})
-    if (m.getFunction(name))
-      return true;
-  for (const Function &f : m)
-    if (f.hasPersonalityFn() || f.getName().starts_with("_Z"))
-      return true;
-  return false;
+bool Instrumenter::isCxxModule() {
+  if (!cxxModule) {
+    cxxModule = false;
+    for (StringRef name : {"__gxx_personality_v0", "__cxa_throw",
+                           "__cxa_rethrow", "__cxa_begin_catch"})
+      if (m.getFunction(name))
+        cxxModule = true;
+    for (const Function &f : m)
+      if (f.hasPersonalityFn() || f.getName().starts_with("_Z")) {
+        cxxModule = true;
+        break;
+      }
+  }
+  return *cxxModule;
 }
 
 bool Instrumenter::mayUnwindOut(CallInst &call) const {
