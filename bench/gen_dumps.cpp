@@ -100,7 +100,8 @@ int main(int argc, char **argv) {
 
   for (unsigned d = 0; d != numDumps; ++d) {
     SmallString<256> path(outDir);
-    sys::path::append(path, "tpuprof_data_dev" + Twine(device) + "-" + Twine(d));
+    sys::path::append(path,
+                      "tpuprof_data_dev" + Twine(device) + "-" + Twine(d));
     std::error_code ec;
     raw_fd_ostream os(path, ec);
     if (ec)
@@ -125,7 +126,8 @@ int main(int argc, char **argv) {
     for (unsigned k = 0; k != numOps; ++k)
       maxDur = std::max<uint64_t>(
           maxDur, uint64_t((100 + 37 * k) * 1.26 *
-                           (int(k) == slowOp ? slowFactor : 1.0)) + 2);
+                           (int(k) == slowOp ? slowFactor : 1.0)) +
+                      2);
     windowLen = (perThread[0] + 1) * (2 * maxDur + 20);
 
     tpuprof_dump_header h;

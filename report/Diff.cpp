@@ -83,17 +83,16 @@ Expected<bool> tpuprof::report::printDiff(const Profile &a, const Profile &b,
   });
 
   std::vector<std::vector<std::string>> lines;
-  std::vector<std::string> title = {"Name",      "A (us)",    "B (us)",
-                                    "Delta (us)", "Delta %",  "Count A",
-                                    "Count B",   "Status",    "Argument Shapes",
-                                    "Hash"};
+  std::vector<std::string> title = {
+      "Name",    "A (us)",  "B (us)", "Delta (us)",      "Delta %",
+      "Count A", "Count B", "Status", "Argument Shapes", "Hash"};
   for (const std::string &e : events)
     title.push_back("Delta " + e);
   lines.push_back(title);
   std::vector<const DiffRow *> failed;
   for (const DiffRow *d : order) {
-    StringRef status = !d->a.present ? "new"
-                       : !d->b.present ? "missing"
+    StringRef status = !d->a.present    ? "new"
+                       : !d->b.present  ? "missing"
                        : d->delta() > 0 ? "slower"
                        : d->delta() < 0 ? "faster"
                                         : "same";
@@ -117,8 +116,9 @@ Expected<bool> tpuprof::report::printDiff(const Profile &a, const Profile &b,
         d->shapes,
         d->hash};
     for (const std::string &e : events) {
-      int64_t delta = int64_t(d->b.counters.count(e) ? d->b.counters.at(e) : 0) -
-                      int64_t(d->a.counters.count(e) ? d->a.counters.at(e) : 0);
+      int64_t delta =
+          int64_t(d->b.counters.count(e) ? d->b.counters.at(e) : 0) -
+          int64_t(d->a.counters.count(e) ? d->a.counters.at(e) : 0);
       l.push_back(formatv("{0}{1}", delta > 0 ? "+" : "", delta).str());
     }
     lines.push_back(std::move(l));
@@ -159,8 +159,8 @@ Expected<bool> tpuprof::report::printDiff(const Profile &a, const Profile &b,
     if (failed.empty()) {
       os << formatv("OK: no op slower by more than {0}%\n", opts.failAbovePct);
     } else {
-      os << formatv("FAIL: {0} op(s) slower by more than {1}%:",
-                    failed.size(), opts.failAbovePct);
+      os << formatv("FAIL: {0} op(s) slower by more than {1}%:", failed.size(),
+                    opts.failAbovePct);
       for (const DiffRow *d : failed)
         os << formatv(" {0} [{1}] ({2:F2}%)", d->name, d->shapes,
                       d->deltaPct());

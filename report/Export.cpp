@@ -248,9 +248,8 @@ Expected<Profile> tpuprof::report::readProfileJson(StringRef path) {
   };
   ErrorOr<std::unique_ptr<MemoryBuffer>> buf = MemoryBuffer::getFile(path);
   if (!buf)
-    return createStringError(buf.getError(),
-                             path + ": cannot open: " +
-                                 buf.getError().message());
+    return createStringError(
+        buf.getError(), path + ": cannot open: " + buf.getError().message());
   Expected<json::Value> root = json::parse((*buf)->getBuffer());
   if (!root)
     return bad(toString(root.takeError()));
@@ -377,10 +376,10 @@ std::string tpuprof::report::csvField(StringRef s) {
 void tpuprof::report::writeCsv(const Profile &p, raw_ostream &os) {
   // Lines end in CRLF as RFC 4180 says; fields are separated by commas.
   static const char *const header[] = {
-      "name",        "kind",     "device",  "hash",      "shapes",
-      "location",    "function", "count",   "unfinished", "duration_ns",
-      "self_ns",     "percent",  "min_ns",  "mean_ns",   "median_ns",
-      "p90_ns",      "p99_ns",   "max_ns",  "flops",     "bytes",
+      "name",        "kind",     "device", "hash",       "shapes",
+      "location",    "function", "count",  "unfinished", "duration_ns",
+      "self_ns",     "percent",  "min_ns", "mean_ns",    "median_ns",
+      "p90_ns",      "p99_ns",   "max_ns", "flops",      "bytes",
       "gflop_per_s", "gb_per_s"};
   ListSeparator sep(",");
   for (const char *h : header)
@@ -390,8 +389,8 @@ void tpuprof::report::writeCsv(const Profile &p, raw_ostream &os) {
   os << "\r\n";
   for (const Row &r : p.rows) {
     const DurationSketch &d = r.durations;
-    double pct = p.totalNs ? 100.0 * double(r.durationNs) / double(p.totalNs)
-                           : 0.0;
+    double pct =
+        p.totalNs ? 100.0 * double(r.durationNs) / double(p.totalNs) : 0.0;
     double secs = double(r.durationNs);
     os << csvField(r.name) << ',' << kindName(r.kind) << ',' << r.device << ','
        << (r.unknownProbe ? "" : hexHash(r.hash)) << ',' << csvField(r.shapes)
@@ -443,7 +442,11 @@ CREATE TABLE ops(name TEXT, kind TEXT, device INTEGER, hash TEXT,
 /// A prepared statement bound by position, reset after each step.
 class Stmt {
 public:
-  Stmt(sqlite3 *db, const char *sql) { sqlite3_prepare_v2(db, sql, -1, &s, 0); }
+  /// `failed` is set when a statement cannot be prepared or run.
+  Stmt(sqlite3 *db, const char *sql, bool &failed) : failed(failed) {
+    if (sqlite3_prepare_v2(db, sql, -1, &s, 0) != SQLITE_OK)
+      failed = true;
+  }
   ~Stmt() { sqlite3_finalize(s); }
   Stmt &operator()(int64_t v) {
     sqlite3_bind_int64(s, ++n, v);
@@ -461,14 +464,15 @@ public:
     sqlite3_bind_null(s, ++n);
     return *this;
   }
-  int run() {
-    int rc = sqlite3_step(s);
+  void run() {
+    if (!s || sqlite3_step(s) != SQLITE_DONE)
+      failed = true;
     sqlite3_reset(s);
     n = 0;
-    return rc;
   }
 
 private:
+  bool &failed;
   sqlite3_stmt *s = nullptr;
   int n = 0;
 };
@@ -477,6 +481,8 @@ private:
 
 Error tpuprof::report::exportSqlite(ArrayRef<std::string> dumpPaths,
                                     StringRef outPath, bool progress) {
+  if (Error err = requireDumps(dumpPaths, "export --format sqlite"))
+    return err;
   Expected<std::vector<std::string>> files = expandDumpPaths(dumpPaths);
   if (!files)
     return files.takeError();
@@ -492,18 +498,21 @@ Error tpuprof::report::exportSqlite(ArrayRef<std::string> dumpPaths,
   if (sqlite3_open(outPath.str().c_str(), &db) != SQLITE_OK)
     return dbError("cannot create database");
   if (sqlite3_exec(db,
-                   "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; BEGIN;",
-                   0, 0, 0) != SQLITE_OK ||
+                   "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; BEGIN;", 0,
+                   0, 0) != SQLITE_OK ||
       sqlite3_exec(db, kSchema, 0, 0, 0) != SQLITE_OK)
     return dbError("cannot create tables");
 
   Aggregator agg;
+  bool failed = false;
   {
-    Stmt dumpRow(db, "INSERT INTO dumps VALUES(?,?,?,?,?,?,?,?,?,?,?)");
-    Stmt moduleRow(db, "INSERT INTO modules VALUES(?,?,?,?,?)");
-    Stmt probeRow(db, "INSERT INTO probes VALUES(?,?,?,?,?,?,?,?,?,?,?)");
-    Stmt recordRow(db, "INSERT INTO records VALUES(?,?,?,?,?,?,?,?,?,?,?)");
-    Stmt counterRow(db, "INSERT INTO counters VALUES(?,?,?,?,?)");
+    Stmt dumpRow(db, "INSERT INTO dumps VALUES(?,?,?,?,?,?,?,?,?,?,?)", failed);
+    Stmt moduleRow(db, "INSERT INTO modules VALUES(?,?,?,?,?)", failed);
+    Stmt probeRow(db, "INSERT INTO probes VALUES(?,?,?,?,?,?,?,?,?,?,?)",
+                  failed);
+    Stmt recordRow(db, "INSERT INTO records VALUES(?,?,?,?,?,?,?,?,?,?,?)",
+                   failed);
+    Stmt counterRow(db, "INSERT INTO counters VALUES(?,?,?,?,?)", failed);
     Progress bar(progress, "exporting", files->size());
     int64_t dumpId = 0;
     for (const std::string &file : *files) {
@@ -515,11 +524,11 @@ Error tpuprof::report::exportSqlite(ArrayRef<std::string> dumpPaths,
       }
       agg.add(*reader);
       const DumpInfo &info = reader->info();
-      uint64_t windowBegin = tpuprof::report::detail::absoluteNs(info, info.windowBegin);
-      dumpRow(dumpId)(StringRef(file))(int64_t(info.device))(
-          int64_t(info.pid))(int64_t(info.callNum))(int64_t(info.mode))(
-          StringRef(info.clockSource == TPUPROF_CLOCK_TSC ? "tsc"
-                                                          : "monotonic"))(
+      uint64_t windowBegin =
+          tpuprof::report::detail::absoluteNs(info, info.windowBegin);
+      dumpRow(dumpId)(StringRef(file))(int64_t(info.device))(int64_t(info.pid))(
+          int64_t(info.callNum))(int64_t(info.mode))(StringRef(
+          info.clockSource == TPUPROF_CLOCK_TSC ? "tsc" : "monotonic"))(
           int64_t(info.isComplete()))(int64_t(windowBegin))(
           int64_t(info.windowNs()))(int64_t(info.dropped))
           .run();
@@ -540,7 +549,8 @@ Error tpuprof::report::exportSqlite(ArrayRef<std::string> dumpPaths,
       ArrayRef<std::string> events = reader->events();
       tpuprof::report::detail::walkDump(
           *reader,
-          [&](const tpuprof::report::detail::WalkFrame &f, ArrayRef<tpuprof::report::detail::WalkFrame> up) {
+          [&](const tpuprof::report::detail::WalkFrame &f,
+              ArrayRef<tpuprof::report::detail::WalkFrame> up) {
             const RecordView &r = f.record;
             recordRow(dumpId)(int64_t(tid))(int64_t(f.seq))(int64_t(r.probe))(
                 int64_t(r.depth));
@@ -550,8 +560,8 @@ Error tpuprof::report::exportSqlite(ArrayRef<std::string> dumpPaths,
               recordRow(int64_t(up.back().seq));
             recordRow(int64_t(f.beginNs - windowBegin));
             if (f.finished)
-              recordRow(int64_t(f.endNs - windowBegin))(
-                  int64_t(f.durationNs))(int64_t(f.selfNs()));
+              recordRow(int64_t(f.endNs - windowBegin))(int64_t(f.durationNs))(
+                  int64_t(f.selfNs()));
             else
               recordRow.null().null().null();
             std::string shapes;
@@ -573,24 +583,27 @@ Error tpuprof::report::exportSqlite(ArrayRef<std::string> dumpPaths,
     }
 
     Profile p = agg.take();
-    Stmt opRow(db, "INSERT INTO ops VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,"
-                   "?,?,?,?,?,?)");
+    Stmt opRow(db,
+               "INSERT INTO ops VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,"
+               "?,?,?,?,?,?)",
+               failed);
     for (const Row &r : p.rows) {
       const DurationSketch &d = r.durations;
       double ns = double(r.durationNs);
-      opRow(StringRef(r.name))(kindName(r.kind))(int64_t(r.device))(
-          StringRef(r.unknownProbe ? "" : hexHash(r.hash)))(
-          StringRef(r.shapes))(r.location())(StringRef(r.function))(
-          int64_t(r.count))(int64_t(r.unfinished))(int64_t(r.durationNs))(
-          int64_t(r.selfNs))(p.totalNs ? 100.0 * ns / double(p.totalNs)
-                                       : 0.0)(int64_t(d.min()))(d.mean())(
-          int64_t(d.quantile(0.5)))(int64_t(d.quantile(0.9)))(
+      opRow(StringRef(r.name))(kindName(r.kind))(int64_t(r.device))(StringRef(
+          r.unknownProbe ? "" : hexHash(r.hash)))(StringRef(r.shapes))(
+          r.location())(StringRef(r.function))(int64_t(r.count))(
+          int64_t(r.unfinished))(int64_t(r.durationNs))(int64_t(r.selfNs))(
+          p.totalNs ? 100.0 * ns / double(p.totalNs) : 0.0)(int64_t(d.min()))(
+          d.mean())(int64_t(d.quantile(0.5)))(int64_t(d.quantile(0.9)))(
           int64_t(d.quantile(0.99)))(int64_t(d.max()))(int64_t(r.flops))(
-          int64_t(r.bytes))(ns ? double(r.flops) * r.count / ns : 0.0)(
-          ns ? double(r.bytes) * r.count / ns : 0.0)
+          int64_t(r.bytes))(ns ? double(r.flops) * r.count / ns
+                               : 0.0)(ns ? double(r.bytes) * r.count / ns : 0.0)
           .run();
     }
   }
+  if (failed)
+    return dbError("cannot write database");
   if (sqlite3_exec(db,
                    "CREATE INDEX records_probe ON records(dump_id, probe_id);"
                    "COMMIT;",
@@ -600,8 +613,7 @@ Error tpuprof::report::exportSqlite(ArrayRef<std::string> dumpPaths,
   return Error::success();
 }
 #else
-Error tpuprof::report::exportSqlite(ArrayRef<std::string>, StringRef,
-                                    bool) {
+Error tpuprof::report::exportSqlite(ArrayRef<std::string>, StringRef, bool) {
   return createStringError(inconvertibleErrorCode(),
                            "this tpuprof-report was built without SQLite "
                            "(install libsqlite3-dev and reconfigure)");

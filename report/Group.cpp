@@ -1,4 +1,5 @@
-//===- report/Group.cpp - Load, merge and regroup rows ---------------------===//
+//===- report/Group.cpp - Load, merge and regroup rows
+//---------------------===//
 //
 // loadProfile() is the common front of the row views: it aggregates dumps
 // with the streaming Aggregator and folds JSON exports in by key, so the
@@ -92,12 +93,10 @@ void tpuprof::report::mergeProfile(Profile &into, const Profile &from) {
       continue;
     }
     Row &target = into.rows[it->second];
-    bool hashMixed = target.mixedHash, nameMixed = target.mixedName;
+    bool hashMixed = target.mixedHash;
     mergeRow(target, row, slot);
-    // Same key: a differing name (two builds naming one op differently) is
-    // worth flagging, but the hash cannot differ.
+    // Same key, so the hash cannot differ (an unknown probe's 0 vs its id).
     target.mixedHash = hashMixed;
-    (void)nameMixed;
   }
   append_range(into.dumps, from.dumps);
   into.coveredNs += from.coveredNs;
@@ -142,6 +141,17 @@ Expected<Profile> tpuprof::report::loadProfile(ArrayRef<std::string> inputs,
     mergeProfile(result, *p);
   }
   return result;
+}
+
+Error tpuprof::report::requireDumps(ArrayRef<std::string> inputs,
+                                    StringRef view) {
+  for (const std::string &in : inputs)
+    if (isJsonExport(in))
+      return createStringError(inconvertibleErrorCode(),
+                               in + ": " + view +
+                                   " needs dumps (a JSON export has rows, "
+                                   "not records)");
+  return Error::success();
 }
 
 Expected<GroupBy> tpuprof::report::parseGroupBy(StringRef name) {
@@ -250,8 +260,7 @@ void Progress::draw() {
     return; // Unchanged.
   lastDrawn = pct + 1;
   unsigned filled = pct * kWidth / 100;
-  errs() << "\rtpuprof-report: " << what << " ["
-         << std::string(filled, '#') << std::string(kWidth - filled, ' ')
-         << "] " << pct << "%";
+  errs() << "\rtpuprof-report: " << what << " [" << std::string(filled, '#')
+         << std::string(kWidth - filled, ' ') << "] " << pct << "%";
   errs().flush();
 }

@@ -82,9 +82,8 @@ Error tpuprof::report::printSourceListing(const Profile &profile,
                    s.count)
         .str();
   };
-  std::string header = formatv("{0,12} {1,7} {2,8}", "Total (us)", "Percent",
-                               "Count")
-                           .str();
+  std::string header =
+      formatv("{0,12} {1,7} {2,8}", "Total (us)", "Percent", "Count").str();
   if (sourcePath.empty()) {
     os << header << "  Location  Probes\n";
     for (auto &[key, s] : lines)
@@ -92,10 +91,11 @@ Error tpuprof::report::printSourceListing(const Profile &profile,
          << join(s.names, ", ") << '\n';
     return Error::success();
   }
-  ErrorOr<std::unique_ptr<MemoryBuffer>> buf = MemoryBuffer::getFile(sourcePath);
+  ErrorOr<std::unique_ptr<MemoryBuffer>> buf =
+      MemoryBuffer::getFile(sourcePath);
   if (!buf)
     return createStringError(buf.getError(), sourcePath + ": cannot open: " +
-                                                  buf.getError().message());
+                                                 buf.getError().message());
   std::map<unsigned, LineStats> byLine;
   for (auto &[key, s] : lines) {
     LineStats &t = byLine[key.second];

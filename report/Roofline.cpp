@@ -97,9 +97,8 @@ Roofline tpuprof::report::measureRoofline(unsigned threads, double seconds) {
   auto deadline = Clock::now() + std::chrono::duration<double>(seconds);
   double best = 0;
   do {
-    double s = parallel(threads, [&](unsigned t) {
-      sink[t] = fmaLoop(iters, float(t));
-    });
+    double s = parallel(
+        threads, [&](unsigned t) { sink[t] = fmaLoop(iters, float(t)); });
     best = std::max(best, 2.0 * kLanes * double(iters) * threads / s / 1e9);
   } while (Clock::now() < deadline);
   r.peakGflops = best;
@@ -144,8 +143,8 @@ Error tpuprof::report::writeRoofline(const Roofline &r, StringRef path) {
 Expected<Roofline> tpuprof::report::readRoofline(StringRef path) {
   ErrorOr<std::unique_ptr<MemoryBuffer>> buf = MemoryBuffer::getFile(path);
   if (!buf)
-    return createStringError(buf.getError(), path + ": cannot open: " +
-                                                 buf.getError().message());
+    return createStringError(
+        buf.getError(), path + ": cannot open: " + buf.getError().message());
   auto bad = [&](const Twine &what) {
     return createStringError(inconvertibleErrorCode(),
                              path + ": not a roofline file: " + what);

@@ -49,6 +49,8 @@ std::string frameName(const walk::WalkFrame &f, bool shapes) {
 Error tpuprof::report::writeStacks(ArrayRef<std::string> dumpPaths,
                                    const StacksOptions &opts, raw_ostream &os,
                                    bool progress) {
+  if (Error err = requireDumps(dumpPaths, "stacks"))
+    return err;
   Expected<std::vector<std::string>> files = expandDumpPaths(dumpPaths);
   if (!files)
     return files.takeError();

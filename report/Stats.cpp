@@ -101,8 +101,7 @@ uint64_t DurationSketch::quantile(double q) const {
   rank = std::clamp<uint64_t>(rank, 1, n);
   if (!bucketed) {
     std::vector<uint64_t> sorted = samples;
-    std::nth_element(sorted.begin(), sorted.begin() + (rank - 1),
-                     sorted.end());
+    std::nth_element(sorted.begin(), sorted.begin() + (rank - 1), sorted.end());
     return sorted[rank - 1];
   }
   uint64_t seen = 0;

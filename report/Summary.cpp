@@ -71,6 +71,8 @@ struct ThreadStats {
 Error tpuprof::report::printSummary(ArrayRef<std::string> dumpPaths,
                                     unsigned top, raw_ostream &os,
                                     bool progress) {
+  if (Error err = requireDumps(dumpPaths, "summary"))
+    return err;
   Expected<std::vector<std::string>> files = expandDumpPaths(dumpPaths);
   if (!files)
     return files.takeError();
@@ -100,9 +102,8 @@ Error tpuprof::report::printSummary(ArrayRef<std::string> dumpPaths,
             return;
           }
           // Top level: no finished ancestor.
-          if (llvm::any_of(up, [](const walk::WalkFrame &a) {
-                return a.finished;
-              }))
+          if (llvm::any_of(up,
+                           [](const walk::WalkFrame &a) { return a.finished; }))
             return;
           unsigned k = f.probe ? std::min<unsigned>(f.probe->kind, 2) : 3;
           t.byKind[k] += f.durationNs;

@@ -36,9 +36,9 @@ namespace {
 /// "12.345": ns as µs with three decimals, exactly.
 void writeUs(raw_ostream &os, uint64_t ns) {
   char buf[32];
-  int n = snprintf(buf, sizeof buf, "%llu.%03llu",
-                   (unsigned long long)(ns / 1000),
-                   (unsigned long long)(ns % 1000));
+  int n =
+      snprintf(buf, sizeof buf, "%llu.%03llu", (unsigned long long)(ns / 1000),
+               (unsigned long long)(ns % 1000));
   os.write(buf, n);
 }
 
@@ -59,6 +59,8 @@ StringRef kindName(uint8_t kind) {
 Error tpuprof::report::writeTrace(ArrayRef<std::string> dumpPaths,
                                   const TraceOptions &opts, raw_ostream &os,
                                   bool progress) {
+  if (Error err = requireDumps(dumpPaths, "trace"))
+    return err;
   Expected<std::vector<std::string>> files = expandDumpPaths(dumpPaths);
   if (!files)
     return files.takeError();
@@ -68,7 +70,8 @@ Error tpuprof::report::writeTrace(ArrayRef<std::string> dumpPaths,
     Expected<DumpReader> r = DumpReader::open(f);
     if (!r)
       return r.takeError();
-    origin = std::min(origin, walk::absoluteNs(r->info(), r->info().windowBegin));
+    origin =
+        std::min(origin, walk::absoluteNs(r->info(), r->info().windowBegin));
     readers.push_back(std::move(*r));
   }
 
@@ -79,14 +82,14 @@ Error tpuprof::report::writeTrace(ArrayRef<std::string> dumpPaths,
     ErrorOr<std::unique_ptr<MemoryBuffer>> buf =
         MemoryBuffer::getFile(opts.externalTrace);
     if (!buf)
-      return createStringError(buf.getError(), opts.externalTrace +
-                                                   ": cannot open: " +
-                                                   buf.getError().message());
+      return createStringError(
+          buf.getError(),
+          opts.externalTrace + ": cannot open: " + buf.getError().message());
     Expected<json::Value> v = json::parse((*buf)->getBuffer());
     if (!v)
       return createStringError(inconvertibleErrorCode(),
-                               opts.externalTrace + ": not JSON: " +
-                                   toString(v.takeError()));
+                               opts.externalTrace +
+                                   ": not JSON: " + toString(v.takeError()));
     json::Array *events = v->getAsArray();
     if (json::Object *o = v->getAsObject())
       events = o->getArray("traceEvents");
@@ -122,9 +125,9 @@ Error tpuprof::report::writeTrace(ArrayRef<std::string> dumpPaths,
       j.attribute("name", "process_name");
       j.attribute("pid", pid);
       j.attributeObject("args", [&] {
-        j.attribute("name", formatv("device {0} (pid {1})", key.first,
-                                    key.second)
-                                .str());
+        j.attribute(
+            "name",
+            formatv("device {0} (pid {1})", key.first, key.second).str());
       });
     });
     j.object([&] {
@@ -155,15 +158,15 @@ Error tpuprof::report::writeTrace(ArrayRef<std::string> dumpPaths,
             j.attribute("name", f.probe->name);
             j.attribute("cat", kindName(f.probe->kind));
           } else {
-            j.attribute("name", ("<unknown probe " + Twine(r.probe) + ">").str());
+            j.attribute("name",
+                        ("<unknown probe " + Twine(r.probe) + ">").str());
             j.attribute("cat", "unknown");
           }
           j.attributeBegin("ts");
           j.rawValue([&](raw_ostream &o) { writeUs(o, f.beginNs - origin); });
           j.attributeEnd();
           j.attributeBegin("dur");
-          j.rawValue(
-              [&](raw_ostream &o) { writeUs(o, f.endNs - f.beginNs); });
+          j.rawValue([&](raw_ostream &o) { writeUs(o, f.endNs - f.beginNs); });
           j.attributeEnd();
           j.attributeObject("args", [&] {
             if (f.probe) {
@@ -200,7 +203,8 @@ Error tpuprof::report::writeTrace(ArrayRef<std::string> dumpPaths,
                 j.attribute("name",
                             (events[i] + " (tid " + Twine(tid) + ")").str());
                 j.attributeBegin("ts");
-                j.rawValue([&](raw_ostream &o) { writeUs(o, f.endNs - origin); });
+                j.rawValue(
+                    [&](raw_ostream &o) { writeUs(o, f.endNs - origin); });
                 j.attributeEnd();
                 j.attributeObject("args",
                                   [&] { j.attribute("value", running[i]); });

@@ -1,4 +1,5 @@
-//===- report/Walk.h - Visit records with their nesting (internal) -*- C++ -*-=//
+//===- report/Walk.h - Visit records with their nesting (internal) -*- C++
+//-*-=//
 //
 // The record views (trace, stacks, SQLite export, summary) need each record
 // with its parent, its self time and times on one absolute clock. walkDump()
@@ -38,7 +39,7 @@ struct WalkFrame {
   const Probe *probe = nullptr; ///< Null for an unknown probe id.
   uint64_t seq = 0;             ///< Index in the thread's stream.
   uint64_t beginNs = 0;         ///< Absolute.
-  uint64_t endNs = 0; ///< Absolute; for unfinished records: when closed.
+  uint64_t endNs = 0;      ///< Absolute; for unfinished records: when closed.
   uint64_t durationNs = 0; ///< end - begin of finished records, else 0.
   uint64_t childrenNs = 0; ///< Durations of finished direct children.
   bool finished = false;
@@ -53,11 +54,11 @@ struct WalkFrame {
 /// the begin of the next record that cannot nest in them, or at the window
 /// end; every end is clamped into the parent, so intervals nest strictly.
 /// `onThread` (optional) is called before each thread's records.
-inline void walkDump(
-    const DumpReader &dump,
-    llvm::function_ref<void(const WalkFrame &, llvm::ArrayRef<WalkFrame>)>
-        onRecord,
-    llvm::function_ref<void(const ThreadInfo &)> onThread = nullptr) {
+inline void
+walkDump(const DumpReader &dump,
+         llvm::function_ref<void(const WalkFrame &, llvm::ArrayRef<WalkFrame>)>
+             onRecord,
+         llvm::function_ref<void(const ThreadInfo &)> onThread = nullptr) {
   const DumpInfo &info = dump.info();
   uint64_t windowEndNs = absoluteNs(info, info.windowEnd);
   llvm::SmallVector<WalkFrame, 32> stack;

@@ -49,17 +49,17 @@ struct TempDump {
 /// the matmul's duration.
 DumpBuilder opsDump(unsigned scale = 1, unsigned extraAdds = 0) {
   DumpBuilder b;
-  ProbeInfo mm = probe("tosa.matmul", "f32[1, 784], f32[784, 128]",
-                       "mlp.mlir:4:8", 0xaa);
+  ProbeInfo mm =
+      probe("tosa.matmul", "f32[1, 784], f32[784, 128]", "mlp.mlir:4:8", 0xaa);
   mm.flops = 200000;
   mm.bytes = 400000;
-  ProbeInfo add = probe("tosa.add", "f32[1, 128], f32[1, 128]",
-                        "mlp.mlir:5:10", 0xbb);
+  ProbeInfo add =
+      probe("tosa.add", "f32[1, 128], f32[1, 128]", "mlp.mlir:5:10", 0xbb);
   add.flops = 128;
   add.bytes = 1536;
-  b.addModule(0, 0, "mlp",
-              {mm, add, probe("tosa.relu", "f32[1, 128]", "mlp.mlir:6:10",
-                              0xcc)});
+  b.addModule(
+      0, 0, "mlp",
+      {mm, add, probe("tosa.relu", "f32[1, 128]", "mlp.mlir:6:10", 0xcc)});
   TestThread t;
   t.tid = 7;
   t.records = {{0, 0, ticksAt(0), ticksAt(300 * scale), {}, {}},
@@ -212,7 +212,8 @@ TEST(Views, FiltersKeepTotals) {
   llvm::raw_null_ostream null;
   llvm::Error err = printTable(p, opts, null);
   ASSERT_TRUE(bool(err));
-  EXPECT_TRUE(contains(llvm::toString(std::move(err)), "--filter: bad regular"));
+  EXPECT_TRUE(
+      contains(llvm::toString(std::move(err)), "--filter: bad regular"));
 }
 
 TEST(Views, GroupByNameFunctionLocationShape) {
@@ -386,8 +387,7 @@ TEST(Views, TraceIsNestedRelativeJson) {
   ASSERT_FALSE(bool(writeTrace({d.str()}, TraceOptions(), os)));
   llvm::Expected<llvm::json::Value> v = llvm::json::parse(out);
   ASSERT_TRUE(bool(v)) << llvm::toString(v.takeError());
-  const llvm::json::Array *events =
-      v->getAsObject()->getArray("traceEvents");
+  const llvm::json::Array *events = v->getAsObject()->getArray("traceEvents");
   ASSERT_TRUE(events);
   std::map<std::string, std::pair<double, double>> spans; // name#n -> ts,end
   std::vector<std::pair<double, double>> xs;
@@ -405,7 +405,7 @@ TEST(Views, TraceIsNestedRelativeJson) {
   EXPECT_DOUBLE_EQ(xs[0].second, 0.3);
   EXPECT_DOUBLE_EQ(xs[1].first, 0.1);
   EXPECT_DOUBLE_EQ(xs[1].second, 0.2);
-  EXPECT_DOUBLE_EQ(xs[4].first, 0.7); // Unfinished...
+  EXPECT_DOUBLE_EQ(xs[4].first, 0.7);  // Unfinished...
   EXPECT_DOUBLE_EQ(xs[4].second, 0.8); // ...closed by its sibling.
 }
 
@@ -437,9 +437,10 @@ TEST(Views, SummaryBusyAndShares) {
   llvm::raw_string_ostream os(out);
   ASSERT_FALSE(bool(printSummary({d.str()}, 2, os)));
   // Window 1 us; ops 0.45 us top level, launch 0.1 us; idle 0.45 us.
-  EXPECT_TRUE(contains(out, "7              1.00       0.55   55.00  45.00       "
-                            "10.00    0.00       0.00           45.00        "
-                            "5           0        0"))
+  EXPECT_TRUE(contains(out,
+                       "7              1.00       0.55   55.00  45.00       "
+                       "10.00    0.00       0.00           45.00        "
+                       "5           0        0"))
       << out;
   EXPECT_TRUE(contains(out, "Top ops on device 0:"));
   EXPECT_TRUE(contains(out, "1           0.30    30.00      1  tosa.matmul"));

@@ -39,8 +39,8 @@ namespace cl = llvm::cl;
 namespace {
 
 cl::OptionCategory category("tpuprof-annotate options");
-cl::opt<std::string> irFile(cl::Positional, cl::Required,
-                            cl::desc("<IR_FILE>"), cl::cat(category));
+cl::opt<std::string> irFile(cl::Positional, cl::Required, cl::desc("<IR_FILE>"),
+                            cl::cat(category));
 cl::list<std::string> dumps(cl::Positional, cl::OneOrMore,
                             cl::desc("<dump, directory or .json>..."),
                             cl::cat(category));
@@ -49,8 +49,8 @@ cl::opt<std::string> outFile("o", cl::desc("Output file ('-': stdout)"),
                              cl::cat(category));
 
 int fail(const llvm::Twine &msg) {
-  llvm::WithColor::error(llvm::errs(), "tpuprof-report annotate") << msg
-                                                                   << '\n';
+  llvm::WithColor::error(llvm::errs(), "tpuprof-report annotate")
+      << msg << '\n';
   return 1;
 }
 
@@ -123,9 +123,7 @@ int main(int argc, char **argv) {
   Builder b(&context);
   // Microseconds rounded to the ns, so the IR shows 12.345 rather than the
   // nearest double's 17 digits.
-  auto us = [&](double ns) {
-    return b.getF64FloatAttr(std::round(ns) / 1e3);
-  };
+  auto us = [&](double ns) { return b.getF64FloatAttr(std::round(ns) / 1e3); };
   unsigned annotated = 0;
   double total = double(profile->totalNs);
   module->walk([&](Operation *op) {
@@ -143,8 +141,7 @@ int main(int argc, char **argv) {
         b.getNamedAttr("self_us", us(double(s.selfNs))),
         b.getNamedAttr("percent",
                        b.getF64FloatAttr(
-                           std::round(total ? 1e4 * s.ns / total : 0.0) /
-                           100)),
+                           std::round(total ? 1e4 * s.ns / total : 0.0) / 100)),
         b.getNamedAttr("mean_us", us(s.count ? double(s.ns) / s.count : 0.0)),
         b.getNamedAttr("min_us", us(s.count ? double(s.minNs) : 0.0)),
         b.getNamedAttr("max_us", us(double(s.maxNs))),

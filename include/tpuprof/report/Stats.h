@@ -4,8 +4,8 @@
 // memory bounded per row, not per record: a row keeps its first
 // DurationSketch::kExactSamples durations exactly and then switches to a
 // logarithmic histogram whose buckets are at most 1/64 wide (relative), so
-// a percentile is exact for small rows and within 0.78% (relative) for big ones.
-// docs/report.md ("Duration statistics") states the accuracy.
+// a percentile is exact for small rows and within 0.78% (relative) for big
+// ones. docs/report.md ("Duration statistics") states the accuracy.
 //
 //===----------------------------------------------------------------------===//
 

@@ -42,6 +42,11 @@ bool isJsonExport(llvm::StringRef path);
 llvm::Expected<Profile> loadProfile(llvm::ArrayRef<std::string> inputs,
                                     bool progress = false);
 
+/// An error naming the first JSON export in `inputs`: `view` (summary,
+/// trace, stacks, SQLite export) needs records, which only dumps have.
+llvm::Error requireDumps(llvm::ArrayRef<std::string> inputs,
+                         llvm::StringRef view);
+
 /// Folds `from` into `into`, merging rows with equal (hash, shapes, device).
 void mergeProfile(Profile &into, const Profile &from);
 
