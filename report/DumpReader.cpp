@@ -219,6 +219,14 @@ Error DumpReader::parse() {
     return formatError(file, offsetof(H, window_begin),
                        "profiling window ends before it begins");
 
+  // A dump the runtime never finished (the process was killed, aborted or
+  // crashed while its window was open) is its crash-safe form: THREAD
+  // sections whose record count and stream size were never written, to be
+  // scanned (pass 2), a window end and a dropped count still to be taken from
+  // the records, and possibly a section the header does not count yet.
+  const bool complete = h.isComplete();
+  std::vector<bool> scanThread;
+
   // Pass 1: section framing, probe tables, event names.
   std::vector<PendingModule> pendingModules;
   bool sawEvents = false;
@@ -328,7 +336,10 @@ Error DumpReader::parse() {
       t.numRecords = TPUPROF_READ_FIELD(pp, T, num_records);
       t.streamSize = TPUPROF_READ_FIELD(pp, T, stream_size);
       t.streamOffset = payloadOff + sizeof(T);
-      if (t.streamSize != payloadSize - sizeof(T))
+      bool scan = !complete && t.numRecords == 0 && t.streamSize == 0;
+      if (scan)
+        t.streamSize = payloadSize - sizeof(T); // Bounds the scan.
+      else if (t.streamSize != payloadSize - sizeof(T))
         return formatError(
             file, TPUPROF_FIELD_OFFSET(payloadOff, T, stream_size),
             "record stream size " + Twine(t.streamSize) + " of thread " +
@@ -336,6 +347,7 @@ Error DumpReader::parse() {
                 Twine(payloadSize - sizeof(T)) + " bytes)");
       threadDropped = SaturatingAdd(threadDropped, t.dropped);
       threadList.push_back(t);
+      scanThread.push_back(scan);
       break;
     }
     default:
@@ -346,13 +358,18 @@ Error DumpReader::parse() {
     }
     off = payloadOff + payloadSize;
   }
-  if (off != size)
+  // An unfinished dump may end in a section its header does not count yet
+  // (the process died between growing the file and updating the header).
+  if (off != size && complete)
     return formatError(file, off,
                        Twine(size - off) +
                            " trailing bytes after the last of " +
                            Twine(h.numSections) + " sections");
 
-  // The header also counts records lost without a thread buffer.
+  // The header also counts records lost without a thread buffer. An
+  // unfinished dump's header never got the threads' counts.
+  if (!complete)
+    h.dropped = std::max(h.dropped, threadDropped);
   if (h.dropped < threadDropped)
     return formatError(file, offsetof(H, dropped),
                        "header counts " + Twine(h.dropped) +
@@ -389,7 +406,34 @@ Error DumpReader::parse() {
   }
 
   // Pass 2: record streams (needs the event count from any EVENTS section).
-  for (const ThreadInfo &t : threadList) {
+  for (size_t ti = 0; ti != threadList.size(); ++ti) {
+    ThreadInfo &t = threadList[ti];
+    if (scanThread[ti]) {
+      // Records were written in place, each one's begin (never 0) last, into
+      // zeroed pages: the stream ends at the first slot whose begin is 0 or
+      // that does not hold a whole, well-formed record.
+      uint64_t roff = t.streamOffset;
+      const uint64_t limit = t.streamOffset + t.streamSize;
+      uint64_t n = 0;
+      while (limit - roff >= kRecordSize) {
+        const char *r = p + roff;
+        uint8_t numDims = TPUPROF_READ_FIELD(r, tpuprof_record, num_dims);
+        uint8_t numCounters =
+            TPUPROF_READ_FIELD(r, tpuprof_record, num_counters);
+        uint64_t full = TPUPROF_RECORD_BYTES(numDims, numCounters);
+        uint64_t begin = TPUPROF_READ_FIELD(r, tpuprof_record, begin);
+        uint64_t end = TPUPROF_READ_FIELD(r, tpuprof_record, end);
+        if (begin == 0 || full > limit - roff ||
+            numCounters != eventNames.size() || (end != 0 && end < begin))
+          break;
+        h.windowEnd = std::max(h.windowEnd, std::max(begin, end));
+        roff += full;
+        ++n;
+      }
+      t.numRecords = n;
+      t.streamSize = roff - t.streamOffset;
+      continue;
+    }
     uint64_t roff = t.streamOffset;
     const uint64_t streamEnd = t.streamOffset + t.streamSize;
     auto thread = [&](uint64_t i) {

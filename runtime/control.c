@@ -41,6 +41,10 @@ static uint32_t output_device;
 /// every earlier file again. O_EXCL still decides.
 static uint32_t next_call_num;
 static char last_dump_path[PATH_MAX + 64];
+/// The open window's crash-safe file and the next window's, created before
+/// a flush switches to it (__tpuprof_rt_wfile points at one of them).
+static tpuprof_rt_wfile wfiles[2] = {{.fd = -1}, {.fd = -1}};
+static int wfile_cur;
 
 /*===-- Initialization ---------------------------------------------------===*/
 
@@ -108,6 +112,60 @@ __attribute__((constructor)) static void tpuprof_rt_constructor(void) {
 
 /*===-- Windows ----------------------------------------------------------===*/
 
+/// Fills the header fields every dump of this window shares.
+static void fill_header(tpuprof_dump_header *h) {
+  memcpy(h->magic, TPUPROF_DUMP_MAGIC, sizeof(h->magic));
+  h->version = TPUPROF_DUMP_VERSION;
+  h->header_size = sizeof(*h);
+  h->mode = window_mode;
+  h->device = output_device;
+  h->pid = (uint32_t)getpid();
+  h->clock_source = __tpuprof_rt_clock_source();
+  h->calib_ticks0 = __tpuprof_rt_calib_ticks0;
+  h->calib_ns0 = __tpuprof_rt_calib_ns0;
+}
+
+/// Creates the crash-safe file of the window about to open in `w`: header
+/// (not complete), MODULE sections, EVENTS section. On failure w->fd is -1
+/// and the window records into memory; the dump write at its end then
+/// reports the cause once. ctl mutex held; takes the module registry lock.
+static void create_window_file_locked(tpuprof_rt_wfile *w) {
+  w->fd = -1;
+  uint32_t num_modules = 0;
+  uint64_t module_bytes = __tpuprof_rt_modules_lock_and_size(&num_modules);
+  uint32_t names_bytes = __tpuprof_rt_counters_names_bytes();
+  uint64_t events_bytes = __tpuprof_rt_section_bytes(
+      sizeof(tpuprof_events_section) + names_bytes);
+  uint64_t total = sizeof(tpuprof_dump_header) + module_bytes + events_bytes;
+  uint8_t *image = (uint8_t *)calloc(1, total);
+  if (!image) {
+    __tpuprof_rt_modules_unlock();
+    return;
+  }
+  uint8_t *p = __tpuprof_rt_modules_write(image + sizeof(tpuprof_dump_header));
+  __tpuprof_rt_modules_unlock();
+  tpuprof_events_section ev;
+  memset(&ev, 0, sizeof(ev));
+  uint8_t *q = __tpuprof_rt_put_section(p, TPUPROF_SECTION_EVENTS,
+                                        sizeof(ev) + names_bytes);
+  ev.count = __tpuprof_rt_counters_write_names(q + sizeof(ev));
+  memcpy(q, &ev, sizeof(ev));
+  tpuprof_dump_header h;
+  memset(&h, 0, sizeof(h));
+  fill_header(&h);
+  // Until the window closes, the window spans [begin, begin] and the
+  // second calibration pair is refreshed as threads join; the reader of an
+  // incomplete dump extends the window to its last record.
+  __tpuprof_rt_calibration_pair(&h.calib_ticks1, &h.calib_ns1);
+  h.window_begin = h.window_end = __tpuprof_rt_now();
+  h.num_sections = num_modules + 1;
+  memcpy(image, &h, sizeof(h));
+  if (__tpuprof_rt_wfile_create(w, output_dir, output_device, next_call_num,
+                                image, total) == 0)
+    next_call_num = w->h.call_num + 1;
+  free(image);
+}
+
 static int enable_locked(uint64_t max_records, int mode, int quiet) {
   if (window_open) {
     if (!quiet)
@@ -135,6 +193,12 @@ static int enable_locked(uint64_t max_records, int mode, int quiet) {
   uint32_t words = __tpuprof_rt_counters_start_window_locked((uint32_t)mode);
   // max_records counts records: with counters each one is bigger.
   uint64_t cap = max_records * TPUPROF_RECORD_BYTES(0, words);
+  window_mode = (uint32_t)mode;
+  tpuprof_rt_wfile *w = &wfiles[wfile_cur];
+  create_window_file_locked(w);
+  __tpuprof_rt_threads_lock();
+  __tpuprof_rt_wfile = w;
+  __tpuprof_rt_threads_unlock();
   // The enabling thread usually records first: give it its buffer (and its
   // counter group) before the window starts, so neither is window time.
   __tpuprof_rt_prepare_thread(cap);
@@ -143,9 +207,12 @@ static int enable_locked(uint64_t max_records, int mode, int quiet) {
   __atomic_store_n(&__tpuprof_rt_lost, 0, __ATOMIC_RELAXED);
   __tpuprof_rt_next_gen_locked();
   window_begin = __tpuprof_rt_now();
+  if (w->fd >= 0) {
+    w->h.window_begin = w->h.window_end = window_begin;
+    __tpuprof_rt_wfile_sync_header(w);
+  }
   __atomic_store_n(&__tpuprof_enabled, 1, __ATOMIC_RELEASE);
   __tpuprof_rt_threads_unlock();
-  window_mode = (uint32_t)mode;
   window_open = 1;
   return 0;
 }
@@ -157,12 +224,35 @@ static int close_window_locked(int reopen, int write) {
   uint32_t gen = __tpuprof_rt_gen;
   tpuprof_dump_header h;
   memset(&h, 0, sizeof(h));
+  tpuprof_rt_wfile *w = &wfiles[wfile_cur];
+  tpuprof_rt_wfile *next = &wfiles[wfile_cur ^ 1];
+  // A discarded window's file goes first, so the next window reuses its
+  // number. Under the thread-list lock: a joining thread may be growing it.
+  if (!write) {
+    __tpuprof_rt_threads_lock();
+    if (w->fd >= 0 && next_call_num == w->h.call_num + 1)
+      next_call_num = w->h.call_num;
+    __tpuprof_rt_wfile_discard(w);
+    __tpuprof_rt_threads_unlock();
+  }
+  // The next window's file exists before the switch, so threads entering
+  // it map their sections there from their first record on.
+  if (reopen)
+    create_window_file_locked(next);
 
   __tpuprof_rt_threads_lock();
   if (!reopen)
     __atomic_store_n(&__tpuprof_enabled, 0, __ATOMIC_RELEASE);
   __tpuprof_rt_next_gen_locked();
   uint64_t end = __tpuprof_rt_now();
+  __tpuprof_rt_wfile = reopen ? next : NULL;
+  if (reopen) {
+    wfile_cur ^= 1;
+    if (next->fd >= 0) {
+      next->h.window_begin = next->h.window_end = end;
+      __tpuprof_rt_wfile_sync_header(next);
+    }
+  }
   __tpuprof_rt_calibration_pair(&h.calib_ticks1, &h.calib_ns1);
   uint64_t lost = __atomic_exchange_n(&__tpuprof_rt_lost, 0, __ATOMIC_RELAXED);
 
@@ -214,18 +304,12 @@ static int close_window_locked(int reopen, int write) {
             "tpuprof: cannot write dump to '%s': out of memory for %llu "
             "bytes\n",
             output_dir, (unsigned long long)total);
+    // The crash-safe file stays: an incomplete dump of every record.
+    __tpuprof_rt_wfile_forget(w);
     return -1;
   }
 
-  memcpy(h.magic, TPUPROF_DUMP_MAGIC, sizeof(h.magic));
-  h.version = TPUPROF_DUMP_VERSION;
-  h.header_size = sizeof(h);
-  h.mode = window_mode;
-  h.device = output_device;
-  h.pid = (uint32_t)getpid();
-  h.clock_source = __tpuprof_rt_clock_source();
-  h.calib_ticks0 = __tpuprof_rt_calib_ticks0;
-  h.calib_ns0 = __tpuprof_rt_calib_ns0;
+  fill_header(&h);
   h.window_begin = begin;
   h.window_end = end;
   h.dropped = dropped;
@@ -234,12 +318,19 @@ static int close_window_locked(int reopen, int write) {
 
   char path[sizeof(last_dump_path)];
   uint32_t n = 0;
-  int rc = __tpuprof_rt_write_dump(output_dir, output_device, next_call_num,
-                                   image, total, path, sizeof(path), &n);
+  int rc;
+  if (w->fd >= 0) {
+    rc = __tpuprof_rt_wfile_finish(w, image, total, path, sizeof(path), &n);
+  } else {
+    // No crash-safe file (it could not be created): write the dump now.
+    rc = __tpuprof_rt_write_dump(output_dir, output_device, next_call_num,
+                                 image, total, path, sizeof(path), &n);
+    if (rc == 0 && next_call_num <= n)
+      next_call_num = n + 1;
+  }
   free(image);
   if (rc != 0)
     return -1;
-  next_call_num = n + 1;
   memcpy(last_dump_path, path, sizeof(path));
   return 0;
 }
@@ -355,6 +446,20 @@ static void at_fork_child(void) {
   }
   __tpuprof_rt_threads_after_fork_child_locked();
   __tpuprof_rt_modules_unlock();
+  // The window file is the parent's: the child closes its copy of the fd
+  // and, if a window is open, creates a file of its own (its pid).
+  tpuprof_rt_wfile *w = &wfiles[wfile_cur];
+  __tpuprof_rt_wfile_forget(w);
+  __tpuprof_rt_wfile_forget(&wfiles[wfile_cur ^ 1]);
+  __tpuprof_rt_wfile = NULL;
+  if (window_open) {
+    create_window_file_locked(w);
+    __tpuprof_rt_wfile = w;
+    if (w->fd >= 0) {
+      w->h.window_begin = w->h.window_end = window_begin;
+      __tpuprof_rt_wfile_sync_header(w);
+    }
+  }
   __tpuprof_rt_threads_unlock();
   pthread_mutex_unlock(&ctl_mutex);
 }

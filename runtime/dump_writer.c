@@ -1,9 +1,12 @@
 /*===- runtime/dump_writer.c - Writing a dump file -----------------*- C -*-===*\
 |*                                                                            *|
-|* A dump is assembled in memory by control.c and written here in one go.     *|
-|* Two rules from the design: a dump never overwrites another file (each one  *|
-|* is created with O_EXCL under the first free name), and a write error never *|
-|* stops the program (one line on stderr, -1 to the caller).                  *|
+|* A window's file is created here when it opens and grows by one mapped     *|
+|* THREAD section per recording thread (crash-safe: records are in the page   *|
+|* cache as they are written); at a clean close control.c assembles the       *|
+|* compact dump in memory and it replaces that file by a rename. Two rules    *|
+|* from the design: a dump never overwrites another file (each one is created *|
+|* with O_EXCL under the first free name), and a write error never stops the  *|
+|* program (one line on stderr, -1 to the caller).                            *|
 \*===----------------------------------------------------------------------===*/
 
 #include "rt_internal.h"
@@ -11,7 +14,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 uint8_t *__tpuprof_rt_put_section(uint8_t *p, uint32_t kind, uint64_t payload) {
@@ -100,4 +105,166 @@ fail:
   fprintf(stderr, "tpuprof: cannot write dump '%s': %s\n", path,
           strerror(errno));
   return -1;
+}
+
+/*===-- Crash-safe window files ------------------------------------------===*/
+
+tpuprof_rt_wfile *__tpuprof_rt_wfile;
+
+static uint32_t wfile_serial;
+
+int __tpuprof_rt_wfile_create(tpuprof_rt_wfile *w, const char *dir,
+                              uint32_t device, uint32_t first_n,
+                              const uint8_t *prefix, uint64_t size) {
+  w->fd = -1;
+  w->serial = 0;
+  uint32_t n = first_n;
+  for (;;) {
+    int len = snprintf(w->path, sizeof(w->path), "%s/tpuprof_data_dev%u-%u",
+                       dir, device, n);
+    if (len < 0 || (size_t)len >= sizeof(w->path)) {
+      errno = ENAMETOOLONG;
+      return -1;
+    }
+    w->fd = open(w->path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (w->fd >= 0)
+      break;
+    if (errno == EINTR)
+      continue;
+    if (errno != EEXIST || n == UINT32_MAX)
+      return -1;
+    ++n;
+  }
+  memcpy(&w->h, prefix, sizeof(w->h));
+  w->h.call_num = n;
+  w->h.flags &= ~(uint32_t)TPUPROF_DUMP_COMPLETE;
+  if (write_all(w->fd, prefix, size, 0, 0) != 0 ||
+      write_all(w->fd, (const uint8_t *)&w->h, sizeof(w->h), 0, 1) != 0) {
+    int err = errno;
+    // A partial file would only confuse: it holds no record yet.
+    unlink(w->path);
+    close(w->fd);
+    w->fd = -1;
+    errno = err;
+    return -1;
+  }
+  w->end = size;
+  if (++wfile_serial == 0)
+    wfile_serial = 1;
+  w->serial = wfile_serial;
+  return 0;
+}
+
+void __tpuprof_rt_wfile_sync_header(tpuprof_rt_wfile *w) {
+  if (w->fd >= 0)
+    (void)write_all(w->fd, (const uint8_t *)&w->h, sizeof(w->h), 0, 1);
+}
+
+uint8_t *__tpuprof_rt_wfile_add_thread(tpuprof_rt_wfile *w, uint64_t tid,
+                                       uint64_t cap, uint64_t *map_size,
+                                       uint64_t *section_off) {
+  if (w->fd < 0)
+    return NULL;
+  uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
+  // The section starts right after the last one (sections are contiguous);
+  // the mapping starts at the page holding it, and the file ends on a page
+  // boundary so the next thread's section can do the same.
+  uint64_t sec = w->end;
+  uint64_t map_off = sec & ~(page - 1);
+  uint64_t file_end = sec + sizeof(tpuprof_section_header) +
+                      sizeof(tpuprof_thread_section) + cap;
+  file_end = (file_end + page - 1) & ~(page - 1);
+  uint64_t bytes = file_end - map_off;
+  if (ftruncate(w->fd, (off_t)file_end) != 0)
+    return NULL;
+  void *m = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, w->fd,
+                 (off_t)map_off);
+  if (m == MAP_FAILED) {
+    (void)ftruncate(w->fd, (off_t)w->end);
+    return NULL;
+  }
+  uint8_t *base = (uint8_t *)m + (sec - map_off);
+  // Pages from ftruncate are not in memory yet: touch every one now (from
+  // this section on: the first page may hold the previous section's tail),
+  // so the hot path never takes a page fault billed to a measured op.
+  memset(base, 0, file_end - sec);
+  uint8_t *q = __tpuprof_rt_put_section(
+      base, TPUPROF_SECTION_THREAD,
+      file_end - sec - sizeof(tpuprof_section_header));
+  tpuprof_thread_section ts;
+  memset(&ts, 0, sizeof(ts));
+  ts.tid = tid;
+  // num_records and stream_size stay 0 until the clean close rewrites the
+  // dump: the reader of an incomplete dump scans the records up to the
+  // first slot whose begin is still 0.
+  memcpy(q, &ts, sizeof(ts));
+  w->end = file_end;
+  ++w->h.num_sections;
+  __tpuprof_rt_calibration_pair(&w->h.calib_ticks1, &w->h.calib_ns1);
+  __tpuprof_rt_wfile_sync_header(w);
+  *map_size = bytes;
+  *section_off = sec - map_off;
+  return (uint8_t *)m;
+}
+
+int __tpuprof_rt_wfile_finish(tpuprof_rt_wfile *w, uint8_t *image,
+                              uint64_t size, char *path, size_t path_size,
+                              uint32_t *call_num) {
+  char tmp[sizeof(w->path) + 16];
+  int fd = -1;
+  tpuprof_dump_header h;
+  memcpy(&h, image, sizeof(h));
+  h.call_num = w->h.call_num;
+  h.flags |= TPUPROF_DUMP_COMPLETE;
+  memcpy(image, &h, sizeof(h));
+  int len = snprintf(tmp, sizeof(tmp), "%s.XXXXXX", w->path);
+  if (len < 0 || (size_t)len >= sizeof(tmp)) {
+    errno = ENAMETOOLONG;
+    goto fail;
+  }
+  // mkstemp: O_EXCL and mode 0600, like every dump.
+  fd = mkstemp(tmp);
+  if (fd < 0)
+    goto fail;
+  if (write_all(fd, image, size, 0, 0) != 0 || close(fd) != 0) {
+    int err = errno;
+    if (fd >= 0)
+      close(fd);
+    unlink(tmp);
+    errno = err;
+    goto fail;
+  }
+  fd = -1;
+  if (rename(tmp, w->path) != 0) {
+    int err = errno;
+    unlink(tmp);
+    errno = err;
+    goto fail;
+  }
+  close(w->fd);
+  w->fd = -1;
+  snprintf(path, path_size, "%s", w->path);
+  *call_num = w->h.call_num;
+  return 0;
+
+fail:
+  fprintf(stderr, "tpuprof: cannot write dump '%s': %s\n", w->path,
+          strerror(errno));
+  close(w->fd);
+  w->fd = -1;
+  return -1;
+}
+
+void __tpuprof_rt_wfile_discard(tpuprof_rt_wfile *w) {
+  if (w->fd < 0)
+    return;
+  unlink(w->path);
+  close(w->fd);
+  w->fd = -1;
+}
+
+void __tpuprof_rt_wfile_forget(tpuprof_rt_wfile *w) {
+  if (w->fd >= 0)
+    close(w->fd);
+  w->fd = -1;
 }

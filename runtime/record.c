@@ -29,6 +29,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -70,6 +71,12 @@ typedef struct rt_thread {
   uint64_t tid;       ///< OS thread id.
   uint64_t snap_pos;  ///< `pos` fixed by the last snapshot.
   int exited;         ///< The thread has exited; free after its flush.
+  uint8_t *map;       ///< buf's file mapping (crash-safe), or NULL: malloc.
+  uint64_t map_size;  ///< Bytes mapped at `map`.
+  uint32_t wserial;   ///< Serial of the window file `map` belongs to.
+  /// The THREAD section header in the file: `dropped` is mirrored there so
+  /// an incomplete dump still counts drops (relaxed atomic, owner only).
+  tpuprof_thread_section *fts;
   tpuprof_rt_group grp; ///< perf_event group (counters.c).
   rt_stack_entry stack[TPUPROF_RT_STACK_DEPTH] __attribute__((aligned(64)));
 } __attribute__((aligned(64))) rt_thread;
@@ -132,9 +139,24 @@ static void unlink_locked(rt_thread *t) {
   }
 }
 
+/// Unmaps or frees the record buffer. Thread-list lock held, and either the
+/// owner calls it or the owner no longer records into it.
+static void release_buffer(rt_thread *t) {
+  if (t->map)
+    munmap(t->map, t->map_size);
+  else
+    free(t->buf);
+  t->map = NULL;
+  t->map_size = 0;
+  t->buf = NULL;
+  t->cap = 0;
+  t->fts = NULL;
+  t->wserial = 0;
+}
+
 static void free_thread(rt_thread *t) {
   __tpuprof_rt_group_close(&t->grp);
-  free(t->buf);
+  release_buffer(t);
   free(t);
 }
 
@@ -183,14 +205,32 @@ static rt_thread *create_thread_locked(void) {
   return t;
 }
 
-/// Gives `t` a buffer of `cap` bytes unless it has one. Called with
-/// threads_mutex held; 0 on success.
+/// Gives `t` a buffer of `cap` bytes for the open window: a THREAD section
+/// of the window's file, mapped (crash-safe), or, when there is no file or
+/// it cannot grow, memory (reused across windows of the same size). Called
+/// with threads_mutex held; 0 on success.
 static int size_buffer_locked(rt_thread *t, uint64_t cap) {
-  if (t->cap == cap)
+  tpuprof_rt_wfile *w = __tpuprof_rt_wfile;
+  if (w && w->fd >= 0) {
+    if (t->map && t->wserial == w->serial && t->cap == cap)
+      return 0; // Prepared for this window already.
+    uint64_t size = 0, off = 0;
+    uint8_t *m = __tpuprof_rt_wfile_add_thread(w, t->tid, cap, &size, &off);
+    if (m) {
+      release_buffer(t);
+      t->map = m;
+      t->map_size = size;
+      t->fts = (tpuprof_thread_section *)(m + off +
+                                          sizeof(tpuprof_section_header));
+      t->buf = (uint8_t *)(t->fts + 1);
+      t->cap = cap;
+      t->wserial = w->serial;
+      return 0;
+    }
+  }
+  if (!t->map && t->cap == cap)
     return 0;
-  free(t->buf);
-  t->buf = NULL;
-  t->cap = 0;
+  release_buffer(t);
   void *mem = NULL;
   if (posix_memalign(&mem, 64, cap) != 0)
     return -1;
@@ -286,7 +326,10 @@ static TPUPROF_RT_NOINLINE rt_thread *begin_slow(uint32_t probe) {
 static inline __attribute__((always_inline)) void
 count_dropped(rt_thread *t) {
   // Only the owner writes `dropped`; the atomic store is for the flusher.
-  __atomic_store_n(&t->dropped, t->dropped + 1, __ATOMIC_RELAXED);
+  uint64_t n = t->dropped + 1;
+  __atomic_store_n(&t->dropped, n, __ATOMIC_RELAXED);
+  if (t->fts) // The file's copy, for a dump that is never closed.
+    __atomic_store_n(&t->fts->dropped, n, __ATOMIC_RELAXED);
 }
 
 /*===-- The hot path -----------------------------------------------------===*/
@@ -483,8 +526,16 @@ void __tpuprof_rt_threads_after_fork_child_locked(void) {
   for (rt_thread *t = threads_head; t; t = t->next)
     if (t != tls_thread)
       t->exited = 1;
-  if (tls_thread)
-    tls_thread->tid = (uint64_t)syscall(SYS_gettid);
+  if (tls_thread) {
+    rt_thread *t = tls_thread;
+    t->tid = (uint64_t)syscall(SYS_gettid);
+    // Its buffer maps the parent's dump file: never write there again. With
+    // gen 0, ends of probes the parent began write nothing either.
+    if (t->map)
+      release_buffer(t);
+    t->gen = 0;
+    __atomic_store_n(&t->pos, 0, __ATOMIC_RELAXED);
+  }
   // Inherited groups count the parent's threads: reopen on the next probe.
   ++__tpuprof_rt_ctr_setgen;
 }

@@ -319,6 +319,61 @@ int __tpuprof_rt_write_dump(const char *dir, uint32_t device, uint32_t first_n,
                             uint8_t *image, uint64_t size, char *path,
                             size_t path_size, uint32_t *call_num);
 
+/*===-- Crash-safe window files (dump_writer.c) ----------------------------===*/
+
+/// The file of an open window. It is created (O_EXCL, 0600) when the window
+/// opens, with a header that is not TPUPROF_DUMP_COMPLETE, the MODULE
+/// sections registered so far and the EVENTS section. Each thread that joins
+/// the window gets a page-aligned THREAD section appended with ftruncate and
+/// mapped MAP_SHARED as its record buffer, so every record the hot path
+/// writes is in the page cache at once and survives SIGKILL, abort() or a
+/// segfault. On a clean close the compact dump is written to a temporary
+/// file that is renamed over this one (threads still mapping the old inode
+/// can never fault on a truncated page). docs/reliability.md.
+typedef struct tpuprof_rt_wfile {
+  int fd;                ///< -1: no file, records go to memory only.
+  uint32_t serial;       ///< Non-zero, distinct per created file.
+  uint64_t end;          ///< Bytes in the file (page-aligned after a thread).
+  tpuprof_dump_header h; ///< The header as last written.
+  char path[4096 + 64];  ///< The dump's final name.
+} tpuprof_rt_wfile;
+
+/// The open window's file, or NULL. Written with the ctl mutex and the
+/// thread-list lock held; read by thread states under the thread-list lock.
+extern tpuprof_rt_wfile *__tpuprof_rt_wfile;
+
+/// Creates the window file for the first free N >= `first_n` and writes the
+/// `size` bytes of `prefix` (header, modules, events). 0, or -1 with errno
+/// (nothing printed: the window then records into memory, and the error is
+/// reported once when the dump is written).
+int __tpuprof_rt_wfile_create(tpuprof_rt_wfile *w, const char *dir,
+                              uint32_t device, uint32_t first_n,
+                              const uint8_t *prefix, uint64_t size);
+
+/// Appends a THREAD section for `cap` record bytes of thread `tid` and maps
+/// it. Returns the mapping (for munmap), its size and the offset of the
+/// section header in it, or NULL. Thread-list lock held.
+uint8_t *__tpuprof_rt_wfile_add_thread(tpuprof_rt_wfile *w, uint64_t tid,
+                                       uint64_t cap, uint64_t *map_size,
+                                       uint64_t *section_off);
+
+/// Rewrites the header (flags not complete) after a field changed.
+void __tpuprof_rt_wfile_sync_header(tpuprof_rt_wfile *w);
+
+/// Replaces the window file by the compact, complete dump `image` (written
+/// to a temporary file in the same directory, then renamed) and closes it.
+/// Returns 0 with the path and N, or -1 after one line on stderr; the
+/// crash-safe file then stays, readable as an incomplete dump.
+int __tpuprof_rt_wfile_finish(tpuprof_rt_wfile *w, uint8_t *image,
+                              uint64_t size, char *path, size_t path_size,
+                              uint32_t *call_num);
+
+/// Removes the file of a discarded window (schedule warmup) and closes it.
+void __tpuprof_rt_wfile_discard(tpuprof_rt_wfile *w);
+
+/// Closes the fd only: after fork(), the file belongs to the parent.
+void __tpuprof_rt_wfile_forget(tpuprof_rt_wfile *w);
+
 /// Bytes a section with `payload` bytes takes, header and padding included.
 static inline uint64_t __tpuprof_rt_section_bytes(uint64_t payload) {
   return sizeof(tpuprof_section_header) + ((payload + 7u) & ~(uint64_t)7u);

@@ -1,0 +1,70 @@
+/*===- test/reliability/crash_child.c - A program that dies -------*- C -*-===*\
+|*                                                                            *|
+|* Run by ReliabilityTest.cpp with TPUPROF_ENABLE=1 and TPUPROF_OUTPUT set.   *|
+|* Linked to the SHARED libtpuprof_rt, like a profiled program.               *|
+|*                                                                            *|
+|*   crash_child N HOW FD                                                     *|
+|*     a thread records N/2 probe pairs of probe 2 and exits, then the main   *|
+|*     thread records N - N/2 pairs of probe 1; the child writes the count    *|
+|*     of completed pairs (a uint64) to pipe FD and dies by HOW:              *|
+|*     kill (SIGKILL), abort (abort()), segv (a store through NULL) or exit   *|
+|*     (a clean exit, for comparison).                                        *|
+\*===----------------------------------------------------------------------===*/
+
+#include "tpuprof/tpuprof.h"
+
+#include <pthread.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static volatile int sink;
+
+static void work(uint32_t probe) {
+  if (__tpuprof_enabled)
+    __tpuprof_begin(probe);
+  for (int i = 0; i < 10; ++i)
+    sink += i;
+  if (__tpuprof_enabled)
+    __tpuprof_end(probe);
+}
+
+static uint64_t half;
+
+static void *worker(void *arg) {
+  (void)arg;
+  for (uint64_t i = 0; i < half; ++i)
+    work(2);
+  return NULL;
+}
+
+int main(int argc, char **argv) {
+  if (argc < 4)
+    return 2;
+  uint64_t n = strtoull(argv[1], NULL, 10);
+  const char *how = argv[2];
+  int fd = atoi(argv[3]);
+  half = n / 2;
+  pthread_t th;
+  if (pthread_create(&th, NULL, worker, NULL) != 0)
+    return 2;
+  pthread_join(th, NULL); // The worker has exited: its records are kept.
+  for (uint64_t i = half; i < n; ++i)
+    work(1);
+  if (write(fd, &n, sizeof(n)) != (ssize_t)sizeof(n))
+    return 2;
+  close(fd);
+  if (strcmp(how, "kill") == 0)
+    raise(SIGKILL);
+  if (strcmp(how, "abort") == 0)
+    abort();
+  if (strcmp(how, "segv") == 0) {
+    // A real fault, not raise(): the kernel delivers SIGSEGV on the store.
+    signal(SIGSEGV, SIG_DFL);
+    int *volatile nowhere = NULL;
+    *nowhere = 1;
+  }
+  return 0;
+}
