@@ -1,6 +1,6 @@
 /*===- runtime/dump_writer.c - Writing a dump file -----------------*- C -*-===*\
 |*                                                                            *|
-|* A window's file is created here when it opens and grows by one mapped     *|
+|* A window's file is created here when it opens and grows by one mapped      *|
 |* THREAD section per recording thread (crash-safe: records are in the page   *|
 |* cache as they are written); at a clean close control.c assembles the       *|
 |* compact dump in memory and it replaces that file by a rename. Two rules    *|
