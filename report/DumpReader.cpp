@@ -125,8 +125,10 @@ const Probe *DumpReader::findProbe(uint32_t id) const {
 void DumpReader::forEachRecord(
     const ThreadInfo &thread, function_ref<void(const RecordView &)> fn) const {
   const char *base = buffer->getBufferStart();
-  uint64_t off = thread.streamOffset;
+  uint64_t off = thread.lapRecords ? thread.lapOffset : thread.streamOffset;
   for (uint64_t i = 0; i != thread.numRecords; ++i) {
+    if (thread.lapRecords && i == thread.lapRecords)
+      off = thread.streamOffset; // From the older lap to the newer one.
     const char *r = base + off;
     RecordView view;
     view.probe = TPUPROF_READ_FIELD(r, tpuprof_record, probe);
@@ -226,6 +228,12 @@ Error DumpReader::parse() {
   // the records, and possibly a section the header does not count yet.
   const bool complete = h.isComplete();
   std::vector<bool> scanThread;
+  struct RingLap {
+    size_t thread;     ///< Index into threadList.
+    uint64_t tail;     ///< Stream offset of the previous lap's oldest record.
+    uint64_t end;      ///< Stream offset where that lap ends.
+  };
+  std::vector<RingLap> ringLaps;
 
   // Pass 1: section framing, probe tables, event names.
   std::vector<PendingModule> pendingModules;
@@ -337,6 +345,22 @@ Error DumpReader::parse() {
       t.streamSize = TPUPROF_READ_FIELD(pp, T, stream_size);
       t.streamOffset = payloadOff + sizeof(T);
       bool scan = !complete && t.numRecords == 0 && t.streamSize == 0;
+      // A ring buffer that wrapped: bit 63 of num_records marks it; the
+      // previous lap's records are [tail, wrap end), then the current lap's
+      // from the stream's start (formats.md, "Incomplete dumps").
+      bool ring = !complete && (t.numRecords >> 63) != 0;
+      uint64_t ringTail = t.numRecords & ~(1ull << 63);
+      uint64_t ringEnd = t.streamSize;
+      if (ring && (ringTail > ringEnd || ringEnd > payloadSize - sizeof(T) ||
+                   ringTail % 8))
+        return formatError(
+            file, TPUPROF_FIELD_OFFSET(payloadOff, T, num_records),
+            "ring of thread " + Twine(t.tid) + " has its oldest record at " +
+                Twine(ringTail) + " past its lap's end " + Twine(ringEnd));
+      if (ring) {
+        scan = true;
+        ringLaps.push_back({threadList.size(), ringTail, ringEnd});
+      }
       if (scan)
         t.streamSize = payloadSize - sizeof(T); // Bounds the scan.
       else if (t.streamSize != payloadSize - sizeof(T))
@@ -413,8 +437,19 @@ Error DumpReader::parse() {
       // zeroed pages: the stream ends at the first slot whose begin is 0 or
       // that does not hold a whole, well-formed record.
       uint64_t roff = t.streamOffset;
-      const uint64_t limit = t.streamOffset + t.streamSize;
+      uint64_t limit = t.streamOffset + t.streamSize;
       uint64_t n = 0;
+      bool lapDone = false;
+      const RingLap *lap = nullptr;
+      for (const RingLap &l : ringLaps)
+        if (l.thread == ti)
+          lap = &l;
+      if (lap) {
+        // The previous lap first: intact records filling [tail, end) exactly.
+        roff = t.streamOffset + lap->tail;
+        limit = t.streamOffset + lap->end;
+      }
+    scanLap:
       while (limit - roff >= kRecordSize) {
         const char *r = p + roff;
         uint8_t numDims = TPUPROF_READ_FIELD(r, tpuprof_record, num_dims);
@@ -429,6 +464,18 @@ Error DumpReader::parse() {
         h.windowEnd = std::max(h.windowEnd, std::max(begin, end));
         roff += full;
         ++n;
+      }
+      if (lap && !lapDone) {
+        if (roff != limit)
+          return formatError(file, roff,
+                             "previous lap of the ring of thread " +
+                                 Twine(t.tid) + " ends inside a record");
+        lapDone = true;
+        t.lapOffset = t.streamOffset + lap->tail;
+        t.lapRecords = n;
+        roff = t.streamOffset;
+        limit = t.streamOffset + t.streamSize;
+        goto scanLap;
       }
       t.numRecords = n;
       t.streamSize = roff - t.streamOffset;

@@ -45,6 +45,8 @@ static char last_dump_path[PATH_MAX + 64];
 /// a flush switches to it (__tpuprof_rt_wfile points at one of them).
 static tpuprof_rt_wfile wfiles[2] = {{.fd = -1}, {.fd = -1}};
 static int wfile_cur;
+/// TPUPROF_BUFFER / tpuprof_set_buffer_policy, for the next window.
+static int buffer_policy;
 
 /*===-- Initialization ---------------------------------------------------===*/
 
@@ -80,6 +82,7 @@ static void init_once_fn(void) {
   if (env_config.output)
     set_output_dir_locked(env_config.output);
   output_device = env_config.device;
+  buffer_policy = env_config.buffer_ring;
   if (env_config.events)
     (void)__tpuprof_rt_set_events_locked(env_config.events, 0);
   __tpuprof_rt_threads_init();
@@ -204,6 +207,7 @@ static int enable_locked(uint64_t max_records, int mode, int quiet) {
   __tpuprof_rt_prepare_thread(cap);
   __tpuprof_rt_threads_lock();
   __tpuprof_rt_window_cap = cap;
+  __tpuprof_rt_window_ring = buffer_policy == TPUPROF_BUFFER_RING;
   __atomic_store_n(&__tpuprof_rt_lost, 0, __ATOMIC_RELAXED);
   __tpuprof_rt_next_gen_locked();
   window_begin = __tpuprof_rt_now();
@@ -385,6 +389,19 @@ TPUPROF_RT_API void tpuprof_set_output(const char *dir, int device) {
     next_call_num = 0;
   }
   pthread_mutex_unlock(&ctl_mutex);
+}
+
+TPUPROF_RT_API int tpuprof_set_buffer_policy(int policy) {
+  __tpuprof_rt_ensure_init();
+  if (policy != TPUPROF_BUFFER_STOP && policy != TPUPROF_BUFFER_RING) {
+    fprintf(stderr, "tpuprof: tpuprof_set_buffer_policy: %d is not "
+                    "TPUPROF_BUFFER_STOP or TPUPROF_BUFFER_RING\n", policy);
+    return -1;
+  }
+  pthread_mutex_lock(&ctl_mutex);
+  buffer_policy = policy;
+  pthread_mutex_unlock(&ctl_mutex);
+  return 0;
 }
 
 TPUPROF_RT_API int tpuprof_set_events(const char *events) {

@@ -93,6 +93,7 @@ int __tpuprof_rt_parse_env(tpuprof_rt_config *cfg, tpuprof_rt_getenv_fn get,
   cfg->clock = TPUPROF_RT_CLOCK_AUTO;
   cfg->events = NULL;
   cfg->schedule = NULL;
+  cfg->buffer_ring = 0;
 
   int bad = 0;
   const char *name = NULL;
@@ -157,6 +158,17 @@ int __tpuprof_rt_parse_env(tpuprof_rt_config *cfg, tpuprof_rt_getenv_fn get,
     } else {
       fprintf(stderr,
               "tpuprof: %s='%s' is not tsc, monotonic or auto; using auto\n",
+              name, v);
+      ++bad;
+    }
+  }
+  if ((v = lookup(get, ctx, "TPUPROF_BUFFER", NULL, &name))) {
+    if (strcasecmp(v, "stop") == 0) {
+      cfg->buffer_ring = 0;
+    } else if (strcasecmp(v, "ring") == 0) {
+      cfg->buffer_ring = 1;
+    } else {
+      fprintf(stderr, "tpuprof: %s='%s' is not stop or ring; using stop\n",
               name, v);
       ++bad;
     }

@@ -66,10 +66,19 @@ typedef struct rt_thread {
   uint32_t gen;     ///< Window generation buf belongs to (0: none yet).
   uint32_t depth;   ///< Open probes, including ones not on the stack.
   uint32_t words;   ///< Counter words per record in this window (mode 1/2).
+  uint32_t ring;    ///< Full-buffer policy of this window: 1 ring, 0 stop.
+  /// Ring only, once the buffer has wrapped (wrap_end != 0): the previous
+  /// lap's records still intact are [tail, wrap_end); the current lap's are
+  /// [0, pos). Both are owner-written; the flusher reads them under the
+  /// thread-list lock after acquiring `pos`.
+  uint64_t tail;
+  uint64_t wrap_end;
   // --- Cold: slow path and flusher, under the thread-list lock. ---
   struct rt_thread *next;
   uint64_t tid;       ///< OS thread id.
   uint64_t snap_pos;  ///< `pos` fixed by the last snapshot.
+  uint64_t snap_tail; ///< `tail` and `wrap_end` at the same snapshot.
+  uint64_t snap_wrap;
   int exited;         ///< The thread has exited; free after its flush.
   uint8_t *map;       ///< buf's file mapping (crash-safe), or NULL: malloc.
   uint64_t map_size;  ///< Bytes mapped at `map`.
@@ -91,6 +100,7 @@ static __thread int tls_exiting TPUPROF_RT_INITIAL_EXEC;
 
 uint32_t __tpuprof_rt_gen;
 uint64_t __tpuprof_rt_window_cap;
+int __tpuprof_rt_window_ring;
 uint64_t __tpuprof_rt_lost;
 
 static pthread_mutex_t threads_mutex = PTHREAD_MUTEX_INITIALIZER;
@@ -284,6 +294,8 @@ static rt_thread *enter_window(void) {
   }
   __atomic_store_n(&t->pos, 0, __ATOMIC_RELAXED);
   __atomic_store_n(&t->dropped, 0, __ATOMIC_RELAXED);
+  t->ring = (uint32_t)__tpuprof_rt_window_ring;
+  t->tail = t->wrap_end = 0;
   // Lazily (re)open the thread's counter group: first probe of the thread,
   // or the window's event set changed since it was opened.
   t->words = __tpuprof_rt_group_sync(&t->grp);
@@ -332,6 +344,67 @@ count_dropped(rt_thread *t) {
     __atomic_store_n(&t->fts->dropped, n, __ATOMIC_RELAXED);
 }
 
+/*===-- Ring buffers (TPUPROF_BUFFER=ring) -------------------------------===*/
+
+/// The record at `off` of the previous lap is overwritten: count it as
+/// dropped and make open probes that point at it write nothing at their end.
+static void ring_drop(rt_thread *t, uint64_t off) {
+  count_dropped(t);
+  uint32_t depth = t->depth < TPUPROF_RT_STACK_DEPTH ? t->depth
+                                                     : TPUPROF_RT_STACK_DEPTH;
+  for (uint32_t i = 0; i < depth; ++i)
+    if (t->stack[i].word == (uint32_t)(off >> 3) && t->stack[i].gen == t->gen)
+      t->stack[i].word = NO_RECORD;
+}
+
+/// Drops the previous lap's records from `tail` while they start below
+/// `limit`.
+static void ring_consume(rt_thread *t, uint64_t limit) {
+  while (t->tail < t->wrap_end && t->tail < limit) {
+    const tpuprof_record *r = (const tpuprof_record *)(t->buf + t->tail);
+    ring_drop(t, t->tail);
+    t->tail += TPUPROF_RECORD_BYTES(r->num_dims, r->num_counters);
+  }
+}
+
+/// Begin's path when the record does not fit, or the ring has wrapped.
+/// Returns the offset to write a `need`-byte record at, or UINT64_MAX when
+/// it is dropped (stop policy, or a record larger than the ring).
+static TPUPROF_RT_NOINLINE uint64_t ring_room(rt_thread *t, uint64_t pos,
+                                              uint64_t need) {
+  if (need > t->cap - pos && (!t->ring || need > t->cap))
+    return UINT64_MAX;
+  if (need > t->cap - pos) {
+    // Wrap: the rest of the previous lap is lost, the current lap becomes
+    // the previous one.
+    ring_consume(t, UINT64_MAX);
+    t->wrap_end = pos;
+    t->tail = 0;
+    pos = 0;
+    // Publish the wrap before any record of the new lap.
+    __atomic_store_n(&t->pos, 0, __ATOMIC_RELEASE);
+  }
+  // The slot after the record gets begin = 0, so that a scan of an
+  // incomplete dump stops after the newest record: the previous lap's
+  // records starting below its end are lost too. At the buffer's end there
+  // is no slot to clear (the mapped section has zeros or ends there).
+  uint64_t limit = pos + need + sizeof(tpuprof_record);
+  if (limit > t->cap) {
+    ring_consume(t, t->cap);
+  } else {
+    ring_consume(t, limit);
+    tpuprof_record *next = (tpuprof_record *)(t->buf + pos + need);
+    __atomic_store_n(&next->begin, 0, __ATOMIC_RELAXED);
+  }
+  if (t->fts) {
+    // For an incomplete dump: where the previous lap lies (formats.md).
+    __atomic_store_n(&t->fts->stream_size, t->wrap_end, __ATOMIC_RELAXED);
+    __atomic_store_n(&t->fts->num_records, t->tail | (1ull << 63),
+                     __ATOMIC_RELAXED);
+  }
+  return pos;
+}
+
 /*===-- The hot path -----------------------------------------------------===*/
 
 static inline __attribute__((always_inline)) void
@@ -357,10 +430,13 @@ rt_begin(uint32_t probe, const int64_t *dims, uint32_t n) {
   uint64_t pos = t->pos;
   uint32_t w = t->words;
   uint64_t need = sizeof(tpuprof_record) + 8u * ((uint64_t)n + w);
-  if (TPUPROF_RT_UNLIKELY(need > t->cap - pos)) {
-    e->word = NO_RECORD;
-    count_dropped(t);
-    return;
+  if (TPUPROF_RT_UNLIKELY(need > t->cap - pos || t->wrap_end)) {
+    pos = ring_room(t, pos, need);
+    if (pos == UINT64_MAX) {
+      e->word = NO_RECORD;
+      count_dropped(t);
+      return;
+    }
   }
   tpuprof_record *r = (tpuprof_record *)(t->buf + pos);
   r->probe = probe;
@@ -451,12 +527,44 @@ uint64_t __tpuprof_rt_threads_snapshot_locked(uint32_t gen, uint32_t *count) {
     if (t->gen != gen)
       continue;
     t->snap_pos = __atomic_load_n(&t->pos, __ATOMIC_ACQUIRE);
+    t->snap_tail = t->tail;
+    t->snap_wrap = t->wrap_end;
+    uint64_t stream = t->snap_pos;
+    if (t->snap_wrap) // Ring: the previous lap's intact records come first.
+      stream += t->snap_wrap - t->snap_tail;
     bytes += __tpuprof_rt_section_bytes(sizeof(tpuprof_thread_section) +
-                                        t->snap_pos);
+                                        stream);
     ++n;
   }
   *count = n;
   return bytes;
+}
+
+/// Copies the records in [from, to) of `t`'s buffer to `stream`; returns
+/// the bytes copied and adds the records to *records.
+static uint64_t copy_records(const rt_thread *t, uint64_t from, uint64_t to,
+                           uint8_t *stream, uint64_t *records) {
+  // Copy record by record: `end` may be stored concurrently by the owner,
+  // so it is read atomically; everything else is immutable below snap_pos.
+  uint64_t out = 0;
+  for (uint64_t off = from; off < to;) {
+    const tpuprof_record *src = (const tpuprof_record *)(t->buf + off);
+    uint64_t len = TPUPROF_RECORD_BYTES(src->num_dims, src->num_counters);
+    tpuprof_record *dst = (tpuprof_record *)(stream + out);
+    memcpy(dst, src, offsetof(tpuprof_record, end));
+    dst->end = __atomic_load_n(&src->end, __ATOMIC_ACQUIRE);
+    memcpy(dst + 1, src + 1, 8u * (uint64_t)src->num_dims);
+    // Counter words hold deltas only once `end` is set; before that they
+    // hold begin readings, which mean nothing in a dump: write zeros.
+    uint64_t *cs = (uint64_t *)(src + 1) + src->num_dims;
+    uint64_t *cd = (uint64_t *)(dst + 1) + src->num_dims;
+    for (uint32_t i = 0; i < src->num_counters; ++i)
+      cd[i] = dst->end ? __atomic_load_n(&cs[i], __ATOMIC_RELAXED) : 0;
+    off += len;
+    out += len;
+    ++*records;
+  }
+  return out;
 }
 
 uint8_t *__tpuprof_rt_threads_write_locked(uint32_t gen, uint8_t *p,
@@ -465,28 +573,15 @@ uint8_t *__tpuprof_rt_threads_write_locked(uint32_t gen, uint8_t *p,
     if (t->gen != gen)
       continue;
     uint64_t size = t->snap_pos;
+    if (t->snap_wrap)
+      size += t->snap_wrap - t->snap_tail;
     uint8_t *q = __tpuprof_rt_put_section(
         p, TPUPROF_SECTION_THREAD, sizeof(tpuprof_thread_section) + size);
     uint8_t *stream = q + sizeof(tpuprof_thread_section);
-    // Copy record by record: `end` may be stored concurrently by the owner,
-    // so it is read atomically; everything else is immutable below snap_pos.
-    uint64_t records = 0;
-    for (uint64_t off = 0; off < size;) {
-      const tpuprof_record *src = (const tpuprof_record *)(t->buf + off);
-      uint64_t len = TPUPROF_RECORD_BYTES(src->num_dims, src->num_counters);
-      tpuprof_record *dst = (tpuprof_record *)(stream + off);
-      memcpy(dst, src, offsetof(tpuprof_record, end));
-      dst->end = __atomic_load_n(&src->end, __ATOMIC_ACQUIRE);
-      memcpy(dst + 1, src + 1, 8u * (uint64_t)src->num_dims);
-      // Counter words hold deltas only once `end` is set; before that they
-      // hold begin readings, which mean nothing in a dump: write zeros.
-      uint64_t *cs = (uint64_t *)(src + 1) + src->num_dims;
-      uint64_t *cd = (uint64_t *)(dst + 1) + src->num_dims;
-      for (uint32_t i = 0; i < src->num_counters; ++i)
-        cd[i] = dst->end ? __atomic_load_n(&cs[i], __ATOMIC_RELAXED) : 0;
-      off += len;
-      ++records;
-    }
+    uint64_t records = 0, done = 0;
+    if (t->snap_wrap) // Oldest first: the previous lap's intact records.
+      done = copy_records(t, t->snap_tail, t->snap_wrap, stream, &records);
+    copy_records(t, 0, t->snap_pos, stream + done, &records);
     tpuprof_thread_section ts;
     memset(&ts, 0, sizeof(ts));
     ts.tid = t->tid;

@@ -180,6 +180,7 @@ typedef struct tpuprof_rt_config {
   int clock;              ///< TPUPROF_CLOCK, a TPUPROF_RT_CLOCK_* value.
   const char *events;     ///< TPUPROF_EVENTS, NULL when unset or empty.
   const char *schedule;   ///< TPUPROF_SCHEDULE, NULL when unset or empty.
+  int buffer_ring;        ///< TPUPROF_BUFFER: 0 stop, 1 ring.
 } tpuprof_rt_config;
 
 /// Looks a variable up; returns NULL when it is unset.
@@ -232,6 +233,10 @@ extern uint64_t __tpuprof_rt_window_cap;
 
 /// Records lost outside any thread's count (buffer allocation failed).
 extern uint64_t __tpuprof_rt_lost;
+
+/// Full-buffer policy of the open window: 0 stop recording, 1 ring (keep the
+/// newest records). Threads take it when they enter the window.
+extern int __tpuprof_rt_window_ring;
 
 /// The thread-list lock. Held by control.c while it switches windows and
 /// snapshots the buffers; threads take it in their slow path only.

@@ -56,6 +56,17 @@ const char *tpuprof_last_dump_path(void);
 /// directory; a negative device keeps the device.
 void tpuprof_set_output(const char *dir, int device);
 
+/// What a thread does when its record buffer is full (docs/runtime.md,
+/// "Buffer full"). Either way every record not kept is counted as dropped.
+enum tpuprof_buffer_policy {
+  TPUPROF_BUFFER_STOP = 0, ///< Keep the first records, drop later ones.
+  TPUPROF_BUFFER_RING = 1, ///< Keep the newest, overwriting the oldest.
+};
+
+/// Sets the policy of later windows (overrides TPUPROF_BUFFER=stop|ring).
+/// Returns 0, or -1 (one stderr line) for an unknown policy.
+int tpuprof_set_buffer_policy(int policy);
+
 /*===-- Counters (modes 1 and 2; docs/runtime.md, "Counters") ----------===*/
 
 /// Sets the PMU events later windows of mode 1 or 2 count: a comma-separated

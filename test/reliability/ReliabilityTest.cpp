@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tpuprof/report/Dump.h"
+#include "tpuprof/tpuprof.h"
 
 #include "llvm/Support/Error.h"
 
@@ -74,7 +75,11 @@ protected:
                                      how, "3"};
     env.push_back("TPUPROF_ENABLE=1");
     env.push_back("TPUPROF_OUTPUT=" + Dir);
-    env.push_back("TPUPROF_RECORD_SIZE=" + std::to_string(n + 16));
+    bool sized = false;
+    for (const std::string &e : env)
+      sized |= e.rfind("TPUPROF_RECORD_SIZE=", 0) == 0;
+    if (!sized)
+      env.push_back("TPUPROF_RECORD_SIZE=" + std::to_string(n + 16));
     for (const char *keep : {"ASAN_OPTIONS", "UBSAN_OPTIONS", "TSAN_OPTIONS",
                              "LD_LIBRARY_PATH"})
       if (const char *v = getenv(keep))
@@ -177,4 +182,121 @@ TEST_F(Reliability, AbortKeepsEveryCompletedRecord) {
 
 TEST_F(Reliability, SegfaultKeepsEveryCompletedRecord) {
   expectSurvivor("segv", SIGSEGV);
+}
+
+//===----------------------------------------------------------------------===//
+// Full buffers: TPUPROF_BUFFER=stop|ring
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Opens a window of `cap` records with `policy`, records `n` pairs of
+/// probes 0..n-1 on this thread and returns the dump.
+Dump recordPairs(const std::string &dir, int policy, uint64_t cap, uint64_t n) {
+  tpuprof_set_output(dir.c_str(), 0);
+  EXPECT_EQ(tpuprof_set_buffer_policy(policy), 0);
+  EXPECT_EQ(tpuprof_enable(cap, 0), 0);
+  for (uint32_t i = 0; i < n; ++i) {
+    __tpuprof_begin(i);
+    __tpuprof_end(i);
+  }
+  EXPECT_EQ(tpuprof_disable(), 0);
+  tpuprof_set_buffer_policy(TPUPROF_BUFFER_STOP);
+  llvm::Expected<Dump> d = readDump(tpuprof_last_dump_path());
+  if (!d) {
+    ADD_FAILURE() << llvm::toString(d.takeError());
+    return Dump();
+  }
+  return std::move(*d);
+}
+
+} // namespace
+
+TEST_F(Reliability, StopPolicyKeepsTheFirstRecords) {
+  Dump d = recordPairs(Dir, TPUPROF_BUFFER_STOP, 100, 250);
+  ASSERT_EQ(d.threads.size(), 1u);
+  ASSERT_EQ(d.threads[0].records.size(), 100u);
+  EXPECT_EQ(d.threads[0].records.front().probe, 0u);
+  EXPECT_EQ(d.threads[0].records.back().probe, 99u);
+  EXPECT_EQ(d.threads[0].dropped, 150u);
+  EXPECT_EQ(d.info.dropped, 150u);
+}
+
+TEST_F(Reliability, RingPolicyKeepsTheNewestRecords) {
+  // A ring keeps the slot after its newest record free (a scan of an
+  // incomplete dump stops there), so 100 slots hold the newest 99 records,
+  // or 100 when the newest fills the last slot; oldest first.
+  for (uint64_t n : {99u, 100u, 101u, 199u, 200u, 250u, 1000u}) {
+    Dump d = recordPairs(Dir, TPUPROF_BUFFER_RING, 100, n);
+    ASSERT_EQ(d.threads.size(), 1u);
+    const std::vector<Record> &r = d.threads[0].records;
+    uint64_t kept = n <= 100 ? n : n % 100 == 0 ? 100 : 99;
+    ASSERT_EQ(r.size(), kept) << n;
+    for (uint64_t i = 0; i < kept; ++i) {
+      EXPECT_EQ(r[i].probe, n - kept + i) << n;
+      EXPECT_NE(r[i].end, 0u);
+    }
+    EXPECT_EQ(d.threads[0].dropped, n - kept) << n;
+    EXPECT_EQ(d.info.dropped, n - kept) << n;
+  }
+}
+
+TEST_F(Reliability, RingKeepsNestedProbesConsistent) {
+  // An outer probe whose record is overwritten while it is open must not
+  // write its end into a newer record.
+  tpuprof_set_output(Dir.c_str(), 0);
+  ASSERT_EQ(tpuprof_set_buffer_policy(TPUPROF_BUFFER_RING), 0);
+  ASSERT_EQ(tpuprof_enable(10, 0), 0);
+  __tpuprof_begin(1000);
+  for (uint32_t i = 0; i < 50; ++i) {
+    __tpuprof_begin(i);
+    __tpuprof_end(i);
+  }
+  __tpuprof_end(1000);
+  ASSERT_EQ(tpuprof_disable(), 0);
+  tpuprof_set_buffer_policy(TPUPROF_BUFFER_STOP);
+  llvm::Expected<Dump> d = readDump(tpuprof_last_dump_path());
+  ASSERT_TRUE(bool(d)) << llvm::toString(d.takeError());
+  ASSERT_EQ(d->threads.size(), 1u);
+  const std::vector<Record> &r = d->threads[0].records;
+  // 51 records in 10 slots: the outer one went in the first lap.
+  ASSERT_EQ(r.size(), 9u);
+  for (uint64_t i = 0; i < r.size(); ++i) {
+    EXPECT_EQ(r[i].probe, 50 - r.size() + i);
+    EXPECT_EQ(r[i].depth, 1u);
+    EXPECT_NE(r[i].end, 0u);
+    EXPECT_LE(r[i].begin, r[i].end);
+    if (i)
+      EXPECT_LE(r[i - 1].end, r[i].begin);
+  }
+  EXPECT_EQ(d->threads[0].dropped, 51u - r.size());
+}
+
+TEST_F(Reliability, BadBufferPolicyIsRejected) {
+  testing::internal::CaptureStderr();
+  EXPECT_EQ(tpuprof_set_buffer_policy(7), -1);
+  EXPECT_EQ(testing::internal::GetCapturedStderr(),
+            "tpuprof: tpuprof_set_buffer_policy: 7 is not TPUPROF_BUFFER_STOP "
+            "or TPUPROF_BUFFER_RING\n");
+}
+
+TEST_F(Reliability, KilledRingKeepsTheNewestRecordsOfEachThread) {
+  const uint64_t n = 20000, slots = 999;
+  Child c = run(n, "kill",
+                {"TPUPROF_BUFFER=ring",
+                 "TPUPROF_RECORD_SIZE=" + std::to_string(slots)});
+  ASSERT_TRUE(c.gotReport);
+  Dump d = onlyDump();
+  EXPECT_FALSE(d.info.isComplete());
+  ASSERT_EQ(d.threads.size(), 2u);
+  for (const Thread &t : d.threads) {
+    // 10000 records in 999 slots: the newest 10 in the current lap, 988 of
+    // the previous lap, one slot cleared between them.
+    ASSERT_EQ(t.records.size(), slots - 1);
+    EXPECT_EQ(t.dropped, n / 2 - (slots - 1));
+    for (size_t i = 1; i < t.records.size(); ++i) {
+      EXPECT_EQ(t.records[i].probe, t.records[0].probe);
+      EXPECT_LE(t.records[i - 1].end, t.records[i].begin); // Oldest first.
+    }
+  }
 }

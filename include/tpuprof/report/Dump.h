@@ -107,6 +107,11 @@ struct ThreadInfo {
   uint64_t numRecords = 0;
   uint64_t streamSize = 0;
   uint64_t streamOffset = 0; ///< File offset of the first record.
+  /// An incomplete dump's wrapped ring buffer: its previous lap's
+  /// `lapRecords` records at `lapOffset` come first (they are older), then
+  /// numRecords - lapRecords at streamOffset. 0 otherwise.
+  uint64_t lapOffset = 0;
+  uint64_t lapRecords = 0;
 };
 
 /// One record, viewed in place in the dump's bytes (which need not be
