@@ -61,20 +61,22 @@ protected:
 
   struct Child {
     int status = -1;
+    std::string err; ///< Its stderr, when asked for.
     uint64_t reported = 0; ///< Pairs it completed, from the pipe.
     bool gotReport = false;
   };
 
   /// Runs crash_child N HOW with a pipe on fd 3.
   Child run(uint64_t n, const std::string &how,
-            std::vector<std::string> env = {}) {
+            std::vector<std::string> env = {}, bool wantErr = false,
+            const std::string &output = "") {
     Child c;
     int fds[2];
     EXPECT_EQ(pipe(fds), 0);
     std::vector<std::string> args = {TPUPROF_CRASH_CHILD, std::to_string(n),
                                      how, "3"};
     env.push_back("TPUPROF_ENABLE=1");
-    env.push_back("TPUPROF_OUTPUT=" + Dir);
+    env.push_back("TPUPROF_OUTPUT=" + (output.empty() ? Dir : output));
     bool sized = false;
     for (const std::string &e : env)
       sized |= e.rfind("TPUPROF_RECORD_SIZE=", 0) == 0;
@@ -97,7 +99,9 @@ protected:
     posix_spawn_file_actions_addclose(&fa, fds[0]);
     posix_spawn_file_actions_adddup2(&fa, fds[1], 3);
     // Sanitizer reports of the deliberate crash are not test output.
-    posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+    std::string errPath = wantErr ? Dir + ".stderr" : "/dev/null";
+    posix_spawn_file_actions_addopen(&fa, 2, errPath.c_str(),
+                                     O_WRONLY | O_CREAT | O_TRUNC, 0600);
     pid_t pid = -1;
     EXPECT_EQ(posix_spawn(&pid, argv[0], &fa, nullptr, argv.data(),
                           envp.data()),
@@ -109,6 +113,16 @@ protected:
     close(fds[0]);
     if (pid > 0)
       waitpid(pid, &c.status, 0);
+    if (wantErr) {
+      if (FILE *f = fopen(errPath.c_str(), "r")) {
+        char buf[4096];
+        size_t got;
+        while ((got = fread(buf, 1, sizeof(buf), f)) > 0)
+          c.err.append(buf, got);
+        fclose(f);
+      }
+      std::remove(errPath.c_str());
+    }
     return c;
   }
 
@@ -299,4 +313,73 @@ TEST_F(Reliability, KilledRingKeepsTheNewestRecordsOfEachThread) {
       EXPECT_LE(t.records[i - 1].end, t.records[i].begin); // Oldest first.
     }
   }
+}
+
+//===----------------------------------------------------------------------===//
+// Output safety: one line, and the program carries on
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+bool exitedZero(int status) {
+  return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+} // namespace
+
+TEST_F(Reliability, MissingOutputDirectoryGivesOneLine) {
+  std::string missing = Dir + "/missing";
+  Child c = run(100, "exit", {}, true, missing);
+  EXPECT_TRUE(exitedZero(c.status)) << c.err;
+  EXPECT_EQ(c.err, "tpuprof: cannot write dump '" + missing +
+                       "/tpuprof_data_dev0-0': No such file or directory\n");
+}
+
+TEST_F(Reliability, OutputThatIsAFileGivesOneLine) {
+  std::string file = Dir + "/plain";
+  FILE *f = fopen(file.c_str(), "w");
+  ASSERT_NE(f, nullptr);
+  fputs("not a directory", f);
+  fclose(f);
+  Child c = run(100, "exit", {}, true, file);
+  EXPECT_TRUE(exitedZero(c.status)) << c.err;
+  EXPECT_EQ(c.err, "tpuprof: cannot write dump '" + file +
+                       "/tpuprof_data_dev0-0': Not a directory\n");
+}
+
+TEST_F(Reliability, UnwritableOutputGivesOneLine) {
+  // Permission bits do not stop root; /proc refuses new files to anyone.
+  Child c = run(100, "exit", {}, true, "/proc");
+  EXPECT_TRUE(exitedZero(c.status)) << c.err;
+  EXPECT_EQ(c.err.rfind("tpuprof: cannot write dump '/proc/tpuprof_data_dev0-",
+                        0),
+            0u)
+      << c.err;
+  EXPECT_EQ(std::count(c.err.begin(), c.err.end(), '\n'), 1) << c.err;
+}
+
+TEST_F(Reliability, FullDiskGivesOneLineAndKeepsTheCrashSafeFile) {
+  // RLIMIT_FSIZE stands in for a full disk (no root, no tmpfs mount): the
+  // threads' sections cannot grow the file, so they record into memory,
+  // and the final write fails with EFBIG.
+  Child c = run(20000, "fsize", {}, true);
+  EXPECT_TRUE(exitedZero(c.status)) << c.err;
+  EXPECT_EQ(c.err, "tpuprof: cannot write dump '" + Dir +
+                       "/tpuprof_data_dev0-0': File too large\n");
+  // What is left is the incomplete dump created at window open: readable,
+  // cut short, and no stray temporary file.
+  std::vector<std::string> names = listDir(Dir);
+  ASSERT_EQ(names, std::vector<std::string>{"tpuprof_data_dev0-0"});
+  llvm::Expected<Dump> d = readDump(Dir + "/" + names[0]);
+  ASSERT_TRUE(bool(d)) << llvm::toString(d.takeError());
+  EXPECT_FALSE(d->info.isComplete());
+}
+
+TEST_F(Reliability, DumpsAreOwnerOnlyEvenWithAPermissiveUmask) {
+  mode_t old = umask(0);
+  Dump d = recordPairs(Dir, TPUPROF_BUFFER_STOP, 16, 4);
+  umask(old);
+  struct stat st;
+  ASSERT_EQ(stat(d.path.c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0600u);
 }

@@ -8,7 +8,8 @@
 |*     thread records N - N/2 pairs of probe 1; the child writes the count    *|
 |*     of completed pairs (a uint64) to pipe FD and dies by HOW:              *|
 |*     kill (SIGKILL), abort (abort()), segv (a store through NULL) or exit   *|
-|*     (a clean exit, for comparison).                                        *|
+|*     (a clean exit, for comparison) or fsize (a clean exit with a 64 KiB    *|
+|*     RLIMIT_FSIZE and SIGXFSZ ignored: a full disk, without root).          *|
 \*===----------------------------------------------------------------------===*/
 
 #include "tpuprof/tpuprof.h"
@@ -18,6 +19,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 static volatile int sink;
@@ -47,6 +49,13 @@ int main(int argc, char **argv) {
   const char *how = argv[2];
   int fd = atoi(argv[3]);
   half = n / 2;
+  if (strcmp(how, "fsize") == 0) {
+    // Writes past the limit fail with EFBIG instead of killing the process.
+    signal(SIGXFSZ, SIG_IGN);
+    struct rlimit rl = {64 * 1024, 64 * 1024};
+    if (setrlimit(RLIMIT_FSIZE, &rl) != 0)
+      return 2;
+  }
   pthread_t th;
   if (pthread_create(&th, NULL, worker, NULL) != 0)
     return 2;
