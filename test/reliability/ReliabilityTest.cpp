@@ -22,8 +22,10 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
+#include <map>
 #include <string>
 #include <sys/stat.h>
+#include <thread>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <vector>
@@ -382,4 +384,214 @@ TEST_F(Reliability, DumpsAreOwnerOnlyEvenWithAPermissiveUmask) {
   struct stat st;
   ASSERT_EQ(stat(d.path.c_str(), &st), 0);
   EXPECT_EQ(st.st_mode & 0777, 0600u);
+}
+
+//===----------------------------------------------------------------------===//
+// Threads
+//===----------------------------------------------------------------------===//
+
+TEST_F(Reliability, SixteenThreadsTimesAMillionProbesLoseNothing) {
+  // 16 x 1 Mi records of 24 bytes: 384 MiB of buffers, mapped from the dump
+  // file, so the dump goes to tmpfs when there is one.
+  constexpr unsigned kThreads = 16;
+  constexpr uint32_t kProbes = 1u << 20;
+  std::string dir = Dir;
+  char shm[] = "/dev/shm/tpuprof-rel-XXXXXX";
+  bool onShm = mkdtemp(shm) != nullptr;
+  if (onShm)
+    dir = shm;
+  tpuprof_set_output(dir.c_str(), 0);
+  ASSERT_EQ(tpuprof_enable(kProbes, 0), 0);
+  std::vector<std::thread> threads;
+  for (unsigned t = 0; t < kThreads; ++t)
+    threads.emplace_back([t] {
+      for (uint32_t i = 0; i < kProbes; ++i) {
+        __tpuprof_begin(t);
+        __tpuprof_end(t);
+      }
+    });
+  for (std::thread &t : threads)
+    t.join(); // All of them have exited before the window closes.
+  ASSERT_EQ(tpuprof_disable(), 0);
+  std::string path = tpuprof_last_dump_path();
+  {
+    llvm::Expected<DumpReader> r = DumpReader::open(path);
+    ASSERT_TRUE(bool(r)) << llvm::toString(r.takeError());
+    EXPECT_TRUE(r->info().isComplete());
+    EXPECT_EQ(r->info().dropped, 0u);
+    ASSERT_EQ(r->threads().size(), kThreads);
+    std::vector<uint64_t> perProbe(kThreads);
+    for (const ThreadInfo &t : r->threads()) {
+      EXPECT_EQ(t.numRecords, kProbes);
+      EXPECT_EQ(t.dropped, 0u);
+      uint64_t bad = 0;
+      r->forEachRecord(t, [&](const RecordView &v) {
+        if (v.probe < kThreads)
+          ++perProbe[v.probe];
+        bad += v.end == 0 || v.end < v.begin || v.depth != 0;
+      });
+      EXPECT_EQ(bad, 0u);
+    }
+    for (unsigned t = 0; t < kThreads; ++t)
+      EXPECT_EQ(perProbe[t], kProbes) << t;
+  }
+  std::remove(path.c_str());
+  if (onShm)
+    rmdir(shm);
+}
+
+TEST_F(Reliability, ThreadsThatStartAndExitDuringAWindowLoseNothing) {
+  tpuprof_set_output(Dir.c_str(), 0);
+  ASSERT_EQ(tpuprof_enable(1000, 0), 0);
+  constexpr unsigned kWaves = 8, kPerWave = 8, kPairs = 500;
+  for (unsigned w = 0; w < kWaves; ++w) {
+    std::vector<std::thread> threads;
+    for (unsigned t = 0; t < kPerWave; ++t)
+      threads.emplace_back([w] {
+        for (unsigned i = 0; i < kPairs; ++i) {
+          __tpuprof_begin(100 + w);
+          __tpuprof_end(100 + w);
+        }
+      });
+    for (std::thread &t : threads)
+      t.join();
+  }
+  ASSERT_EQ(tpuprof_disable(), 0);
+  llvm::Expected<Dump> d = readDump(tpuprof_last_dump_path());
+  ASSERT_TRUE(bool(d)) << llvm::toString(d.takeError());
+  EXPECT_EQ(d->threads.size(), kWaves * kPerWave);
+  std::map<uint32_t, uint64_t> perProbe;
+  for (const Thread &t : d->threads) {
+    EXPECT_EQ(t.records.size(), kPairs);
+    EXPECT_EQ(t.dropped, 0u);
+    for (const Record &r : t.records)
+      ++perProbe[r.probe];
+  }
+  for (unsigned w = 0; w < kWaves; ++w)
+    EXPECT_EQ(perProbe[100 + w], uint64_t(kPerWave) * kPairs) << w;
+}
+
+//===----------------------------------------------------------------------===//
+// Modules (dlopen, dlclose) and fork
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+struct Program {
+  pid_t pid = -1;
+  int status = -1;
+  std::string err;
+};
+
+Program runProgram(const std::string &dir, std::vector<std::string> args) {
+  Program p;
+  std::vector<std::string> env = {"TPUPROF_ENABLE=1", "TPUPROF_OUTPUT=" + dir};
+  for (const char *keep : {"ASAN_OPTIONS", "UBSAN_OPTIONS", "TSAN_OPTIONS",
+                           "LD_LIBRARY_PATH"})
+    if (const char *v = getenv(keep))
+      env.push_back(std::string(keep) + "=" + v);
+  std::vector<char *> argv, envp;
+  for (std::string &a : args)
+    argv.push_back(a.data());
+  argv.push_back(nullptr);
+  for (std::string &e : env)
+    envp.push_back(e.data());
+  envp.push_back(nullptr);
+  std::string errPath = dir + ".stderr";
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_addopen(&fa, 2, errPath.c_str(),
+                                   O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  if (posix_spawn(&p.pid, argv[0], &fa, nullptr, argv.data(), envp.data()) ==
+      0)
+    waitpid(p.pid, &p.status, 0);
+  posix_spawn_file_actions_destroy(&fa);
+  if (FILE *f = fopen(errPath.c_str(), "r")) {
+    char buf[4096];
+    size_t got;
+    while ((got = fread(buf, 1, sizeof(buf), f)) > 0)
+      p.err.append(buf, got);
+    fclose(f);
+  }
+  std::remove(errPath.c_str());
+  return p;
+}
+
+/// Records per probe name, through the dump's own tables.
+std::map<std::string, uint64_t> countByName(const std::string &path) {
+  std::map<std::string, uint64_t> out;
+  llvm::Expected<DumpReader> r = DumpReader::open(path);
+  if (!r) {
+    ADD_FAILURE() << llvm::toString(r.takeError());
+    return out;
+  }
+  for (const ThreadInfo &t : r->threads())
+    r->forEachRecord(t, [&](const RecordView &v) {
+      const Probe *p = r->findProbe(v.probe);
+      ++out[p ? p->name.str() : "<unknown " + std::to_string(v.probe) + ">"];
+    });
+  return out;
+}
+
+} // namespace
+
+TEST_F(Reliability, DlopenedAndDlclosedModulesKeepTheirNames) {
+  Program p = runProgram(Dir, {TPUPROF_MODULE_MAIN, "dlopen",
+                               TPUPROF_MODULE_B});
+  ASSERT_TRUE(WIFEXITED(p.status) && WEXITSTATUS(p.status) == 0) << p.err;
+  EXPECT_EQ(p.err, "");
+  std::vector<std::string> names = listDir(Dir);
+  ASSERT_EQ(names.size(), 1u);
+  std::string path = Dir + "/" + names[0];
+  // Modules m, a and b (b registers again if the second dlopen really
+  // loaded it anew; glibc may keep it): their id ranges do not overlap (the
+  // reader rejects overlaps) and every record names its op, including those
+  // of the unloaded library.
+  llvm::Expected<DumpReader> r = DumpReader::open(path);
+  ASSERT_TRUE(bool(r)) << llvm::toString(r.takeError());
+  std::map<std::string, unsigned> modules;
+  for (const Module &m : r->modules())
+    ++modules[m.table.moduleName.str()];
+  EXPECT_EQ(modules["mod_a"], 1u);
+  EXPECT_EQ(modules["mod_m"], 1u);
+  EXPECT_GE(modules["mod_b"], 1u);
+  EXPECT_LE(modules["mod_b"], 2u);
+  EXPECT_EQ(modules.size(), 3u);
+  std::map<std::string, uint64_t> counts = countByName(path);
+  EXPECT_EQ(counts, (std::map<std::string, uint64_t>{{"op_a_0", 2},
+                                                     {"op_a_1", 2},
+                                                     {"op_b_0", 7},
+                                                     {"op_b_1", 7},
+                                                     {"op_m_0", 4},
+                                                     {"op_m_1", 4}}));
+}
+
+TEST_F(Reliability, ForkGivesTheChildItsOwnDumpAndLeavesTheParentsAlone) {
+  Program p = runProgram(Dir, {TPUPROF_MODULE_MAIN, "fork"});
+  ASSERT_TRUE(WIFEXITED(p.status) && WEXITSTATUS(p.status) == 0) << p.err;
+  std::vector<std::string> names = listDir(Dir);
+  ASSERT_EQ(names.size(), 2u);
+  int parents = 0, children = 0;
+  for (const std::string &n : names) {
+    llvm::Expected<Dump> d = readDump(Dir + "/" + n);
+    ASSERT_TRUE(bool(d)) << llvm::toString(d.takeError());
+    EXPECT_TRUE(d->info.isComplete());
+    std::map<std::string, uint64_t> counts = countByName(Dir + "/" + n);
+    if (d->info.pid == (uint32_t)p.pid) {
+      ++parents;
+      // Its 2 pairs of each probe, and m0 open across the fork, ended by
+      // the parent: the child's end of it changed nothing.
+      EXPECT_EQ(counts, (std::map<std::string, uint64_t>{{"op_m_0", 3},
+                                                         {"op_m_1", 2}}));
+      for (const Thread &t : d->threads)
+        for (const Record &r : t.records)
+          EXPECT_NE(r.end, 0u);
+    } else {
+      ++children;
+      EXPECT_EQ(counts, (std::map<std::string, uint64_t>{{"op_a_0", 3},
+                                                         {"op_a_1", 3}}));
+    }
+  }
+  EXPECT_EQ(parents, 1);
+  EXPECT_EQ(children, 1);
 }
