@@ -40,7 +40,12 @@ if config.tpuprof_mlir_enabled:
     tools += ["tpuprof-opt", "tpuprof-run", "tpuprof-annotate"]
     config.available_features.add("mlir")
     # passes/ (and with it TpuProfilePlugin.so) builds only with MLIR on.
-    config.available_features.add("llvm-plugin")
+    # A sanitizer build's plugins cannot load into the stock (uninstrumented)
+    # opt and mlir-opt: their sanitizer runtime is missing there.
+    if not config.tpuprof_sanitizer:
+        config.available_features.add("llvm-plugin")
+if config.tpuprof_sanitizer:
+    config.available_features.add("sanitizer")
 # bench/'s synthetic dump generator (absent with TPUPROF_ENABLE_BENCH=OFF).
 if os.path.exists(os.path.join(config.tpuprof_tools_dir, "tpuprof-gen-dumps")):
     tools += ["tpuprof-gen-dumps"]

@@ -2,6 +2,8 @@
 // (tpuprof.* excluded), operand/result types and, recursively, its regions;
 // never of locations, SSA names or pointers.
 //
+// The stock mlir-opt cannot load a sanitizer build's plugin.
+// UNSUPPORTED: sanitizer
 // RUN: tpuprof-opt %s --split-input-file --allow-unregistered-dialect --tpu-profile-instrument | FileCheck %s
 // Stable across processes (hashing a pointer would differ under ASLR):
 // RUN: tpuprof-opt %s --split-input-file --allow-unregistered-dialect --tpu-profile-instrument | grep 'tpuprof.probes' > %t.run1

@@ -3,6 +3,8 @@
 // --tpu-profile-instrument flag itself is not available there because
 // mlir-opt parses its command line before it loads the plugin.
 //
+// The stock mlir-opt cannot load a sanitizer build's plugin.
+// UNSUPPORTED: sanitizer
 // RUN: mlir-opt %s --load-pass-plugin=%tpuprof_lib/TpuProfileMLIRPlugin.so --pass-pipeline='builtin.module(tpu-profile-instrument{exclude=tosa.exp mode=0})' | FileCheck %s
 // Instrumented IR printed by one mlir-opt is read back by another one that
 // loads the plugin as a dialect plugin (and parses to the same text).
