@@ -9,6 +9,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "tpuprof/passes/llvm/Launch.h"
+
+#include "llvm/Support/StringSaver.h"
 #include "tpuprof/passes/llvm/Hash.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -215,8 +217,11 @@ ArrayRef<StringLiteral> tpuprof::llvmpass::defaultLaunchFunctions() {
 Expected<LaunchMatcher>
 LaunchMatcher::create(ArrayRef<std::string> patterns, StringRef file) {
   LaunchMatcher matcher;
+  StringSaver saver(*matcher.patternText);
   auto add = [&](StringRef pattern, const Twine &where) -> Error {
-    Expected<GlobPattern> glob = GlobPattern::create(pattern);
+    // The file's buffer dies with this function; GlobPattern keeps a
+    // StringRef into the text it is given.
+    Expected<GlobPattern> glob = GlobPattern::create(saver.save(pattern));
     if (!glob)
       return createStringError(inconvertibleErrorCode(),
                                "bad launch pattern '" + pattern + "'" + where +

@@ -15,10 +15,12 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/Allocator.h"
 #include "llvm/Support/GlobPattern.h"
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -50,6 +52,10 @@ public:
   bool isLaunch(const llvm::Function &callee);
 
 private:
+  /// GlobPattern keeps a StringRef into its pattern: the matcher owns the
+  /// pattern text (stable across moves of the matcher).
+  std::unique_ptr<llvm::BumpPtrAllocator> patternText =
+      std::make_unique<llvm::BumpPtrAllocator>();
   std::vector<llvm::GlobPattern> globs;
   llvm::DenseMap<const llvm::Function *, bool> cache;
 };
