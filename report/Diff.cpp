@@ -155,6 +155,8 @@ Expected<bool> tpuprof::report::printDiff(const Profile &a, const Profile &b,
     os << formatv(" ({0}{1:F2}%)", totalDelta > 0 ? "+" : "",
                   100.0 * double(totalDelta) / double(a.coveredNs));
   os << '\n';
+  // Records a full buffer dropped make a side's sums smaller: say so.
+  os << "Dropped records A: " << a.dropped << "  B: " << b.dropped << '\n';
   if (opts.failAbovePct >= 0) {
     if (failed.empty()) {
       os << formatv("OK: no op slower by more than {0}%\n", opts.failAbovePct);

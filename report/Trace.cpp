@@ -114,6 +114,14 @@ Error tpuprof::report::writeTrace(ArrayRef<std::string> dumpPaths,
     j.attribute("generator", "tpuprof-report trace");
     j.attribute("clock", "CLOCK_MONOTONIC");
     j.attribute("origin_ns", origin);
+    // Records full buffers dropped (never silent), and dumps cut short.
+    uint64_t dropped = 0, incomplete = 0;
+    for (const DumpReader &r : readers) {
+      dropped += r.info().dropped;
+      incomplete += !r.info().isComplete();
+    }
+    j.attribute("dropped_records", dropped);
+    j.attribute("incomplete_dumps", incomplete);
   });
   j.attributeBegin("traceEvents");
   j.arrayBegin();
