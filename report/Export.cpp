@@ -31,18 +31,6 @@ namespace {
 
 constexpr int kJsonVersion = 1;
 
-StringRef kindName(uint8_t kind) {
-  switch (kind) {
-  case TPUPROF_KIND_OP:
-    return "op";
-  case TPUPROF_KIND_LAUNCH:
-    return "launch";
-  case TPUPROF_KIND_USER:
-    return "user";
-  }
-  return "unknown";
-}
-
 std::string hexHash(uint64_t h) {
   return utohexstr(h, /*LowerCase=*/true, /*Width=*/16);
 }

@@ -145,3 +145,15 @@ Expected<ProbeTable> tpuprof::report::parseProbeTable(StringRef bytes,
   }
   return std::move(table);
 }
+
+llvm::StringRef tpuprof::report::kindName(uint8_t kind) {
+  switch (kind) {
+  case TPUPROF_KIND_OP:
+    return "op";
+  case TPUPROF_KIND_LAUNCH:
+    return "launch";
+  case TPUPROF_KIND_USER:
+    return "user";
+  }
+  return "unknown";
+}

@@ -42,18 +42,6 @@ void writeUs(raw_ostream &os, uint64_t ns) {
   os.write(buf, n);
 }
 
-StringRef kindName(uint8_t kind) {
-  switch (kind) {
-  case TPUPROF_KIND_OP:
-    return "op";
-  case TPUPROF_KIND_LAUNCH:
-    return "launch";
-  case TPUPROF_KIND_USER:
-    return "user";
-  }
-  return "unknown";
-}
-
 } // namespace
 
 Error tpuprof::report::writeTrace(ArrayRef<std::string> dumpPaths,

@@ -210,6 +210,10 @@ llvm::Expected<Dump> readDump(llvm::StringRef path);
 llvm::Expected<Dump> readDumpBuffer(llvm::StringRef bytes,
                                     llvm::StringRef name = "<buffer>");
 
+/// "op", "launch" or "user" for a tpuprof_probe_kind ("unknown" otherwise),
+/// as the exports and the trace spell it.
+llvm::StringRef kindName(uint8_t kind);
+
 } // namespace report
 } // namespace tpuprof
 
