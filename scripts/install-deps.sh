@@ -10,6 +10,7 @@ packages=(
   libomp-19-dev                 # OpenMP programs in the LLVM plugin's tests
   libpfm4-dev                   # PMU event encoding
   libgtest-dev libbenchmark-dev # tests and benchmarks
+  libpapi-dev                   # bench/: the PAPI_read peer of the mode-1 probe cost
   libsqlite3-dev sqlite3        # report export --format sqlite; sqlite3 CLI for its tests
 )
 
