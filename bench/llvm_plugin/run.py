@@ -15,6 +15,10 @@ time is the compiler's CPU time (user + sys), which other processes on the
 machine disturb less than wall time.
 
     python3 bench/llvm_plugin/run.py BUILD_DIR [--runs N]
+
+Besides the human output it prints one `suite|plugin|...` line per figure
+for bench/suite.py: the median of the runs, each ratio against the build
+without the plugin, measured in the same run.
 """
 import argparse
 import os
@@ -31,6 +35,15 @@ CLANGXX = "/usr/lib/llvm-19/bin/clang++"
 def sh(cmd, env=None):
     return subprocess.run(cmd, check=True, capture_output=True, text=True,
                           env=env).stdout
+
+
+def suite_line(metric, value, peer, peer_value, unit, limit_pct):
+    """One machine line: suite|section|metric|tpuprof|peer|peer value|unit|
+    ratio|target|verdict; the target is an overhead in percent."""
+    ratio = value / peer_value
+    verdict = "met" if ratio < 1 + limit_pct / 100 else "NOT met"
+    print(f"suite|plugin|{metric}|{value:.3f}|{peer}|{peer_value:.3f}|{unit}|"
+          f"{ratio:.3f}|< {1 + limit_pct / 100:.2f}x|{verdict}")
 
 
 def main():
@@ -74,6 +87,11 @@ def main():
               f"({(t - base) / regions * 1e9:+5.0f} ns per region)   "
               f"median {m * 1e3:8.2f} ms  ratio {m / mbase:.4f}")
 
+    for name, metric in [("plugin, probes off", "OpenMP regions, probes off"),
+                         ("plugin, mode 0 on", "OpenMP regions, mode 0")]:
+        suite_line(metric, statistics.median(times[name]) * 1e3,
+                   "plain clang++ -O2 -fopenmp", mbase * 1e3, "ms", 1)
+
     # 2. Compile time.
     tu = os.path.join(tmp, "large_tu.cpp")
     sh([sys.executable, os.path.join(HERE, "large_tu.py"),
@@ -99,6 +117,9 @@ def main():
         t, m = min(ts), statistics.median(ts)
         print(f"  {name:20s} min {t:7.3f} s  ratio {t / cbase:.4f}   "
               f"median {m:7.3f} s  ratio {m / mbase:.4f}")
+    suite_line(f"clang -O2 compile time (CPU), {args.functions} functions",
+               statistics.median(ctimes["clang -O2 + plugin"]), "clang -O2",
+               mbase, "s", 5)
 
 
 if __name__ == "__main__":
