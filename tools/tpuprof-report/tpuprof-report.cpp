@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tpuprof/report/Html.h"
 #include "tpuprof/report/Table.h"
 #include "tpuprof/report/Views.h"
 
@@ -193,6 +194,33 @@ cl::opt<double> rooflineSeconds("seconds",
                                 cl::init(0.3), cl::sub(rooflineCmd),
                                 cl::cat(tableCategory));
 
+// html
+cl::SubCommand htmlCmd("html", "One self-contained HTML page: timeline, op "
+                               "table, IR, summary and diff");
+cl::list<std::string> htmlDumps(cl::Positional, cl::OneOrMore,
+                                cl::desc("<dump file or directory>..."),
+                                cl::sub(htmlCmd), cl::cat(tableCategory));
+cl::opt<std::string> htmlOut("o", cl::desc("The HTML file to write"),
+                             cl::value_desc("FILE"), cl::sub(htmlCmd),
+                             cl::cat(tableCategory));
+cl::opt<std::string> htmlIr("ir",
+                            cl::desc("The model's IR (or source) for the IR "
+                                     "pane"),
+                            cl::value_desc("MODEL.mlir"), cl::sub(htmlCmd),
+                            cl::cat(tableCategory));
+cl::list<std::string> htmlBaseline(
+    "baseline",
+    cl::desc("A run to diff against (dump, directory or .json; repeatable)"),
+    cl::value_desc("DUMP"), cl::sub(htmlCmd), cl::cat(tableCategory));
+cl::opt<uint64_t> htmlMaxEvents(
+    "max-events",
+    cl::desc("Above N records the timeline shows per-lane time buckets"),
+    cl::value_desc("N"), cl::init(200000), cl::sub(htmlCmd),
+    cl::cat(tableCategory));
+cl::opt<std::string> htmlTitle("title", cl::desc("Page title"),
+                               cl::value_desc("TEXT"), cl::sub(htmlCmd),
+                               cl::cat(tableCategory));
+
 Error errorf(const Twine &msg) {
   return createStringError(inconvertibleErrorCode(), msg);
 }
@@ -360,6 +388,19 @@ int runRoofline() {
   return 0;
 }
 
+int runHtml() {
+  if (htmlOut.empty())
+    return fail(errorf("html needs -o FILE"));
+  HtmlOptions opts;
+  opts.irPath = htmlIr;
+  opts.baseline = htmlBaseline;
+  opts.maxEvents = htmlMaxEvents;
+  opts.title = htmlTitle;
+  return withOutput(htmlOut, [&](raw_ostream &o) {
+    return writeHtmlReport(htmlDumps, opts, o, showProgress());
+  });
+}
+
 /// `annotate` needs MLIR to parse and print IR; it lives in the sibling
 /// binary tpuprof-annotate so that this tool links LLVM Support only.
 int runAnnotate(int argc, char **argv) {
@@ -401,6 +442,7 @@ int main(int argc, char **argv) {
       "  tpuprof-report diff A B                   compare two runs\n"
       "  tpuprof-report stacks DUMP...             folded stacks\n"
       "  tpuprof-report roofline --measure         machine peaks\n"
+      "  tpuprof-report html -o FILE DUMP...       self-contained HTML page\n"
       "  tpuprof-report annotate IR -o OUT DUMP... IR with tpuprof.stats\n\n"
       "A DUMP is a dump file or a directory of tpuprof_data_dev* dumps.\n");
 
@@ -418,9 +460,11 @@ int main(int argc, char **argv) {
     return runStacks();
   if (rooflineCmd)
     return runRoofline();
+  if (htmlCmd)
+    return runHtml();
   return fail(
       createStringError(inconvertibleErrorCode(),
                         "no subcommand given; expected one of: table, "
                         "summary, trace, export, diff, stacks, roofline, "
-                        "annotate (see 'tpuprof-report --help')"));
+                        "html, annotate (see 'tpuprof-report --help')"));
 }

@@ -1,0 +1,562 @@
+// report/html/report.js - the page script of `tpuprof-report html`.
+//
+// Reads the JSON in #tpuprof-data and draws the summary, the timeline (a
+// canvas: one lane per device/thread, nested records one row deeper), the op
+// table, the IR pane and the diff. Every string from the data reaches the page
+// through textContent or canvas text, never as markup. Embedded into the
+// library at build time (report/html/embed.cmake).
+'use strict';
+(function () {
+  const data = JSON.parse(document.getElementById('tpuprof-data').textContent);
+  const $ = (id) => document.getElementById(id);
+  const rows = data.rows;
+  const totals = data.totals;
+
+  // ---- helpers -------------------------------------------------------------
+  /** An element with text children (strings become text nodes). */
+  function el(tag, cls, ...children) {
+    const e = document.createElement(tag);
+    if (cls) e.className = cls;
+    for (const c of children) e.append(c instanceof Node ? c : document.createTextNode(String(c)));
+    return e;
+  }
+  const us = (ns) => (ns / 1000).toFixed(2);
+  const pct = (part, whole) => (whole ? (100 * part / whole) : 0).toFixed(2);
+  function fmtDur(ns) {
+    if (ns >= 1e9) return (ns / 1e9).toFixed(3) + ' s';
+    if (ns >= 1e6) return (ns / 1e6).toFixed(3) + ' ms';
+    if (ns >= 1e3) return (ns / 1e3).toFixed(2) + ' us';
+    return Math.round(ns) + ' ns';
+  }
+  function hashString(s) {
+    let h = 2166136261;
+    for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 16777619);
+    return h >>> 0;
+  }
+  // One colour per op name, stable across runs and pages.
+  const rowColor = rows.map((r) => `hsl(${hashString(r.name) % 360}, 62%, ${r.kind === 'launch' ? 44 : 56}%)`);
+  const kindColors = { op: '#2f6fde', launch: '#e07b22', user: '#12a594', unknown: '#98a2b3', idle: '#eef0f3' };
+  /** Scrolls `container` (only it, not the page) so that `child` is visible. */
+  function scrollWithin(container, child, center) {
+    const c = container.getBoundingClientRect(), r = child.getBoundingClientRect();
+    if (!center && r.top >= c.top && r.bottom <= c.bottom) return;
+    container.scrollTop += r.top - c.top - (center ? (c.height - r.height) / 2 : 30);
+  }
+  const locationOf = (r) => (r.locations.length ? r.locations[0] + (r.locations.length > 1 ? ` (+${r.locations.length - 1} more)` : '') : '-');
+
+  // ---- selection -----------------------------------------------------------
+  let selectedRow = -1;
+  const listeners = [];
+  function selectRow(i, from) {
+    selectedRow = selectedRow === i && from === 'table' ? -1 : i;
+    for (const f of listeners) f(selectedRow, from);
+  }
+
+  // ---- header and summary --------------------------------------------------
+  $('inputs').textContent = data.inputs.join('  ');
+  function card(label, value, warn) {
+    $('cards').append(el('div', 'card' + (warn ? ' warn' : ''), el('div', 'v', value), el('div', 'k', label)));
+  }
+  card('Window', fmtDur(totals.totalNs));
+  card('Busy (nested once)', `${pct(totals.coveredNs, totals.totalNs)} %`);
+  card('Ops (rows)', rows.length);
+  card('Records', totals.records.toLocaleString('en-US'));
+  card('Dumps / threads', `${totals.dumps} / ${totals.threads}`);
+  card('Mode', totals.modes.map((m) => ['0 timing', '1 counters', '2 detailed'][m] || m).join(', '));
+  card('Dropped records', totals.dropped, totals.dropped > 0);
+  card('Unfinished', totals.unfinished, totals.unfinished > 0);
+  if (totals.incompleteDumps) card('Incomplete dumps', totals.incompleteDumps, true);
+
+  function barRow(label, parts, num, onClick) {
+    const bar = el('div', 'bar');
+    for (const [frac, color, title] of parts) {
+      const s = el('span');
+      s.style.width = `${Math.max(0, Math.min(100, frac * 100))}%`;
+      s.style.background = color;
+      s.title = title;
+      bar.append(s);
+    }
+    const r = el('div', 'bar-row' + (onClick ? ' clickable' : ''), el('div', 'label', label), bar, el('div', 'num', num));
+    r.querySelector('.label').title = label;
+    if (onClick) r.addEventListener('click', onClick);
+    return r;
+  }
+  const laneLabel = (l) => `dev ${l.device} · tid ${l.tid}`;
+  for (const l of data.lanes) {
+    const w = l.windowNs || 1;
+    const kinds = ['op', 'launch', 'user', 'unknown'];
+    const busy = l.byKind.reduce((a, b) => a + b, 0);
+    const parts = kinds.map((k, i) => [l.byKind[i] / w, kindColors[k], `${k}: ${pct(l.byKind[i], w)} %`]);
+    parts.push([Math.max(0, w - busy) / w, kindColors.idle, `idle: ${pct(Math.max(0, w - busy), w)} %`]);
+    const row = barRow(laneLabel(l), parts, `${pct(busy, w)} %`);
+    row.title = `pid ${l.pid}: ${l.records} records, ${l.unfinished} unfinished, ${l.dropped} dropped; window ${fmtDur(w)}`;
+    $('lanes-summary').append(row);
+  }
+  const legend = el('div', 'legend');
+  for (const k of ['op', 'launch', 'user', 'unknown', 'idle']) {
+    const sw = el('i');
+    sw.style.background = kindColors[k];
+    legend.append(el('span', null, sw, k));
+  }
+  $('lanes-summary').append(legend);
+  const byDuration = rows.map((r, i) => i).sort((a, b) => rows[b].durationNs - rows[a].durationNs);
+  const maxRowNs = byDuration.length ? rows[byDuration[0]].durationNs || 1 : 1;
+  for (const i of byDuration.slice(0, 10)) {
+    const r = rows[i];
+    $('top-ops').append(barRow(r.name, [[r.durationNs / maxRowNs, rowColor[i], r.shapes]],
+      `${pct(r.durationNs, totals.totalNs)} %`, () => selectRow(i, 'summary')));
+  }
+  const counterDevices = Object.keys(data.counterTotals);
+  if (!counterDevices.length) {
+    $('counter-totals').append(el('div', 'muted', 'No PMU counters in these dumps (mode 0).'));
+  } else {
+    for (const d of counterDevices) {
+      const t = el('table', 'grid');
+      t.append(el('thead', null, el('tr', null, el('th', null, `device ${d}`), el('th', 'num', 'total'))));
+      const tb = el('tbody');
+      for (const [name, v] of Object.entries(data.counterTotals[d])) tb.append(el('tr', null, el('td', null, name), el('td', 'num', v.toLocaleString('en-US'))));
+      t.append(tb);
+      $('counter-totals').append(t);
+    }
+  }
+
+  // ---- sortable tables -----------------------------------------------------
+  /**
+   * Fills `table` with `items` in columns {title, num, value(item), cell(item)?};
+   * clicking a header sorts (numbers descending first, text ascending first),
+   * clicking it again reverses. Returns a refresh(items) function.
+   */
+  function sortableTable(table, columns, initial, onRow, rowClass) {
+    let sortCol = initial, asc = !columns[initial].num, items = [];
+    const head = el('tr');
+    columns.forEach((c, ci) => {
+      const th = el('th', c.num ? 'num' : null, c.title);
+      th.dataset.col = String(ci);
+      th.addEventListener('click', () => {
+        if (sortCol === ci) asc = !asc; else { sortCol = ci; asc = !c.num; }
+        render();
+      });
+      head.append(th);
+    });
+    table.tHead.append(head);
+    const body = table.tBodies[0];
+    body.addEventListener('click', (e) => {
+      const tr = e.target.closest('tr');
+      if (tr && tr.dataset.key !== undefined) onRow(Number(tr.dataset.key));
+    });
+    function render() {
+      const c = columns[sortCol];
+      const sorted = items.slice().sort((a, b) => {
+        const x = c.value(a), y = c.value(b);
+        let d = c.num ? (x ?? -Infinity) - (y ?? -Infinity) : String(x).localeCompare(String(y));
+        if (d === 0) d = (columns[1].value(b) ?? 0) - (columns[1].value(a) ?? 0);
+        return asc ? d : -d;
+      });
+      head.childNodes.forEach((th, ci) => {
+        if (ci === sortCol) th.setAttribute('aria-sort', asc ? 'ascending' : 'descending');
+        else th.removeAttribute('aria-sort');
+      });
+      const frag = document.createDocumentFragment();
+      for (const it of sorted.slice(0, 5000)) {
+        const tr = el('tr', rowClass ? rowClass(it) : null);
+        tr.dataset.key = String(it.key);
+        for (const col of columns) {
+          const td = col.cell ? col.cell(it) : el('td', col.num ? 'num' : null, col.value(it) ?? '-');
+          if (!col.cell) td.title = String(col.value(it) ?? '-');
+          tr.append(td);
+        }
+        frag.append(tr);
+      }
+      body.replaceChildren(frag);
+      table.dispatchEvent(new Event('rendered'));
+    }
+    return (newItems) => { items = newItems; render(); };
+  }
+
+  // ---- op table ------------------------------------------------------------
+  const opColumns = [
+    { title: 'Name', value: (r) => r.name, cell: (r) => { const sw = el('span', 'swatch'); sw.style.background = rowColor[r.key]; const td = el('td', null, sw, r.name); td.title = `${r.name} (${r.kind})`; return td; } },
+    { title: 'Duration (us)', num: true, value: (r) => r.durationNs, cell: (r) => el('td', 'num', us(r.durationNs)) },
+    { title: 'Self (us)', num: true, value: (r) => r.selfNs, cell: (r) => el('td', 'num', us(r.selfNs)) },
+    { title: 'Percent', num: true, value: (r) => r.durationNs, cell: (r) => {
+      const p = totals.totalNs ? 100 * r.durationNs / totals.totalNs : 0;
+      const b = el('span', 'pbar'); b.style.width = `${Math.min(100, p)}%`;
+      return el('td', 'num pct', b, el('span', 'ptxt', p.toFixed(2)));
+    } },
+    { title: 'Device', num: true, value: (r) => r.device },
+    { title: 'Count', num: true, value: (r) => r.count },
+    { title: 'Mean (us)', num: true, value: (r) => r.meanNs, cell: (r) => el('td', 'num', us(r.meanNs)) },
+    { title: 'Max (us)', num: true, value: (r) => r.maxNs, cell: (r) => el('td', 'num', us(r.maxNs)) },
+    { title: 'Argument Shapes', value: (r) => r.shapes || '-' },
+    { title: 'Hash', value: (r) => r.hash },
+    { title: 'Location', value: (r) => locationOf(r) },
+  ];
+  data.events.forEach((name, ei) => opColumns.push({ title: name, num: true, value: (r) => r.counters[ei] }));
+  const opItems = rows.map((r, i) => Object.assign({ key: i }, r));
+  const refreshOps = sortableTable($('ops'), opColumns, 1, (i) => selectRow(i, 'table'),
+    (r) => (r.key === selectedRow ? 'selected' : null));
+  function applyFilter() {
+    const q = $('filter').value.trim().toLowerCase();
+    const shown = q ? opItems.filter((r) => [r.name, r.shapes, r.hash, r.function, r.kind, ...r.locations]
+      .some((s) => String(s).toLowerCase().includes(q))) : opItems;
+    $('row-count').textContent = `${shown.length} of ${rows.length} rows`;
+    refreshOps(shown);
+  }
+  $('filter').addEventListener('input', applyFilter);
+  applyFilter();
+  listeners.push((sel, from) => {
+    for (const tr of $('ops').tBodies[0].rows) {
+      const on = Number(tr.dataset.key) === sel;
+      tr.classList.toggle('selected', on);
+      if (on && from !== 'table') scrollWithin($('ops').parentElement, tr, false);
+    }
+  });
+
+  // ---- IR pane -------------------------------------------------------------
+  if (data.ir) {
+    $('ir-panel').hidden = false;
+    $('ir-path').textContent = data.ir.path;
+    const lineNs = new Map(), lineRows = new Map();
+    rows.forEach((r, i) => {
+      for (const ln of new Set(r.lines)) {
+        lineNs.set(ln, (lineNs.get(ln) || 0) + r.durationNs);
+        if (!lineRows.has(ln)) lineRows.set(ln, []);
+        lineRows.get(ln).push(i);
+      }
+    });
+    for (const list of lineRows.values()) list.sort((a, b) => rows[b].durationNs - rows[a].durationNs);
+    const maxLineNs = Math.max(1, ...lineNs.values());
+    const frag = document.createDocumentFragment();
+    const lineEls = [];
+    data.ir.lines.forEach((text, idx) => {
+      const ln = idx + 1;
+      const ns = lineNs.get(ln);
+      const div = el('div', 'ir-line', el('span', 'ln', ln),
+        el('span', 'share', ns !== undefined ? `${pct(ns, totals.totalNs)}%` : ''), el('span', 'code', text || ' '));
+      div.dataset.line = String(ln);
+      if (ns !== undefined) {
+        div.classList.add('hot');
+        // Square root so that small shares stay visible next to a big one.
+        div.style.background = `rgba(222, 76, 47, ${(0.08 + 0.5 * Math.sqrt(ns / maxLineNs)).toFixed(3)})`;
+        const names = lineRows.get(ln).map((i) => `${rows[i].name} ${rows[i].shapes}: ${us(rows[i].durationNs)} us`);
+        div.title = names.join('\n');
+      }
+      lineEls[ln] = div;
+      frag.append(div);
+    });
+    $('ir').append(frag);
+    $('ir').addEventListener('click', (e) => {
+      const div = e.target.closest('.ir-line.hot');
+      if (!div) return;
+      const list = lineRows.get(Number(div.dataset.line));
+      // Clicking a line again steps through the rows that share it.
+      const at = list.indexOf(selectedRow);
+      selectRow(list[(at + 1) % list.length], 'ir');
+    });
+    listeners.push((sel, from) => {
+      for (const d of $('ir').querySelectorAll('.ir-line.selected')) d.classList.remove('selected');
+      if (sel < 0) return;
+      let first = null;
+      for (const ln of rows[sel].lines) {
+        const d = lineEls[ln];
+        if (!d) continue;
+        d.classList.add('selected');
+        first = first || d;
+      }
+      if (first && from !== 'ir') scrollWithin($('ir'), first, true);
+    });
+  } else {
+    $('split').classList.add('no-ir');
+  }
+
+  // ---- diff ----------------------------------------------------------------
+  if (data.diff) {
+    $('diff-panel').hidden = false;
+    const d = data.diff;
+    const delta = d.coveredNs - d.baselineCoveredNs;
+    $('diff-summary').textContent = `baseline: ${(data.baselineInputs || []).join(' ')} · busy ${us(d.baselineCoveredNs)} us → ${us(d.coveredNs)} us (${delta >= 0 ? '+' : ''}${us(delta)} us)`;
+    const items = d.rows.map((r, i) => Object.assign({ key: i, delta: (r.ns || 0) - (r.baselineNs || 0) }, r));
+    const deltaPct = (r) => (r.baselineNs ? 100 * r.delta / r.baselineNs : null);
+    const diffColumns = [
+      { title: 'Name', value: (r) => r.name },
+      { title: 'Delta (us)', num: true, value: (r) => r.delta, cell: (r) => el('td', 'num', (r.delta > 0 ? '+' : '') + us(r.delta)) },
+      { title: 'Delta %', num: true, value: deltaPct, cell: (r) => { const p = deltaPct(r); return el('td', 'num', p === null ? 'new' : (p > 0 ? '+' : '') + p.toFixed(2)); } },
+      { title: 'Baseline (us)', num: true, value: (r) => r.baselineNs, cell: (r) => el('td', 'num', r.baselineNs === undefined ? '-' : us(r.baselineNs)) },
+      { title: 'This run (us)', num: true, value: (r) => r.ns, cell: (r) => el('td', 'num', r.ns === undefined ? '-' : us(r.ns)) },
+      { title: 'Count A', num: true, value: (r) => r.baselineCount },
+      { title: 'Count B', num: true, value: (r) => r.count },
+      { title: 'Status', value: (r) => r.status, cell: (r) => el('td', `status-${r.status}`, r.status) },
+      { title: 'Argument Shapes', value: (r) => r.shapes || '-' },
+      { title: 'Hash', value: (r) => r.hash },
+    ];
+    const refreshDiff = sortableTable($('diff'), diffColumns, 1, (i) => {
+      // Select the first row of this run with the same hash and shapes.
+      const r = d.rows[i];
+      const match = rows.findIndex((x) => x.hash === r.hash && x.shapes === r.shapes && x.name === r.name);
+      if (match >= 0) selectRow(match, 'diff');
+    });
+    refreshDiff(items);
+  }
+
+  // ---- timeline --------------------------------------------------------------
+  const tl = data.timeline;
+  const sites = data.sites;
+  const bucketed = tl.mode === 'buckets';
+  $('timeline-mode').textContent = bucketed
+    ? `${tl.events.toLocaleString('en-US')} records: aggregated into buckets of ${fmtDur(tl.bucketNs)} (busy share and top op per bucket)`
+    : `${tl.events.toLocaleString('en-US')} records`;
+  const ROW_H = 18, LANE_GAP = 8, AXIS_H = 22, GUTTER = 150, BUCKET_H = 34;
+  // Decode the columnar lanes; per depth an index list sorted by begin (ends
+  // too: records of one depth on one thread never overlap).
+  const lanes = data.lanes.map((info, li) => {
+    const cols = tl.lanes[li];
+    const lane = { info, depths: 1 };
+    if (bucketed) {
+      lane.busy = cols.busy; lane.count = cols.count; lane.top = cols.top; lane.topNs = cols.topNs;
+    } else {
+      const n = cols.dur.length;
+      lane.begin = new Float64Array(n); lane.end = new Float64Array(n);
+      lane.depth = Uint16Array.from(cols.depth); lane.site = Int32Array.from(cols.site);
+      lane.unfinished = new Set(cols.unfinished);
+      lane.counters = cols.counters;
+      let t = 0;
+      for (let i = 0; i < n; i++) { t += cols.begin[i]; lane.begin[i] = t; lane.end[i] = t + cols.dur[i]; }
+      lane.depths = info.maxDepth + 1;
+      lane.byDepth = Array.from({ length: lane.depths }, () => []);
+      for (let i = 0; i < n; i++) lane.byDepth[lane.depth[i]].push(i);
+    }
+    return lane;
+  });
+  let y = AXIS_H;
+  for (const lane of lanes) {
+    lane.y = y;
+    lane.h = bucketed ? BUCKET_H : lane.depths * ROW_H;
+    y += lane.h + LANE_GAP;
+  }
+  const canvas = $('timeline');
+  const cssHeight = Math.max(y, AXIS_H + 30);
+  canvas.style.height = `${cssHeight}px`;
+  const ctx = canvas.getContext('2d');
+  const view = { t0: 0, t1: tl.spanNs };
+  let width = 0;
+
+  function resize() {
+    const dpr = window.devicePixelRatio || 1;
+    width = canvas.clientWidth;
+    canvas.width = Math.round(width * dpr);
+    canvas.height = Math.round(cssHeight * dpr);
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    draw();
+  }
+  const plotW = () => Math.max(1, width - GUTTER);
+  const xOf = (t) => GUTTER + (t - view.t0) / (view.t1 - view.t0) * plotW();
+  const tOf = (x) => view.t0 + (x - GUTTER) / plotW() * (view.t1 - view.t0);
+
+  function niceStep(span, px) {
+    const raw = span / Math.max(1, px / 90);
+    const p = Math.pow(10, Math.floor(Math.log10(raw)));
+    for (const m of [1, 2, 5, 10]) if (m * p >= raw) return m * p;
+    return 10 * p;
+  }
+  /** First index in sorted `idx` whose end is >= t. */
+  function firstEnding(lane, idx, t) {
+    let lo = 0, hi = idx.length;
+    while (lo < hi) { const mid = (lo + hi) >> 1; if (lane.end[idx[mid]] < t) lo = mid + 1; else hi = mid; }
+    return lo;
+  }
+  const rowOfSite = (s) => (s >= 0 ? sites[s][0] : -1);
+
+  function draw() {
+    ctx.clearRect(0, 0, width, cssHeight);
+    ctx.font = '11px system-ui, sans-serif';
+    ctx.textBaseline = 'middle';
+    // Axis.
+    const step = niceStep(view.t1 - view.t0, plotW());
+    ctx.fillStyle = '#667085';
+    ctx.strokeStyle = '#e2e5ea';
+    ctx.beginPath();
+    for (let t = Math.ceil(view.t0 / step) * step; t <= view.t1; t += step) {
+      const x = Math.round(xOf(t)) + 0.5;
+      ctx.moveTo(x, AXIS_H - 4); ctx.lineTo(x, cssHeight);
+      ctx.fillText(fmtDur(t), x + 3, AXIS_H / 2);
+    }
+    ctx.stroke();
+    for (const lane of lanes) {
+      ctx.fillStyle = '#f6f7f9';
+      ctx.fillRect(GUTTER, lane.y, plotW(), lane.h);
+      ctx.save();
+      ctx.beginPath(); ctx.rect(GUTTER, lane.y, plotW(), lane.h); ctx.clip();
+      if (bucketed) drawBuckets(lane); else drawEvents(lane);
+      ctx.restore();
+      ctx.fillStyle = '#1d2330';
+      ctx.fillText(laneLabel(lane.info), 6, lane.y + Math.min(lane.h, ROW_H * 2) / 2);
+    }
+  }
+  function drawEvents(lane) {
+    const t0 = view.t0, t1 = view.t1, scale = plotW() / (t1 - t0);
+    for (let d = 0; d < lane.depths; d++) {
+      const idx = lane.byDepth[d];
+      const yTop = lane.y + d * ROW_H + 1;
+      let lastPx = -1;
+      for (let k = firstEnding(lane, idx, t0); k < idx.length; k++) {
+        const i = idx[k];
+        const b = lane.begin[i];
+        if (b > t1) break;
+        const x0 = GUTTER + (b - t0) * scale, x1 = GUTTER + (lane.end[i] - t0) * scale;
+        // Sub-pixel records: one per pixel column is enough.
+        if (x1 - x0 < 1 && Math.floor(x0) === lastPx) continue;
+        lastPx = Math.floor(x0);
+        const row = rowOfSite(lane.site[i]);
+        const dim = selectedRow >= 0 && row !== selectedRow;
+        ctx.globalAlpha = dim ? 0.22 : 1;
+        ctx.fillStyle = row >= 0 ? rowColor[row] : '#98a2b3';
+        const w = Math.max(1, x1 - x0);
+        ctx.fillRect(x0, yTop, w, ROW_H - 2);
+        if (lane.unfinished.has(i)) { ctx.strokeStyle = '#b42318'; ctx.setLineDash([3, 2]); ctx.strokeRect(x0 + 0.5, yTop + 0.5, w - 1, ROW_H - 3); ctx.setLineDash([]); }
+        if (!dim && row === selectedRow) { ctx.strokeStyle = '#1d2330'; ctx.lineWidth = 1.5; ctx.strokeRect(x0, yTop, w, ROW_H - 2); ctx.lineWidth = 1; }
+        if (w > 36 && row >= 0) {
+          ctx.fillStyle = '#fff';
+          const tx = Math.max(x0, GUTTER) + 3;
+          ctx.save(); ctx.beginPath(); ctx.rect(tx, yTop, Math.min(x1, GUTTER + plotW()) - tx - 2, ROW_H - 2); ctx.clip();
+          ctx.fillText(rows[row].name, tx, yTop + (ROW_H - 2) / 2);
+          ctx.restore();
+        }
+      }
+    }
+    ctx.globalAlpha = 1;
+  }
+  function drawBuckets(lane) {
+    const n = lane.busy.length, w = tl.bucketNs;
+    const b0 = Math.max(0, Math.floor(view.t0 / w)), b1 = Math.min(n - 1, Math.floor(view.t1 / w));
+    for (let b = b0; b <= b1; b++) {
+      if (!lane.count[b] && !lane.busy[b]) continue;
+      const x0 = xOf(b * w), x1 = xOf((b + 1) * w);
+      const frac = Math.min(1, lane.busy[b] / w);
+      const row = rowOfSite(lane.top[b]);
+      ctx.globalAlpha = selectedRow >= 0 && row !== selectedRow ? 0.22 : 1;
+      ctx.fillStyle = row >= 0 ? rowColor[row] : '#98a2b3';
+      const h = Math.max(2, frac * (lane.h - 2));
+      ctx.fillRect(x0, lane.y + lane.h - 1 - h, Math.max(1, x1 - x0 - (x1 - x0 > 3 ? 1 : 0)), h);
+    }
+    ctx.globalAlpha = 1;
+  }
+
+  /** The record or bucket under (x, y): {lane, i} or {lane, bucket}. */
+  function hit(x, y) {
+    if (x < GUTTER) return null;
+    const lane = lanes.find((l) => y >= l.y && y < l.y + l.h);
+    if (!lane) return null;
+    const t = tOf(x);
+    if (bucketed) {
+      const b = Math.floor(t / tl.bucketNs);
+      return b >= 0 && b < lane.busy.length && (lane.count[b] || lane.busy[b]) ? { lane, bucket: b } : null;
+    }
+    const d = Math.floor((y - lane.y) / ROW_H);
+    const idx = lane.byDepth[d];
+    if (!idx) return null;
+    // Within a pixel or two, for records too narrow to aim at.
+    const slack = 2 * (view.t1 - view.t0) / plotW();
+    const k = firstEnding(lane, idx, t - slack);
+    if (k < idx.length && lane.begin[idx[k]] <= t + slack) return { lane, i: idx[k] };
+    return null;
+  }
+
+  const tip = $('tooltip');
+  function showTip(h, x, y) {
+    if (!h) { tip.hidden = true; return; }
+    const lines = [];
+    let title;
+    if (h.bucket !== undefined) {
+      const l = h.lane, b = h.bucket, w = tl.bucketNs;
+      title = `${fmtDur(b * w)} – ${fmtDur((b + 1) * w)}`;
+      lines.push(['busy', `${pct(l.busy[b], w)} %`], ['records begun', l.count[b]]);
+      const row = rowOfSite(l.top[b]);
+      if (row >= 0) {
+        const r = rows[row];
+        lines.push(['top op', r.name], ['its share', `${pct(l.topNs[b], w)} %`], ['hash', r.hash], ['shapes', r.shapes || '-'],
+          ['location', r.locations[sites[l.top[b]][1]] || '-']);
+      }
+    } else {
+      const l = h.lane, i = h.i, s = l.site[i], row = rowOfSite(s), r = rows[row];
+      title = r.name;
+      lines.push(['duration', fmtDur(l.end[i] - l.begin[i]) + (l.unfinished.has(i) ? ' (unfinished)' : '')],
+        ['begin', fmtDur(l.begin[i])], ['hash', r.hash], ['shapes', r.shapes || '-'],
+        ['location', r.locations[sites[s][1]] || '-'], ['function', r.function || '-'], ['depth', l.depth[i]]);
+      if (l.counters) data.events.forEach((e, ei) => lines.push([e, l.counters[i * data.events.length + ei].toLocaleString('en-US')]));
+    }
+    const table = el('table');
+    for (const [k, v] of lines) table.append(el('tr', null, el('td', null, k), el('td', null, v)));
+    tip.replaceChildren(el('div', 't-name', title), table);
+    tip.hidden = false;
+    const wrap = $('timeline-wrap').getBoundingClientRect();
+    const left = Math.min(x + 14, wrap.width - tip.offsetWidth - 4);
+    tip.style.left = `${Math.max(0, left)}px`;
+    tip.style.top = `${y + 14}px`;
+  }
+
+  function zoom(factor, atX) {
+    const t = tOf(atX);
+    const span = Math.min(tl.spanNs * 1.05, Math.max(50, (view.t1 - view.t0) * factor));
+    const frac = (atX - GUTTER) / plotW();
+    view.t0 = t - frac * span;
+    view.t1 = view.t0 + span;
+    clampView();
+    draw();
+  }
+  function clampView() {
+    const span = view.t1 - view.t0, pad = tl.spanNs * 0.025;
+    if (view.t0 < -pad) { view.t0 = -pad; view.t1 = view.t0 + span; }
+    if (view.t1 > tl.spanNs + pad) { view.t1 = tl.spanNs + pad; view.t0 = view.t1 - span; }
+  }
+  const local = (e) => { const r = canvas.getBoundingClientRect(); return [e.clientX - r.left, e.clientY - r.top]; };
+  canvas.addEventListener('wheel', (e) => {
+    e.preventDefault();
+    const [x] = local(e);
+    zoom(Math.exp(e.deltaY * 0.0015), Math.max(GUTTER, x));
+  }, { passive: false });
+  let drag = null;
+  canvas.addEventListener('mousedown', (e) => {
+    const [x] = local(e);
+    drag = { x, t0: view.t0, t1: view.t1, moved: false };
+    canvas.classList.add('dragging');
+  });
+  window.addEventListener('mousemove', (e) => {
+    const [x, y] = local(e);
+    if (drag) {
+      const dt = (x - drag.x) / plotW() * (drag.t1 - drag.t0);
+      if (Math.abs(x - drag.x) > 2) drag.moved = true;
+      view.t0 = drag.t0 - dt; view.t1 = drag.t1 - dt;
+      clampView();
+      draw();
+      tip.hidden = true;
+      return;
+    }
+    if (e.target === canvas) showTip(hit(x, y), x, y); else tip.hidden = true;
+  });
+  window.addEventListener('mouseup', (e) => {
+    if (!drag) return;
+    const moved = drag.moved;
+    drag = null;
+    canvas.classList.remove('dragging');
+    if (moved || e.target !== canvas) return;
+    const [x, y] = local(e);
+    const h = hit(x, y);
+    if (h) selectRow(h.bucket !== undefined ? rowOfSite(h.lane.top[h.bucket]) : rowOfSite(h.lane.site[h.i]), 'timeline');
+    else selectRow(-1, 'timeline');
+  });
+  canvas.addEventListener('mouseleave', () => { tip.hidden = true; });
+  $('zoom-in').addEventListener('click', () => zoom(0.5, GUTTER + plotW() / 2));
+  $('zoom-out').addEventListener('click', () => zoom(2, GUTTER + plotW() / 2));
+  $('zoom-reset').addEventListener('click', () => { view.t0 = 0; view.t1 = tl.spanNs; draw(); });
+  listeners.push(() => draw());
+  window.addEventListener('resize', resize);
+  resize();
+
+  // For scripted checks (the browser test) and the curious: read-only state.
+  window.tpuprofReport = Object.freeze({
+    view: () => ({ t0: view.t0, t1: view.t1 }),
+    selectedRow: () => selectedRow,
+    rowCount: rows.length,
+    timelineMode: tl.mode,
+  });
+})();
