@@ -12,17 +12,28 @@ packages=(
   libgtest-dev libbenchmark-dev # tests and benchmarks
   libpapi-dev                   # bench/: the PAPI_read peer of the mode-1 probe cost
   libsqlite3-dev sqlite3        # report export --format sqlite; sqlite3 CLI for its tests
+  chromium                      # the HTML report's browser test (test only)
 )
+# node and npm run that test's playwright-core; an existing node will do.
+command -v node > /dev/null && command -v npm > /dev/null || packages+=(nodejs npm)
 
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
     missing+=("$p")
 done
-[ ${#missing[@]} -eq 0 ] && exit 0
+if [ ${#missing[@]} -ne 0 ]; then
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  echo "tpuprof: installing ${missing[*]}" >&2
+  $sudo apt-get update -q
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi
 
-sudo=""
-[ "$(id -u)" -eq 0 ] || sudo="sudo"
-echo "tpuprof: installing ${missing[*]}" >&2
-$sudo apt-get update -q
-DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
+# playwright-core (pinned in package-lock.json) drives chromium over the
+# DevTools protocol in test/report/browser; it downloads no browser.
+browser_test=$(cd "$(dirname "$0")/.." && pwd)/test/report/browser
+if [ ! -d "$browser_test/node_modules/playwright-core" ]; then
+  echo "tpuprof: npm ci in $browser_test" >&2
+  (cd "$browser_test" && npm ci --no-audit --no-fund --loglevel=error)
+fi

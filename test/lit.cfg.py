@@ -52,4 +52,21 @@ if os.path.exists(os.path.join(config.tpuprof_tools_dir, "tpuprof-gen-dumps")):
     config.available_features.add("gen-dumps")
 if shutil.which("sqlite3"):
     config.available_features.add("sqlite3")
+# The HTML report's browser test: Debian's chromium driven by playwright-core
+# (scripts/install-deps.sh installs both). Under CI a missing piece is an
+# error, so that the browser test is never skipped silently there.
+browser_dir = os.path.join(config.tpuprof_src_root, "test", "report", "browser")
+node = shutil.which("node")
+missing = [what for what, ok in [
+    ("/usr/bin/chromium", os.path.exists("/usr/bin/chromium")),
+    ("node", node),
+    (os.path.join(browser_dir, "node_modules", "playwright-core"),
+     os.path.isdir(os.path.join(browser_dir, "node_modules", "playwright-core")))] if not ok]
+if not missing:
+    config.available_features.add("chromium")
+    config.substitutions.append(("%node", node))
+    config.substitutions.append(("%browser_test", browser_dir))
+elif os.environ.get("CI"):
+    lit_config.fatal("the HTML report's browser test needs " + ", ".join(missing) +
+                     " (run scripts/install-deps.sh)")
 llvm_config.add_tool_substitutions(tools, tool_dirs)
