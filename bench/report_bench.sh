@@ -48,6 +48,8 @@ row "export --format json, 10 M records" 10000000 "$bin/tpuprof-report" export -
 row "diff, 2 x 10 M records" 20000000 "$bin/tpuprof-report" diff "$work/10m" "$work/10m"
 row "table, 1 M records (one dump)" 1000000 "$bin/tpuprof-report" table "$work/1m-one"
 row "trace, 1 M events (one dump)" 1000000 "$bin/tpuprof-report" trace -o "$work/t.json" "$work/1m-one"
+row "html, 1 M events (one dump)" 1000000 "$bin/tpuprof-report" html -o "$work/r.html" "$work/1m-one"
+echo "html page, 1 M events: $(( $(stat -c %s "$work/r.html") / 1024 )) KiB (timeline in buckets above --max-events)"
 python3 -c "import sys; print(f'table max RSS, 10 M / 1 M records: {int(sys.argv[2])/int(sys.argv[1]):.2f}x')" "$rss1" "$rss10"
 if [ "$big" = "--big" ]; then
   gen "$work/100m" 1000 100000
