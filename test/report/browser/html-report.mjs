@@ -2,13 +2,15 @@
 //
 //   node html-report.mjs --page REPORT.html --rows N --hostile HOSTILE.html
 //                        --screenshot OUT.png [--copy-screenshot PATH]
+//                        [--buckets BUCKETED.html]
 //
 // Loads the pages from file:// through the DevTools protocol (playwright-core
 // driving Debian's /usr/bin/chromium) and checks what a person would: no
 // console or page errors and no network request; the op table has N rows;
 // clicking a header sorts; clicking a row highlights its line in the IR pane
 // and clicking a shaded IR line selects its row; wheel zooms and drag pans
-// the timeline and hovering shows a record; the diff panel has rows. On the
+// the timeline and hovering shows a record; the diff panel has rows; on a
+// bucketed page hovering shows a bucket's busy share and top op. On the
 // hostile page no injected script runs (window.__pwned stays undefined, no
 // dialog opens) and the hostile strings show as text. Prints one "ok" line,
 // or "FAIL: ..." and exits 1.
@@ -170,6 +172,21 @@ try {
   check(log.errors.length === 0, `console/page errors: ${JSON.stringify(log.errors)}`);
   check(log.requests.length === 0, `network requests: ${JSON.stringify(log.requests)}`);
   check(log.dialogs.length === 0, `dialogs: ${JSON.stringify(log.dialogs)}`);
+
+  // ---- a bucketed timeline (--max-events below the record count) ----------
+  if (args.buckets) {
+    const b = await open(args.buckets);
+    check(await b.page.evaluate(() => window.tpuprofReport.timelineMode) === 'buckets', 'bucketed page draws buckets');
+    const bbox = await b.page.locator('#timeline').boundingBox();
+    let btip = '';
+    for (let x = bbox.x + 152; x < bbox.x + bbox.width - 4 && !btip; x += 2) {
+      await b.page.mouse.move(x, bbox.y + 22 + 30);
+      btip = await b.page.$eval('#tooltip', (t) => (t.hidden ? '' : t.textContent));
+    }
+    check(/busy/.test(btip) && /top op/.test(btip), `hovering a bucket shows its busy share and top op: '${btip}'`);
+    check(b.log.errors.length === 0, `bucketed page console/page errors: ${JSON.stringify(b.log.errors)}`);
+    await b.page.close();
+  }
 
   // ---- the hostile page ----------------------------------------------------
   const hostile = await open(args.hostile);
