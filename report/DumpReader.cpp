@@ -179,10 +179,11 @@ Error DumpReader::parse() {
   h.dropped = TPUPROF_READ_FIELD(p, H, dropped);
   h.numSections = TPUPROF_READ_FIELD(p, H, num_sections);
 
-  if (h.version != TPUPROF_DUMP_VERSION)
+  // Version 1 differs only by lacking the CALIBRATION section.
+  if (h.version < 1 || h.version > TPUPROF_DUMP_VERSION)
     return formatError(file, offsetof(H, version),
                        "unsupported dump version " + Twine(h.version) +
-                           " (this reader supports " +
+                           " (this reader supports 1 to " +
                            Twine(TPUPROF_DUMP_VERSION) + ")");
   // A larger header is a newer writer's extension that sections skip over.
   if (h.headerSize < kHeaderSize)
@@ -372,6 +373,30 @@ Error DumpReader::parse() {
       threadDropped = SaturatingAdd(threadDropped, t.dropped);
       threadList.push_back(t);
       scanThread.push_back(scan);
+      break;
+    }
+    case TPUPROF_SECTION_CALIBRATION: {
+      using C = tpuprof_calibration_section;
+      if (h.version < 2)
+        return formatError(file, off,
+                           "CALIBRATION " + section +
+                               " in a version 1 dump");
+      if (h.hasCalibration)
+        return formatError(file, off,
+                           "second CALIBRATION section (" + section + ")");
+      if (payloadSize != sizeof(C))
+        return formatError(file, sizeOff,
+                           "CALIBRATION " + section + " size " +
+                               Twine(payloadSize) + " is not " +
+                               Twine(sizeof(C)) + " bytes");
+      h.hasCalibration = true;
+      h.calibSelfTicks = TPUPROF_READ_FIELD(pp, C, self_ticks);
+      h.calibNestedTicks = TPUPROF_READ_FIELD(pp, C, nested_ticks);
+      h.calibPairs = TPUPROF_READ_FIELD(pp, C, pairs);
+      if (h.calibPairs == 0)
+        return formatError(file, TPUPROF_FIELD_OFFSET(payloadOff, C, pairs),
+                           "CALIBRATION " + section +
+                               " measured no probe pairs");
       break;
     }
     default:

@@ -77,7 +77,9 @@ typedef struct tpuprof_record {
 /*===-- Dump file --------------------------------------------------------===*/
 
 #define TPUPROF_DUMP_MAGIC "TPUPROF\0"
-#define TPUPROF_DUMP_VERSION 1u
+/// Version 2 added the CALIBRATION section; readers still accept version 1
+/// dumps, which have none (no probe-overhead correction).
+#define TPUPROF_DUMP_VERSION 2u
 
 /// Time source of every tick value in a dump.
 enum tpuprof_clock_source {
@@ -120,6 +122,7 @@ enum tpuprof_section_kind {
   TPUPROF_SECTION_MODULE = 1, ///< tpuprof_module_section + probe table.
   TPUPROF_SECTION_EVENTS = 2, ///< tpuprof_events_section + names.
   TPUPROF_SECTION_THREAD = 3, ///< tpuprof_thread_section + record stream.
+  TPUPROF_SECTION_CALIBRATION = 4, ///< tpuprof_calibration_section (v2).
 };
 
 /// Every section starts with this; `size` counts the payload after it, which
@@ -154,6 +157,22 @@ typedef struct tpuprof_events_section {
 #define TPUPROF_EVENT_TIME_ENABLED "tpuprof::TIME_ENABLED"
 #define TPUPROF_EVENT_TIME_RUNNING "tpuprof::TIME_RUNNING"
 #define TPUPROF_EVENT_CPU "tpuprof::CPU"
+
+/// The runtime's own cost per probe pair, measured on the enabling thread
+/// when the window opened, in the window's mode (docs/formats.md,
+/// "Calibration"). At most one per dump, before the THREAD sections; absent
+/// when calibration was off (TPUPROF_CALIBRATE=0) or could not run. Both
+/// values are clock ticks, like the records; a report subtracts
+///   self_ticks + (probe pairs nested inside the record) * nested_ticks
+/// from each record's end - begin (clamped at 0).
+typedef struct tpuprof_calibration_section {
+  uint64_t self_ticks;   ///< Mean end - begin of an empty probe pair: the
+                         ///< runtime's part of every record's own interval.
+  uint64_t nested_ticks; ///< Mean time one empty nested probe pair adds
+                         ///< to the interval of the record enclosing it.
+  uint32_t pairs;        ///< Empty probe pairs measured.
+  uint32_t reserved;     ///< Zero.
+} tpuprof_calibration_section;
 
 /// One thread's records: `stream_size` bytes of tpuprof_record follow.
 typedef struct tpuprof_thread_section {

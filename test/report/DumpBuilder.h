@@ -54,6 +54,8 @@ public:
   tpuprof_dump_header header;
   std::vector<TestModule> modules;
   std::optional<std::vector<std::string>> events; ///< No section if unset.
+  /// CALIBRATION section (after EVENTS); none if unset.
+  std::optional<tpuprof_calibration_section> calibration;
   std::vector<TestThread> threads;
 
   DumpBuilder() {
@@ -75,6 +77,12 @@ public:
     header.window_end = ticksAt(1000); // 1 us window by default.
   }
 
+  /// Adds a CALIBRATION section: the probe cost in ns of the test clock.
+  void calibrate(uint64_t selfNs, uint64_t nestedNs, uint32_t pairs = 1024) {
+    calibration = tpuprof_calibration_section{
+        kTicksPerNs * selfNs, kTicksPerNs * nestedNs, pairs, 0};
+  }
+
   /// Adds a module whose probes get ids from `firstProbe`.
   void addModule(uint32_t id, uint32_t firstProbe, llvm::StringRef name,
                  llvm::ArrayRef<ProbeInfo> probes) {
@@ -82,7 +90,7 @@ public:
   }
 
   /// The image; `sectionOffsets` (if given) receives each section header's
-  /// file offset in the order modules, events, threads.
+  /// file offset in the order modules, events, calibration, threads.
   std::string build(std::vector<uint64_t> *sectionOffsets = nullptr) const {
     std::vector<std::pair<uint32_t, std::string>> sections;
     for (const TestModule &m : modules) {
@@ -96,6 +104,8 @@ public:
         payload += e + '\0';
       sections.push_back({TPUPROF_SECTION_EVENTS, payload});
     }
+    if (calibration)
+      sections.push_back({TPUPROF_SECTION_CALIBRATION, raw(*calibration)});
     for (const TestThread &t : threads) {
       std::string stream;
       for (const TestRecord &r : t.records) {

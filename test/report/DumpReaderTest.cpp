@@ -201,8 +201,8 @@ TEST(DumpReaderErrors, UnsupportedVersion) {
   DumpBuilder b;
   b.header.version = 7;
   EXPECT_EQ(readError(b.build()),
-            "t.dump: unsupported dump version 7 (this reader supports 1) at "
-            "offset 8");
+            "t.dump: unsupported dump version 7 (this reader supports 1 to 2) "
+            "at offset 8");
 }
 
 TEST(DumpReaderErrors, HeaderSizeTooSmall) {

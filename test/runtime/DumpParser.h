@@ -44,6 +44,8 @@ struct Dump {
   uint32_t numEvents = 0;
   std::vector<std::string> eventNames;
   std::vector<ThreadSection> threads;
+  bool hasCalibration = false;
+  tpuprof_calibration_section calibration{};
 };
 
 inline bool allZero(const std::string &b, size_t from, size_t to) {
@@ -152,6 +154,20 @@ inline std::string parseDumpBytes(const std::string &bytes, Dump &d) {
         return "num_records disagrees with the stream";
       droppedSum += t.head.dropped;
       d.threads.push_back(std::move(t));
+      break;
+    }
+    case TPUPROF_SECTION_CALIBRATION: {
+      if (d.hasCalibration)
+        return "second calibration section";
+      if (sh.size != sizeof(d.calibration))
+        return "calibration section size wrong";
+      if (!d.threads.empty())
+        return "calibration section after a thread section";
+      std::memcpy(&d.calibration, bytes.data() + payload,
+                  sizeof(d.calibration));
+      if (d.calibration.reserved != 0)
+        return "calibration reserved not zero";
+      d.hasCalibration = true;
       break;
     }
     default:

@@ -53,6 +53,12 @@ struct DumpInfo {
   uint64_t windowEnd = 0;   ///< Ticks.
   uint64_t dropped = 0;
   uint32_t numSections = 0;
+  /// The CALIBRATION section (format.h), version 2 dumps only: the
+  /// runtime's own cost per probe pair, in ticks.
+  bool hasCalibration = false;
+  uint64_t calibSelfTicks = 0;   ///< Inside an empty record's interval.
+  uint64_t calibNestedTicks = 0; ///< Added to the enclosing record's.
+  uint32_t calibPairs = 0;       ///< Empty pairs the runtime measured.
 
   /// True when the writer finished the dump (TPUPROF_DUMP_COMPLETE).
   bool isComplete() const { return flags & TPUPROF_DUMP_COMPLETE; }
