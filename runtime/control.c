@@ -47,6 +47,10 @@ static tpuprof_rt_wfile wfiles[2] = {{.fd = -1}, {.fd = -1}};
 static int wfile_cur;
 /// TPUPROF_BUFFER / tpuprof_set_buffer_policy, for the next window.
 static int buffer_policy;
+/// The probe cost measured when the open window was enabled (calibrate.c);
+/// windows a flush or a schedule reopens keep it. calib_valid 0: none.
+static tpuprof_calibration_section window_calib;
+static int calib_valid;
 
 /*===-- Initialization ---------------------------------------------------===*/
 
@@ -83,6 +87,7 @@ static void init_once_fn(void) {
     set_output_dir_locked(env_config.output);
   output_device = env_config.device;
   buffer_policy = env_config.buffer_ring;
+  __tpuprof_rt_calibration_on = env_config.calibrate;
   if (env_config.events)
     (void)__tpuprof_rt_set_events_locked(env_config.events, 0);
   __tpuprof_rt_threads_init();
@@ -115,6 +120,21 @@ __attribute__((constructor)) static void tpuprof_rt_constructor(void) {
 
 /*===-- Windows ----------------------------------------------------------===*/
 
+/// Bytes of the CALIBRATION section, 0 when the window has none.
+static uint64_t calibration_bytes(void) {
+  return calib_valid ? __tpuprof_rt_section_bytes(sizeof(window_calib)) : 0;
+}
+
+/// Writes the CALIBRATION section (if any) at `p`; returns the end.
+static uint8_t *write_calibration(uint8_t *p) {
+  if (!calib_valid)
+    return p;
+  uint8_t *q = __tpuprof_rt_put_section(p, TPUPROF_SECTION_CALIBRATION,
+                                        sizeof(window_calib));
+  memcpy(q, &window_calib, sizeof(window_calib));
+  return q + sizeof(window_calib);
+}
+
 /// Fills the header fields every dump of this window shares.
 static void fill_header(tpuprof_dump_header *h) {
   memcpy(h->magic, TPUPROF_DUMP_MAGIC, sizeof(h->magic));
@@ -139,7 +159,8 @@ static void create_window_file_locked(tpuprof_rt_wfile *w) {
   uint32_t names_bytes = __tpuprof_rt_counters_names_bytes();
   uint64_t events_bytes = __tpuprof_rt_section_bytes(
       sizeof(tpuprof_events_section) + names_bytes);
-  uint64_t total = sizeof(tpuprof_dump_header) + module_bytes + events_bytes;
+  uint64_t total = sizeof(tpuprof_dump_header) + module_bytes + events_bytes +
+                   calibration_bytes();
   uint8_t *image = (uint8_t *)calloc(1, total);
   if (!image) {
     __tpuprof_rt_modules_unlock();
@@ -153,6 +174,7 @@ static void create_window_file_locked(tpuprof_rt_wfile *w) {
                                         sizeof(ev) + names_bytes);
   ev.count = __tpuprof_rt_counters_write_names(q + sizeof(ev));
   memcpy(q, &ev, sizeof(ev));
+  write_calibration(p + events_bytes);
   tpuprof_dump_header h;
   memset(&h, 0, sizeof(h));
   fill_header(&h);
@@ -161,7 +183,7 @@ static void create_window_file_locked(tpuprof_rt_wfile *w) {
   // incomplete dump extends the window to its last record.
   __tpuprof_rt_calibration_pair(&h.calib_ticks1, &h.calib_ns1);
   h.window_begin = h.window_end = __tpuprof_rt_now();
-  h.num_sections = num_modules + 1;
+  h.num_sections = num_modules + 1 + (calib_valid ? 1 : 0);
   memcpy(image, &h, sizeof(h));
   if (__tpuprof_rt_wfile_create(w, output_dir, output_device, next_call_num,
                                 image, total) == 0)
@@ -197,6 +219,9 @@ static int enable_locked(uint64_t max_records, int mode, int quiet) {
   // max_records counts records: with counters each one is bigger.
   uint64_t cap = max_records * TPUPROF_RECORD_BYTES(0, words);
   window_mode = (uint32_t)mode;
+  // Before the window exists, in its mode: the pairs record privately.
+  calib_valid = __tpuprof_rt_calibration_on &&
+                __tpuprof_rt_calibrate(words, &window_calib) == 0;
   tpuprof_rt_wfile *w = &wfiles[wfile_cur];
   create_window_file_locked(w);
   __tpuprof_rt_threads_lock();
@@ -276,7 +301,8 @@ static int close_window_locked(int reopen, int write) {
   uint32_t names_bytes = __tpuprof_rt_counters_names_bytes();
   uint64_t events_bytes = __tpuprof_rt_section_bytes(
       sizeof(tpuprof_events_section) + names_bytes);
-  uint64_t total = sizeof(h) + module_bytes + events_bytes + thread_bytes;
+  uint64_t total = sizeof(h) + module_bytes + events_bytes +
+                   calibration_bytes() + thread_bytes;
   // calloc: section padding and every reserved field must be zero.
   uint8_t *image = (uint8_t *)calloc(1, total);
   uint64_t dropped = lost;
@@ -291,6 +317,7 @@ static int close_window_locked(int reopen, int write) {
     ev.count = __tpuprof_rt_counters_write_names(q + sizeof(ev));
     memcpy(q, &ev, sizeof(ev));
     p += events_bytes;
+    p = write_calibration(p);
     p = __tpuprof_rt_threads_write_locked(gen, p, &dropped);
   } else {
     __tpuprof_rt_modules_unlock();
@@ -317,7 +344,7 @@ static int close_window_locked(int reopen, int write) {
   h.window_begin = begin;
   h.window_end = end;
   h.dropped = dropped;
-  h.num_sections = num_modules + 1 + num_threads;
+  h.num_sections = num_modules + 1 + (calib_valid ? 1 : 0) + num_threads;
   memcpy(image, &h, sizeof(h));
 
   char path[sizeof(last_dump_path)];

@@ -94,6 +94,7 @@ int __tpuprof_rt_parse_env(tpuprof_rt_config *cfg, tpuprof_rt_getenv_fn get,
   cfg->events = NULL;
   cfg->schedule = NULL;
   cfg->buffer_ring = 0;
+  cfg->calibrate = 1;
 
   int bad = 0;
   const char *name = NULL;
@@ -170,6 +171,13 @@ int __tpuprof_rt_parse_env(tpuprof_rt_config *cfg, tpuprof_rt_getenv_fn get,
     } else {
       fprintf(stderr, "tpuprof: %s='%s' is not stop or ring; using stop\n",
               name, v);
+      ++bad;
+    }
+  }
+  if ((v = lookup(get, ctx, "TPUPROF_CALIBRATE", NULL, &name))) {
+    if (__tpuprof_rt_parse_bool(v, &cfg->calibrate) != 0) {
+      fprintf(stderr, "tpuprof: %s='%s' is not 0 or 1; using 1\n", name, v);
+      cfg->calibrate = 1;
       ++bad;
     }
   }

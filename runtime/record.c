@@ -518,6 +518,54 @@ TPUPROF_RT_API void __tpuprof_end(uint32_t probe) {
   finish(t, e, now);
 }
 
+/*===-- Private recording for calibration (calibrate.c) ------------------===*/
+
+/// The private state and the thread's own one while a calibration runs
+/// (ctl mutex held, so one at a time).
+static rt_thread *private_state, *private_saved;
+
+int __tpuprof_rt_private_begin(uint8_t *buf, uint64_t cap) {
+  if (tls_exiting || private_state)
+    return -1;
+  __tpuprof_rt_threads_init();
+  pthread_mutex_lock(&threads_mutex);
+  rt_thread *t = tls_thread ? tls_thread : create_thread_locked();
+  // The thread's own group, opened for the coming window's event set: the
+  // counter reads cost what they will cost in the window.
+  uint32_t words = t ? __tpuprof_rt_group_sync(&t->grp) : 0;
+  pthread_mutex_unlock(&threads_mutex);
+  if (!t)
+    return -1;
+  void *mem = NULL;
+  if (posix_memalign(&mem, 64, sizeof(rt_thread)) != 0)
+    return -1;
+  rt_thread *p = (rt_thread *)mem;
+  memset(p, 0, sizeof(*p));
+  p->buf = buf;
+  p->cap = cap;
+  p->words = words;
+  p->tid = t->tid;
+  p->grp = t->grp; // Shares the fds; never closed through this copy.
+  // The current generation, so begin takes its fast path. The state is on
+  // no list: flushes never see it and no other thread can reach it.
+  p->gen = __atomic_load_n(&__tpuprof_rt_gen, __ATOMIC_RELAXED);
+  private_saved = t;
+  private_state = p;
+  tls_thread = p;
+  return (int)words;
+}
+
+uint64_t __tpuprof_rt_private_end(void) {
+  rt_thread *p = private_state;
+  if (!p)
+    return 0;
+  uint64_t used = __atomic_load_n(&p->pos, __ATOMIC_RELAXED);
+  tls_thread = private_saved;
+  private_state = private_saved = NULL;
+  free(p);
+  return used;
+}
+
 /*===-- Snapshots for the flusher (thread-list lock held) ----------------===*/
 
 uint64_t __tpuprof_rt_threads_snapshot_locked(uint32_t gen, uint32_t *count) {

@@ -181,6 +181,7 @@ typedef struct tpuprof_rt_config {
   const char *events;     ///< TPUPROF_EVENTS, NULL when unset or empty.
   const char *schedule;   ///< TPUPROF_SCHEDULE, NULL when unset or empty.
   int buffer_ring;        ///< TPUPROF_BUFFER: 0 stop, 1 ring.
+  int calibrate;          ///< TPUPROF_CALIBRATE (default 1).
 } tpuprof_rt_config;
 
 /// Looks a variable up; returns NULL when it is unset.
@@ -270,6 +271,29 @@ void __tpuprof_rt_threads_after_fork_child_locked(void);
 
 /// The pthread key whose destructor retires a thread's state; created once.
 void __tpuprof_rt_threads_init(void);
+
+/// Calibration support: points the calling thread's probes at a private
+/// state that records into `buf` (`cap` bytes, which the caller has touched)
+/// with the counter group and counter words of the thread's own state, so
+/// the real hot path runs but nothing reaches a window's buffers. Returns
+/// the counter words per record, or -1 when the thread cannot get a state.
+/// ctl mutex held; every probe begun in between must end before
+/// __tpuprof_rt_private_end(), which restores the thread's own state and
+/// returns the bytes recorded.
+int __tpuprof_rt_private_begin(uint8_t *buf, uint64_t cap);
+uint64_t __tpuprof_rt_private_end(void);
+
+/*===-- Calibration (calibrate.c) ----------------------------------------===*/
+
+/// Whether windows calibrate (TPUPROF_CALIBRATE; tests set it directly).
+extern int __tpuprof_rt_calibration_on;
+
+/// Measures the runtime's own cost per probe pair on the calling thread in
+/// the coming window's mode (its event set chosen, `words` counter words
+/// per record) and fills `out` (ticks). 0, or -1 when it could not measure
+/// (no memory, no thread state): the window then has no CALIBRATION
+/// section. ctl mutex held, no window open on this thread's behalf.
+int __tpuprof_rt_calibrate(uint32_t words, tpuprof_calibration_section *out);
 
 /*===-- Control (control.c) ----------------------------------------------===*/
 

@@ -117,6 +117,18 @@ TEST(Env, ClockSpellings) {
   EXPECT_EQ(parse({{"TPUPROF_CLOCK", "auto"}}).clock, TPUPROF_RT_CLOCK_AUTO);
 }
 
+TEST(Env, CalibrateIsOnUnlessTurnedOff) {
+  EXPECT_EQ(parse({}).calibrate, 1);
+  EXPECT_EQ(parse({{"TPUPROF_CALIBRATE", "0"}}).calibrate, 0);
+  EXPECT_EQ(parse({{"TPUPROF_CALIBRATE", "off"}}).calibrate, 0);
+  EXPECT_EQ(parse({{"TPUPROF_CALIBRATE", "yes"}}).calibrate, 1);
+  std::string err;
+  int bad = 0;
+  EXPECT_EQ(parse({{"TPUPROF_CALIBRATE", "maybe"}}, &err, &bad).calibrate, 1);
+  EXPECT_EQ(bad, 1);
+  EXPECT_EQ(err, "tpuprof: TPUPROF_CALIBRATE='maybe' is not 0 or 1; using 1\n");
+}
+
 TEST(Env, BadValuesPrintOneLineEachAndUseTheDefault) {
   std::string err;
   int bad = 0;

@@ -256,7 +256,8 @@ TEST_F(Runtime, ProbesOutsideAWindowRecordNothing) {
   pair(5);
   Dump d = onlyDump();
   EXPECT_TRUE(d.threads.empty());
-  EXPECT_EQ(d.header.num_sections, d.modules.size() + 1);
+  EXPECT_TRUE(d.hasCalibration);
+  EXPECT_EQ(d.header.num_sections, d.modules.size() + 1 + 1);
 }
 
 TEST_F(Runtime, ProfileWindowRAII) {
@@ -448,6 +449,75 @@ TEST_F(Runtime, CalibrationConvertsTicksToNanoseconds) {
 //===----------------------------------------------------------------------===//
 // Threads
 //===----------------------------------------------------------------------===//
+
+//===----------------------------------------------------------------------===//
+// Probe-cost calibration (calibrate.c)
+//===----------------------------------------------------------------------===//
+
+/// ns of a tick interval by the dump's calibration pair.
+double calibTicksToNs(const tpuprof_dump_header &h, uint64_t ticks) {
+  if (h.clock_source == TPUPROF_CLOCK_MONOTONIC)
+    return double(ticks);
+  return double(ticks) * double(h.calib_ns1 - h.calib_ns0) /
+         double(h.calib_ticks1 - h.calib_ticks0);
+}
+
+TEST_F(Runtime, WindowCarriesItsProbeCostAndNoCalibrationRecords) {
+  for (int mode = 0; mode <= 1; ++mode) {
+    ASSERT_EQ(tpuprof_enable(100, mode), 0);
+    __tpuprof_begin(1);
+    pair(2);
+    __tpuprof_end(1);
+    ASSERT_EQ(tpuprof_disable(), 0);
+    Dump d = lastDump();
+    ASSERT_TRUE(d.hasCalibration) << "mode " << mode;
+    const tpuprof_calibration_section &c = d.calibration;
+    // Mode 0 measures 1024 pairs; modes 1/2 (counter reads) 96.
+    EXPECT_EQ(c.pairs, mode == 0 ? 1024u : 96u);
+    // A pair's own interval lies inside the span from its begin to the next
+    // pair's begin, so self <= nested holds pair by pair, and so for the
+    // means of the fastest 90 % too. Both are clock reads apart: > 0.
+    EXPECT_GT(c.nested_ticks, 0u);
+    EXPECT_LE(c.self_ticks, c.nested_ticks);
+    // Sanity, not speed: a probe pair is nowhere near a millisecond.
+    EXPECT_LT(calibTicksToNs(d.header, c.nested_ticks), 1e6);
+    // Only the program's two records reach the dump.
+    ASSERT_EQ(d.threads.size(), 1u);
+    ASSERT_EQ(d.threads[0].records.size(), 2u);
+    EXPECT_EQ(d.threads[0].records[0].rec.probe, 1u);
+    EXPECT_EQ(d.threads[0].records[1].rec.probe, 2u);
+    EXPECT_EQ(d.threads[0].records[1].rec.depth, 1u);
+  }
+}
+
+TEST_F(Runtime, CalibrationCanBeTurnedOff) {
+  int saved = __tpuprof_rt_calibration_on;
+  __tpuprof_rt_calibration_on = 0;
+  ASSERT_EQ(tpuprof_enable(100, 0), 0);
+  pair(3);
+  ASSERT_EQ(tpuprof_disable(), 0);
+  __tpuprof_rt_calibration_on = saved;
+  Dump d = onlyDump();
+  EXPECT_FALSE(d.hasCalibration);
+  for (uint32_t kind : d.sectionKinds)
+    EXPECT_NE(kind, (uint32_t)TPUPROF_SECTION_CALIBRATION);
+  ASSERT_EQ(d.threads.size(), 1u);
+  EXPECT_EQ(d.threads[0].records.size(), 1u);
+}
+
+TEST_F(Runtime, FlushedWindowsKeepTheCalibration) {
+  ASSERT_EQ(tpuprof_enable(100, 0), 0);
+  pair(3);
+  ASSERT_EQ(tpuprof_flush(), 0);
+  Dump first = lastDump();
+  pair(3);
+  ASSERT_EQ(tpuprof_disable(), 0);
+  Dump second = lastDump();
+  ASSERT_TRUE(first.hasCalibration);
+  ASSERT_TRUE(second.hasCalibration);
+  EXPECT_EQ(first.calibration.self_ticks, second.calibration.self_ticks);
+  EXPECT_EQ(first.calibration.nested_ticks, second.calibration.nested_ticks);
+}
 
 TEST_F(Runtime, ManyThreadsRecordExactCounts) {
   const int threads = 8, perThread = 10000;
@@ -660,14 +730,16 @@ TEST_F(Runtime, DumpRoundTripChecksEveryField) {
   EXPECT_EQ(h.dropped, 0u);
   EXPECT_EQ(h.reserved, 0u);
 
-  // Sections: every module, then EVENTS, then one THREAD per thread.
+  // Sections: every module, then EVENTS, CALIBRATION, one THREAD per thread.
   uint32_t modules = __tpuprof_rt_num_modules();
-  ASSERT_EQ(h.num_sections, modules + 1 + 1);
+  ASSERT_EQ(h.num_sections, modules + 1 + 1 + 1);
   ASSERT_EQ(d.sectionKinds.size(), h.num_sections);
   for (uint32_t i = 0; i < modules; ++i)
     EXPECT_EQ(d.sectionKinds[i], (uint32_t)TPUPROF_SECTION_MODULE);
   EXPECT_EQ(d.sectionKinds[modules], (uint32_t)TPUPROF_SECTION_EVENTS);
-  EXPECT_EQ(d.sectionKinds[modules + 1], (uint32_t)TPUPROF_SECTION_THREAD);
+  EXPECT_EQ(d.sectionKinds[modules + 1],
+            (uint32_t)TPUPROF_SECTION_CALIBRATION);
+  EXPECT_EQ(d.sectionKinds[modules + 2], (uint32_t)TPUPROF_SECTION_THREAD);
   ASSERT_EQ(d.modules.size(), modules);
   for (uint32_t i = 0; i < modules; ++i)
     EXPECT_EQ(d.modules[i].head.module_id, i);

@@ -1,0 +1,124 @@
+/*===- runtime/calibrate.c - The runtime measures its own probe cost -*- C -*-===*\
+|*                                                                            *|
+|* A recorded interval holds more than the op: the tail of __tpuprof_begin    *|
+|* after its clock read and the head of __tpuprof_end before its own, and,    *|
+|* in the interval of every enclosing record, the whole cost of each nested   *|
+|* probe pair (counter group reads included in modes 1/2). When a window      *|
+|* opens, the enabling thread measures both with the real hot path, in the    *|
+|* window's mode, and the dump carries them (format.h, CALIBRATION section)   *|
+|* for the report to subtract (report/Correction.cpp).                        *|
+|*                                                                            *|
+|* The measurement: one outer probe pair around WARMUP + N empty pairs of an  *|
+|* inner probe, each probe behind a volatile flag test like the inline check  *|
+|* instrumented code has. Records go to a private buffer                      *|
+|* (__tpuprof_rt_private_begin), never to the window's.                       *|
+|*   self   = end - begin of the inner records;                               *|
+|*   nested = the distance between consecutive inner records' begins: one     *|
+|*            whole pair, call to return, which is what a child adds to its   *|
+|*            parent;                                                         *|
+|* each the mean of its fastest 90 % (fast_mean). Mode 0 runs 1024 pairs      *|
+|* (~30 us); modes 1/2 read the counter group twice per pair (~1-3 us), so    *|
+|* they run 96 (< 0.5 ms).                                                    *|
+\*===----------------------------------------------------------------------===*/
+
+#include "rt_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int __tpuprof_rt_calibration_on = 1;
+
+/// Probe ids of the calibration pairs. They are recorded only into the
+/// private buffer, so they may coincide with any module's ids.
+#define CALIB_OUTER (TPUPROF_RT_IGNORED_PROBE_BASE - 2u)
+#define CALIB_INNER (TPUPROF_RT_IGNORED_PROBE_BASE - 1u)
+
+/// Pairs run first and left out of the medians: they warm the caches, the
+/// branch predictors and the pages of the private buffer.
+#define CALIB_WARMUP 32u
+/// Fewest measured pairs that make a calibration.
+#define CALIB_MIN_PAIRS 16u
+
+/// Stands for the inline `if (__tpuprof_enabled)` before each probe.
+static volatile uint32_t calib_flag = 1;
+
+static int cmp_u64(const void *a, const void *b) {
+  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+/// Mean of the fastest 90 % of `n` values (sorts them), rounded. Noise only
+/// ever slows a pair down (an interrupt, a preemption, a cache miss), so the
+/// slowest tenth goes; a median would do that too, but it snaps to one tick
+/// value, and where the clock advances in steps (rdtsc in this VM moves 26
+/// ticks at a time) that is off by up to half a step for every pair.
+static uint64_t fast_mean(uint64_t *v, uint32_t n) {
+  qsort(v, n, sizeof(*v), cmp_u64);
+  uint32_t keep = n - n / 10;
+  uint64_t sum = 0;
+  for (uint32_t i = 0; i < keep; ++i)
+    sum += v[i];
+  return (sum + keep / 2) / keep;
+}
+
+/// The probes, out of line so that the compiler cannot merge or hoist the
+/// flag tests across iterations any more than it could in instrumented code.
+static __attribute__((noinline)) void run_pairs(uint32_t n) {
+  if (calib_flag)
+    __tpuprof_begin(CALIB_OUTER);
+  for (uint32_t i = 0; i < n; ++i) {
+    if (calib_flag)
+      __tpuprof_begin(CALIB_INNER);
+    if (calib_flag)
+      __tpuprof_end(CALIB_INNER);
+  }
+  if (calib_flag)
+    __tpuprof_end(CALIB_OUTER);
+}
+
+int __tpuprof_rt_calibrate(uint32_t words, tpuprof_calibration_section *out) {
+  memset(out, 0, sizeof(*out));
+  uint32_t pairs = words ? 96u : 1024u;
+  uint32_t total = CALIB_WARMUP + pairs;
+  uint64_t record = TPUPROF_RECORD_BYTES(0, words);
+  uint64_t cap = (uint64_t)(total + 1) * record;
+  uint8_t *buf = (uint8_t *)malloc(cap);
+  uint64_t *deltas = (uint64_t *)malloc(2 * sizeof(uint64_t) * pairs);
+  int rc = -1;
+  if (!buf || !deltas)
+    goto done;
+  memset(buf, 0, cap); // No page faults inside the measured pairs.
+  if (__tpuprof_rt_private_begin(buf, cap) < 0)
+    goto done;
+  run_pairs(total);
+  uint64_t used = __tpuprof_rt_private_end();
+
+  // The stream: the outer record, then the inner ones in order. A thread
+  // whose group has more words than expected dropped records: use what is
+  // complete and of the right shape.
+  uint64_t *self = deltas, *nested = deltas + pairs;
+  uint32_t nself = 0, nnested = 0, index = 0;
+  uint64_t prev_begin = 0;
+  for (uint64_t off = 0; off + sizeof(tpuprof_record) <= used;) {
+    const tpuprof_record *r = (const tpuprof_record *)(buf + off);
+    off += TPUPROF_RECORD_BYTES(r->num_dims, r->num_counters);
+    if (r->probe != CALIB_INNER)
+      continue;
+    uint32_t i = index++;
+    if (i >= CALIB_WARMUP && r->end >= r->begin && nself < pairs)
+      self[nself++] = r->end - r->begin;
+    if (i > CALIB_WARMUP && r->begin >= prev_begin && nnested < pairs)
+      nested[nnested++] = r->begin - prev_begin;
+    prev_begin = r->begin;
+  }
+  if (nself < CALIB_MIN_PAIRS || nnested < CALIB_MIN_PAIRS)
+    goto done;
+  out->self_ticks = fast_mean(self, nself);
+  out->nested_ticks = fast_mean(nested, nnested);
+  out->pairs = nself;
+  rc = 0;
+done:
+  free(deltas);
+  free(buf);
+  return rc;
+}
