@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tpuprof/report/Aggregate.h"
+#include "tpuprof/report/Correction.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
@@ -40,16 +41,18 @@ std::string tpuprof::report::substituteShapes(StringRef shapes,
 namespace {
 
 /// A record still open on the per-thread stack while its nested records are
-/// visited.
+/// visited. Its time is booked when it is popped: only then is the number
+/// of records nested inside it, which the overhead correction needs, known.
 struct Frame {
   size_t row;
   uint16_t depth;
   bool finished;
-  /// This record or one enclosing it is finished, so nested time is already
-  /// part of "Sum".
-  bool covered;
-  uint64_t durationNs;
-  uint64_t childrenNs = 0; ///< Finished direct children.
+  /// A finished record encloses this one, so its time is already part of
+  /// "Sum".
+  bool coveredAbove;
+  uint64_t rawTicks;        ///< end - begin.
+  uint64_t descendants = 0; ///< Records nested inside, at any depth.
+  uint64_t childrenNs = 0;  ///< Corrected durations of finished children.
 };
 
 } // namespace
@@ -161,14 +164,25 @@ void Aggregator::add(const DumpReader &dump) {
       row.locations.push_back(probe->location.str());
   };
 
+  OverheadCorrection correction = OverheadCorrection::forDump(info);
+  summary.correction = correction.state;
   SmallVector<Frame, 32> stack;
   auto pop = [&]() {
-    Frame &f = stack.back();
-    if (f.finished) {
-      Row &row = result.rows[f.row];
-      row.selfNs += f.durationNs - std::min(f.childrenNs, f.durationNs);
-    }
-    stack.pop_back();
+    Frame f = stack.pop_back_val();
+    Frame *parent = stack.empty() ? nullptr : &stack.back();
+    if (parent)
+      parent->descendants += 1 + f.descendants;
+    if (!f.finished)
+      return;
+    uint64_t ns = correction.correctedNs(f.rawTicks, f.descendants);
+    Row &row = result.rows[f.row];
+    row.durationNs += ns;
+    row.durations.add(ns);
+    row.selfNs += ns - std::min(f.childrenNs, ns);
+    if (parent && parent->finished)
+      parent->childrenNs += ns;
+    if (!f.coveredAbove)
+      summary.coveredNs += ns;
   };
 
   for (const ThreadInfo &thread : dump.threads()) {
@@ -210,12 +224,10 @@ void Aggregator::add(const DumpReader &dump) {
       Frame *parent = stack.empty() ? nullptr : &stack.back();
 
       bool finished = record.isFinished();
-      uint64_t ns = finished ? info.ticksToNs(record.end - record.begin) : 0;
-      bool coveredAbove = parent && parent->covered;
+      bool coveredAbove =
+          parent && (parent->finished || parent->coveredAbove);
       if (finished) {
         ++row.count;
-        row.durationNs += ns;
-        row.durations.add(ns);
         uint64_t enabled = scalable ? record.counter(enabledWord) : 0;
         uint64_t running = scalable ? record.counter(runningWord) : 0;
         for (unsigned i = 0; i != record.numCounters; ++i) {
@@ -232,17 +244,13 @@ void Aggregator::add(const DumpReader &dump) {
           row.counterFlags[eventSlot[i]] |= Row::CounterRecorded;
           row.counters[eventSlot[i]] += v;
         }
-        if (parent && parent->finished)
-          parent->childrenNs += ns;
-        if (!coveredAbove)
-          summary.coveredNs += ns;
       } else {
         ++row.unfinished;
         ++summary.unfinished;
       }
       ++summary.records;
-      stack.push_back(
-          {rowIdx, record.depth, finished, coveredAbove || finished, ns});
+      stack.push_back({rowIdx, record.depth, finished, coveredAbove,
+                       finished ? record.end - record.begin : 0});
     });
     while (!stack.empty())
       pop();

@@ -79,6 +79,14 @@ void tpuprof::report::writeProfileJson(const Profile &p, raw_ostream &os) {
           j.attribute("window_end", i.windowEnd);
           j.attribute("dropped", i.dropped);
           j.attribute("num_sections", i.numSections);
+          if (i.hasCalibration)
+            j.attributeObject("calibration", [&] {
+              j.attribute("self_ticks", i.calibSelfTicks);
+              j.attribute("nested_ticks", i.calibNestedTicks);
+              j.attribute("pairs", i.calibPairs);
+            });
+          // Whether this dump's duration_ns/self_ns/durations are corrected.
+          j.attribute("overhead_correction", correctionName(d.correction));
           j.attribute("threads", d.threads);
           j.attribute("records", d.records);
           j.attribute("unfinished", d.unfinished);
@@ -211,6 +219,9 @@ public:
     return out;
   }
 
+  /// Whether an optional key is present.
+  bool has(StringRef key) const { return o && o->get(key); }
+
 private:
   const json::Value *get(StringRef key) {
     const json::Value *v = o ? o->get(key) : nullptr;
@@ -282,6 +293,24 @@ Expected<Profile> tpuprof::report::readProfileJson(StringRef path) {
       i.windowEnd = d.u64("window_end");
       i.dropped = d.u64("dropped");
       i.numSections = d.u64("num_sections");
+      // Both optional: exports from before calibration lack them.
+      if (d.has("calibration")) {
+        Fields c(d.object("calibration"), "dumps[" + utostr(n) + "].calibration",
+                 &error);
+        i.hasCalibration = true;
+        i.calibSelfTicks = c.u64("self_ticks");
+        i.calibNestedTicks = c.u64("nested_ticks");
+        i.calibPairs = c.u64("pairs");
+      }
+      if (d.has("overhead_correction")) {
+        std::string name = d.str("overhead_correction");
+        std::optional<OverheadCorrection::State> state =
+            parseCorrectionName(name);
+        if (!state && error.empty())
+          error = "dumps[" + utostr(n) + "]: unknown overhead_correction '" +
+                  name + "'";
+        s.correction = state.value_or(OverheadCorrection::State::NoCalibration);
+      }
       s.threads = d.u64("threads");
       s.records = d.u64("records");
       s.unfinished = d.u64("unfinished");
@@ -407,7 +436,8 @@ namespace {
 const char *const kSchema = R"sql(
 CREATE TABLE dumps(id INTEGER PRIMARY KEY, path TEXT, device INTEGER,
   pid INTEGER, call_num INTEGER, mode INTEGER, clock TEXT, complete INTEGER,
-  window_begin_ns INTEGER, window_ns INTEGER, dropped INTEGER);
+  window_begin_ns INTEGER, window_ns INTEGER, dropped INTEGER,
+  overhead_correction TEXT, calib_self_ns REAL, calib_nested_ns REAL);
 CREATE TABLE modules(dump_id INTEGER, module_id INTEGER, name TEXT,
   first_probe INTEGER, num_probes INTEGER);
 CREATE TABLE probes(dump_id INTEGER, probe_id INTEGER, module_id INTEGER,
@@ -494,7 +524,7 @@ Error tpuprof::report::exportSqlite(ArrayRef<std::string> dumpPaths,
   Aggregator agg;
   bool failed = false;
   {
-    Stmt dumpRow(db, "INSERT INTO dumps VALUES(?,?,?,?,?,?,?,?,?,?,?)", failed);
+    Stmt dumpRow(db, "INSERT INTO dumps VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?)", failed);
     Stmt moduleRow(db, "INSERT INTO modules VALUES(?,?,?,?,?)", failed);
     Stmt probeRow(db, "INSERT INTO probes VALUES(?,?,?,?,?,?,?,?,?,?,?)",
                   failed);
@@ -518,7 +548,9 @@ Error tpuprof::report::exportSqlite(ArrayRef<std::string> dumpPaths,
           int64_t(info.callNum))(int64_t(info.mode))(StringRef(
           info.clockSource == TPUPROF_CLOCK_TSC ? "tsc" : "monotonic"))(
           int64_t(info.isComplete()))(int64_t(windowBegin))(
-          int64_t(info.windowNs()))(int64_t(info.dropped))
+          int64_t(info.windowNs()))(int64_t(info.dropped))(correctionName(
+          OverheadCorrection::forDump(info).state))(calibSelfNs(info))(
+          calibNestedNs(info))
           .run();
       for (const Module &m : reader->modules()) {
         moduleRow(dumpId)(int64_t(m.moduleId))(m.table.moduleName)(

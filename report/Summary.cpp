@@ -133,7 +133,9 @@ Error tpuprof::report::printSummary(ArrayRef<std::string> dumpPaths,
                        utostr(t.unfinished), utostr(t.dropped)});
     }
     printColumns(lines, out, 2);
-    out << "  Dropped records (header): " << info.dropped << "\n\n";
+    out << "  Dropped records (header): " << info.dropped << "\n";
+    out << "  Probe overhead correction: " << describeCorrection(info)
+        << "\n\n";
     bar.advance(1);
   }
   Profile p = agg.take();

@@ -444,6 +444,24 @@ Error tpuprof::report::printTable(const Profile &profile,
   os << "Window: " << formatUs(profile.totalNs) << " us\n";
   os << "Dropped records: " << profile.dropped << '\n';
   os << "Unfinished probes: " << profile.unfinished << '\n';
+  // One line when every dump was treated alike, else one per distinct case.
+  std::vector<std::pair<std::string, unsigned>> corrections;
+  for (const DumpSummary &d : profile.dumps) {
+    std::string line = describeCorrection(d.correction, d.info);
+    auto it = llvm::find_if(corrections,
+                            [&](const auto &c) { return c.first == line; });
+    if (it == corrections.end())
+      corrections.push_back({std::move(line), 1});
+    else
+      ++it->second;
+  }
+  if (corrections.size() == 1) {
+    os << "Probe overhead correction: " << corrections[0].first << '\n';
+  } else {
+    for (const auto &[line, n] : corrections)
+      os << "Probe overhead correction: " << line << " in " << n << " dump"
+         << (n == 1 ? "" : "s") << '\n';
+  }
   if (!profile.events.empty())
     os << "Events: " << join(profile.events, ", ") << '\n';
   unsigned incomplete = llvm::count_if(

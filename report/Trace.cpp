@@ -110,6 +110,12 @@ Error tpuprof::report::writeTrace(ArrayRef<std::string> dumpPaths,
     }
     j.attribute("dropped_records", dropped);
     j.attribute("incomplete_dumps", incomplete);
+    // Slices sit where they were recorded; with the correction on, each
+    // finished slice's args carry its overhead-corrected duration.
+    j.attributeArray("overhead_correction", [&] {
+      for (const DumpReader &r : readers)
+        j.value(describeCorrection(r.info()));
+    });
   });
   j.attributeBegin("traceEvents");
   j.arrayBegin();
@@ -182,6 +188,8 @@ Error tpuprof::report::writeTrace(ArrayRef<std::string> dumpPaths,
             j.attribute("depth", r.depth);
             if (!f.finished)
               j.attribute("unfinished", true);
+            else if (f.durationNs != f.rawDurationNs)
+              j.attribute("corrected_dur_ns", f.durationNs);
             for (unsigned i = 0; i != r.numCounters && i != events.size(); ++i)
               j.attribute(events[i], r.counter(i));
           });

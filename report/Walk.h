@@ -2,7 +2,8 @@
 //-*-=//
 //
 // The record views (trace, stacks, SQLite export, summary) need each record
-// with its parent, its self time and times on one absolute clock. walkDump()
+// with its parent, its self time and times on one absolute clock. Durations
+// are overhead-corrected here (Correction.h), positions are not. walkDump()
 // replays each thread's stream with a stack of open records, exactly like the
 // Aggregator, and calls back when a record is closed (post-order), with its
 // ancestors still on the stack. Memory: one stack per thread.
@@ -12,6 +13,7 @@
 #ifndef TPUPROF_REPORT_WALK_H
 #define TPUPROF_REPORT_WALK_H
 
+#include "tpuprof/report/Correction.h"
 #include "tpuprof/report/Dump.h"
 
 #include "llvm/ADT/ArrayRef.h"
@@ -38,10 +40,16 @@ struct WalkFrame {
   RecordView record;
   const Probe *probe = nullptr; ///< Null for an unknown probe id.
   uint64_t seq = 0;             ///< Index in the thread's stream.
-  uint64_t beginNs = 0;         ///< Absolute.
+  /// Where the record lies on the timeline, as recorded (absolute): the
+  /// overhead correction shortens durations, it does not move events.
+  uint64_t beginNs = 0;
   uint64_t endNs = 0;      ///< Absolute; for unfinished records: when closed.
-  uint64_t durationNs = 0; ///< end - begin of finished records, else 0.
-  uint64_t childrenNs = 0; ///< Durations of finished direct children.
+  /// end - begin of finished records less the probe overhead where the dump
+  /// is corrected (Correction.h), else 0. Set when the record closes.
+  uint64_t durationNs = 0;
+  uint64_t rawDurationNs = 0; ///< end - begin, uncorrected.
+  uint64_t childrenNs = 0;    ///< Durations of finished direct children.
+  uint64_t descendants = 0;   ///< Records nested inside, at any depth.
   bool finished = false;
 
   uint64_t selfNs() const {
@@ -60,17 +68,24 @@ walkDump(const DumpReader &dump,
              onRecord,
          llvm::function_ref<void(const ThreadInfo &)> onThread = nullptr) {
   const DumpInfo &info = dump.info();
+  OverheadCorrection correction = OverheadCorrection::forDump(info);
   uint64_t windowEndNs = absoluteNs(info, info.windowEnd);
   llvm::SmallVector<WalkFrame, 32> stack;
   auto pop = [&](uint64_t closeAt) {
     WalkFrame f = stack.pop_back_val();
     if (!f.finished)
       f.endNs = std::max(f.beginNs, closeAt);
+    else
+      f.durationNs = correction.correctedNs(f.record.end - f.record.begin,
+                                            f.descendants);
     if (!stack.empty()) {
       WalkFrame &parent = stack.back();
+      parent.descendants += 1 + f.descendants;
       if (parent.finished) {
         f.endNs = std::min(f.endNs, parent.endNs);
         f.beginNs = std::min(f.beginNs, f.endNs);
+        if (f.finished)
+          parent.childrenNs += f.durationNs;
       }
     }
     onRecord(f, stack);
@@ -87,19 +102,13 @@ walkDump(const DumpReader &dump,
       f.beginNs = absoluteNs(info, r.begin);
       f.finished = r.isFinished();
       if (f.finished) {
-        f.durationNs = info.ticksToNs(r.end - r.begin);
-        f.endNs = f.beginNs + f.durationNs;
+        f.rawDurationNs = info.ticksToNs(r.end - r.begin);
+        f.endNs = f.beginNs + f.rawDurationNs;
       }
       while (!stack.empty() && stack.back().record.depth >= r.depth)
         pop(f.beginNs);
-      if (!stack.empty()) {
-        WalkFrame &parent = stack.back();
-        if (parent.finished) {
-          f.beginNs = std::max(f.beginNs, parent.beginNs);
-          if (f.finished)
-            parent.childrenNs += f.durationNs;
-        }
-      }
+      if (!stack.empty() && stack.back().finished)
+        f.beginNs = std::max(f.beginNs, stack.back().beginNs);
       stack.push_back(f);
     });
     while (!stack.empty())

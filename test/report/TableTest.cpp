@@ -97,7 +97,9 @@ TEST(Table, ExactLayout) {
       "ms)\n"
       "Window: 1.00 us\n"
       "Dropped records: 0\n"
-      "Unfinished probes: 0\n";
+      "Unfinished probes: 0\n"
+      "Probe overhead correction: off (dump has no calibration: "
+      "TPUPROF_CALIBRATE=0 or an older runtime)\n";
   EXPECT_EQ(table(profileOf(smallDump().build())), expected);
 }
 

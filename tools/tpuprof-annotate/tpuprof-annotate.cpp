@@ -47,6 +47,11 @@ cl::list<std::string> dumps(cl::Positional, cl::OneOrMore,
 cl::opt<std::string> outFile("o", cl::desc("Output file ('-': stdout)"),
                              cl::value_desc("OUT"), cl::init("-"),
                              cl::cat(category));
+cl::opt<bool> noOverheadCorrection(
+    "no-overhead-correction",
+    cl::desc("Annotate raw probe intervals: do not subtract the probe cost "
+             "the runtime measured at window start"),
+    cl::cat(category));
 
 int fail(const llvm::Twine &msg) {
   llvm::WithColor::error(llvm::errs(), "tpuprof-report annotate")
@@ -68,6 +73,7 @@ int main(int argc, char **argv) {
   cl::HideUnrelatedOptions({&category});
   cl::ParseCommandLineOptions(argc, argv,
                               "tpuprof-annotate: measured stats in the IR\n");
+  setOverheadCorrection(!noOverheadCorrection);
 
   llvm::Expected<Profile> profile =
       loadProfile(dumps, llvm::sys::Process::StandardErrIsDisplayed());

@@ -194,6 +194,13 @@ cl::opt<double> rooflineSeconds("seconds",
                                 cl::init(0.3), cl::sub(rooflineCmd),
                                 cl::cat(tableCategory));
 
+// Every view: subtract the runtime's measured probe cost (Correction.h).
+cl::opt<bool> noOverheadCorrection(
+    "no-overhead-correction",
+    cl::desc("Report raw probe intervals: do not subtract the probe cost the "
+             "runtime measured at window start"),
+    cl::sub(cl::SubCommand::getAll()), cl::cat(tableCategory));
+
 // html
 cl::SubCommand htmlCmd("html", "One self-contained HTML page: timeline, op "
                                "table, IR, summary and diff");
@@ -445,6 +452,7 @@ int main(int argc, char **argv) {
       "  tpuprof-report html -o FILE DUMP...       self-contained HTML page\n"
       "  tpuprof-report annotate IR -o OUT DUMP... IR with tpuprof.stats\n\n"
       "A DUMP is a dump file or a directory of tpuprof_data_dev* dumps.\n");
+  setOverheadCorrection(!noOverheadCorrection);
 
   if (tableCmd)
     return runTable();

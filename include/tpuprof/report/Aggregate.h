@@ -13,6 +13,7 @@
 #ifndef TPUPROF_REPORT_AGGREGATE_H
 #define TPUPROF_REPORT_AGGREGATE_H
 
+#include "tpuprof/report/Correction.h"
 #include "tpuprof/report/Dump.h"
 #include "tpuprof/report/Stats.h"
 
@@ -50,7 +51,9 @@ struct Row {
 
   uint64_t count = 0;      ///< Finished records (end != 0).
   uint64_t unfinished = 0; ///< Records whose probe never ended.
-  uint64_t durationNs = 0; ///< Sum of end - begin over finished records.
+  /// Sum of end - begin over finished records, less the runtime's probe
+  /// overhead where the dump is corrected (Correction.h).
+  uint64_t durationNs = 0;
   /// Duration minus the durations of direct children (records nested one
   /// level deeper on the same thread), clamped at 0 per record.
   uint64_t selfNs = 0;
@@ -84,6 +87,9 @@ struct DumpSummary {
   uint64_t unfinished = 0;
   uint64_t coveredNs = 0; ///< Sum of top-level finished durations.
   uint64_t windowNs = 0;
+  /// Whether this dump's durations had the probe overhead subtracted
+  /// (Correction.h); the calibration values are in `info`.
+  OverheadCorrection::State correction = OverheadCorrection::State::NoCalibration;
 };
 
 /// Rows and totals over all dumps added.

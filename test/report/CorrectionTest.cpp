@@ -1,0 +1,323 @@
+//===- test/report/CorrectionTest.cpp - Probe overhead correction ---------===//
+//
+// Synthetic dumps with a known calibration (self, nested) and a known nesting
+// give exact corrected times in every view that turns records into numbers:
+// the aggregated rows (table, diff, exports), the record walk (stacks,
+// summary, trace) and the JSON export's round trip. With the correction
+// switched off, or without a CALIBRATION section, the raw times come back.
+// The reader's handling of the section and of version 1 dumps is here too.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TestUtil.h"
+
+#include "tpuprof/report/Correction.h"
+#include "tpuprof/report/Views.h"
+
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FileUtilities.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include "gtest/gtest.h"
+
+using namespace tpuprof;
+using namespace tpuprof::report;
+using namespace tpuprof::test;
+
+namespace {
+
+/// Restores the process-wide switch when a test ends.
+struct CorrectionSwitch {
+  explicit CorrectionSwitch(bool on) { setOverheadCorrection(on); }
+  ~CorrectionSwitch() { setOverheadCorrection(true); }
+};
+
+/// A dump file that is removed when the test ends.
+struct TempFile {
+  llvm::SmallString<128> path;
+  std::unique_ptr<llvm::FileRemover> remover;
+  explicit TempFile(const std::string &image, llvm::StringRef suffix = "dump") {
+    EXPECT_FALSE(llvm::sys::fs::createTemporaryFile("tpuprof", suffix, path));
+    remover = std::make_unique<llvm::FileRemover>(path);
+    std::error_code ec;
+    llvm::raw_fd_ostream os(path, ec);
+    os << image;
+  }
+  std::string str() const { return path.str().str(); }
+};
+
+/// a [0, 1000) > b [100, 600) > c [200, 300); a > d [700, 800), all in ns,
+/// calibrated at self 10 ns and nested 30 ns per probe pair. Corrected:
+///   c = 100 - 10 = 90, d = 90, b = 500 - 10 - 1 * 30 = 460,
+///   a = 1000 - 10 - 3 * 30 = 900 (b, c and d are nested in it).
+DumpBuilder nestedDump(bool calibrated = true) {
+  DumpBuilder b;
+  b.addModule(0, 0, "m",
+              {probe("a", "", "", 1), probe("b", "", "", 2),
+               probe("c", "", "", 3), probe("d", "", "", 4)});
+  if (calibrated)
+    b.calibrate(10, 30);
+  TestThread t;
+  t.records = {
+      {0, 0, ticksAt(0), ticksAt(1000), {}, {}},
+      {1, 1, ticksAt(100), ticksAt(600), {}, {}},
+      {2, 2, ticksAt(200), ticksAt(300), {}, {}},
+      {3, 1, ticksAt(700), ticksAt(800), {}, {}},
+  };
+  b.threads = {t};
+  b.header.window_end = ticksAt(2000);
+  return b;
+}
+
+Profile aggregate(const std::string &image) {
+  Aggregator agg;
+  llvm::Expected<DumpReader> r = DumpReader::fromBytes(image, "t.dump");
+  if (!r) {
+    ADD_FAILURE() << llvm::toString(r.takeError());
+    return Profile();
+  }
+  agg.add(*r);
+  return agg.take();
+}
+
+const Row &row(const Profile &p, llvm::StringRef name) {
+  for (const Row &r : p.rows)
+    if (r.name == name)
+      return r;
+  ADD_FAILURE() << "no row " << name.str();
+  static Row none;
+  return none;
+}
+
+std::string stacks(const std::string &path) {
+  std::string out;
+  llvm::raw_string_ostream os(out);
+  EXPECT_FALSE(bool(writeStacks({path}, StacksOptions(), os)));
+  return out;
+}
+
+TEST(Correction, SubtractsSelfAndNestedPerDescendant) {
+  Profile p = aggregate(nestedDump().build());
+  EXPECT_EQ(row(p, "a").durationNs, 900u);
+  EXPECT_EQ(row(p, "b").durationNs, 460u);
+  EXPECT_EQ(row(p, "c").durationNs, 90u);
+  EXPECT_EQ(row(p, "d").durationNs, 90u);
+  // Self time subtracts the children's corrected durations.
+  EXPECT_EQ(row(p, "a").selfNs, 350u); // 900 - 460 - 90.
+  EXPECT_EQ(row(p, "b").selfNs, 370u); // 460 - 90.
+  EXPECT_EQ(row(p, "c").selfNs, 90u);
+  EXPECT_EQ(row(p, "a").durations.min(), 900u);
+  EXPECT_EQ(p.coveredNs, 900u); // Sum: the corrected top-level record.
+  ASSERT_EQ(p.dumps.size(), 1u);
+  EXPECT_EQ(p.dumps[0].correction, OverheadCorrection::State::Applied);
+}
+
+TEST(Correction, SwitchedOffGivesRawTimes) {
+  CorrectionSwitch off(false);
+  Profile p = aggregate(nestedDump().build());
+  EXPECT_EQ(row(p, "a").durationNs, 1000u);
+  EXPECT_EQ(row(p, "b").durationNs, 500u);
+  EXPECT_EQ(row(p, "c").durationNs, 100u);
+  EXPECT_EQ(row(p, "a").selfNs, 400u);
+  EXPECT_EQ(p.coveredNs, 1000u);
+  EXPECT_EQ(p.dumps[0].correction, OverheadCorrection::State::Disabled);
+}
+
+TEST(Correction, NoCalibrationGivesRawTimes) {
+  Profile p = aggregate(nestedDump(/*calibrated=*/false).build());
+  EXPECT_EQ(row(p, "a").durationNs, 1000u);
+  EXPECT_EQ(row(p, "c").durationNs, 100u);
+  EXPECT_EQ(p.dumps[0].correction, OverheadCorrection::State::NoCalibration);
+}
+
+TEST(Correction, ClampsAtZero) {
+  // An empty op recorded shorter than the mean self cost.
+  DumpBuilder b;
+  b.addModule(0, 0, "m", {probe("empty", "", "", 1), probe("p", "", "", 2)});
+  b.calibrate(10, 30);
+  TestThread t;
+  t.records = {{1, 0, ticksAt(0), ticksAt(50), {}, {}}, // 2 children: 70.
+               {0, 1, ticksAt(5), ticksAt(10), {}, {}},
+               {0, 1, ticksAt(20), ticksAt(40), {}, {}}};
+  b.threads = {t};
+  Profile p = aggregate(b.build());
+  EXPECT_EQ(row(p, "empty").durationNs, 10u); // max(5 - 10, 0) + (20 - 10).
+  EXPECT_EQ(row(p, "empty").durations.min(), 0u);
+  EXPECT_EQ(row(p, "p").durationNs, 0u);
+}
+
+TEST(Correction, CountsUnfinishedAndDeepDescendants) {
+  // a [0, 1000) > u (never ended) > c [200, 300) > e [210, 220): three
+  // probe pairs ran inside a, whether or not their records finished.
+  DumpBuilder b;
+  b.addModule(0, 0, "m",
+              {probe("a", "", "", 1), probe("u", "", "", 2),
+               probe("c", "", "", 3), probe("e", "", "", 4)});
+  b.calibrate(10, 30);
+  TestThread t;
+  t.records = {{0, 0, ticksAt(0), ticksAt(1000), {}, {}},
+               {1, 1, ticksAt(100), 0, {}, {}},
+               {2, 2, ticksAt(200), ticksAt(300), {}, {}},
+               {3, 3, ticksAt(210), ticksAt(220), {}, {}}};
+  b.threads = {t};
+  b.header.window_end = ticksAt(2000);
+  Profile p = aggregate(b.build());
+  EXPECT_EQ(row(p, "a").durationNs, 1000u - 10 - 3 * 30);
+  EXPECT_EQ(row(p, "c").durationNs, 100u - 10 - 30);
+  EXPECT_EQ(row(p, "e").durationNs, 0u);
+  EXPECT_EQ(row(p, "u").count, 0u);
+  // Nesting is per thread: another thread's records are not descendants.
+  TestThread other;
+  other.tid = 2;
+  other.records = {{2, 1, ticksAt(50), ticksAt(60), {}, {}}};
+  b.threads.push_back(other);
+  Profile q = aggregate(b.build());
+  EXPECT_EQ(row(q, "a").durationNs, 1000u - 10 - 3 * 30);
+}
+
+TEST(Correction, RecordViewsUseTheSameCorrection) {
+  TempFile d(nestedDump().build());
+  EXPECT_EQ(stacks(d.str()), "a 350\n"
+                             "a;b 370\n"
+                             "a;b;c 90\n"
+                             "a;d 90\n");
+  {
+    CorrectionSwitch off(false);
+    EXPECT_EQ(stacks(d.str()), "a 400\n"
+                               "a;b 400\n"
+                               "a;b;c 100\n"
+                               "a;d 100\n");
+  }
+  // The trace keeps slices where they were recorded and adds the
+  // corrected duration to the args.
+  std::string trace;
+  llvm::raw_string_ostream os(trace);
+  ASSERT_FALSE(bool(writeTrace({d.str()}, TraceOptions(), os)));
+  llvm::Expected<llvm::json::Value> v = llvm::json::parse(trace);
+  ASSERT_TRUE(bool(v)) << llvm::toString(v.takeError());
+  const llvm::json::Object *top = v->getAsObject();
+  bool sawA = false;
+  for (const llvm::json::Value &e : *top->getArray("traceEvents")) {
+    const llvm::json::Object *o = e.getAsObject();
+    if (o->getString("ph") != "X" || o->getString("name") != "a")
+      continue;
+    sawA = true;
+    EXPECT_DOUBLE_EQ(*o->getNumber("dur"), 1.0); // us, as recorded.
+    EXPECT_EQ(o->getObject("args")->getInteger("corrected_dur_ns"), 900);
+  }
+  EXPECT_TRUE(sawA);
+  const llvm::json::Array *notes =
+      top->getObject("otherData")->getArray("overhead_correction");
+  ASSERT_TRUE(notes && notes->size() == 1);
+  EXPECT_TRUE(contains((*notes)[0].getAsString()->str(),
+                       "on (self 10.0 ns, nested 30.0 ns per probe pair)"));
+}
+
+TEST(Correction, SummarySaysWhatItDid) {
+  TempFile d(nestedDump().build());
+  std::string out;
+  llvm::raw_string_ostream os(out);
+  ASSERT_FALSE(bool(printSummary({d.str()}, 10, os)));
+  EXPECT_TRUE(contains(out, "Probe overhead correction: on (self 10.0 ns, "
+                            "nested 30.0 ns per probe pair)"));
+  TempFile raw(nestedDump(false).build());
+  out.clear();
+  ASSERT_FALSE(bool(printSummary({raw.str()}, 10, os)));
+  EXPECT_TRUE(contains(out, "Probe overhead correction: off (dump has no "
+                            "calibration"));
+}
+
+TEST(Correction, JsonExportRecordsWhetherTimesAreCorrected) {
+  Profile p = aggregate(nestedDump().build());
+  std::string json;
+  llvm::raw_string_ostream os(json);
+  writeProfileJson(p, os);
+  EXPECT_TRUE(contains(json, "\"overhead_correction\": \"applied\""));
+  EXPECT_TRUE(contains(json, "\"self_ticks\": 20"));
+  TempFile f(json, "json");
+  llvm::Expected<Profile> back = readProfileJson(f.str());
+  ASSERT_TRUE(bool(back)) << llvm::toString(back.takeError());
+  ASSERT_EQ(back->dumps.size(), 1u);
+  EXPECT_EQ(back->dumps[0].correction, OverheadCorrection::State::Applied);
+  EXPECT_TRUE(back->dumps[0].info.hasCalibration);
+  EXPECT_EQ(back->dumps[0].info.calibNestedTicks, 60u);
+  EXPECT_EQ(row(*back, "a").durationNs, 900u);
+  // The state is the export's, whatever this process's switch says.
+  CorrectionSwitch off(false);
+  EXPECT_EQ(describeCorrection(back->dumps[0].correction, back->dumps[0].info),
+            "on (self 10.0 ns, nested 30.0 ns per probe pair)");
+}
+
+TEST(Correction, Wording) {
+  DumpInfo info;
+  EXPECT_EQ(describeCorrection(info), "off (dump has no calibration: "
+                                      "TPUPROF_CALIBRATE=0 or an older "
+                                      "runtime)");
+  info.clockSource = TPUPROF_CLOCK_MONOTONIC;
+  info.hasCalibration = true;
+  info.calibSelfTicks = 7;
+  info.calibNestedTicks = 27;
+  info.calibPairs = 1024;
+  EXPECT_EQ(describeCorrection(info),
+            "on (self 7.0 ns, nested 27.0 ns per probe pair)");
+  CorrectionSwitch off(false);
+  EXPECT_EQ(describeCorrection(info), "off (--no-overhead-correction; "
+                                      "measured self 7.0 ns, nested 27.0 ns "
+                                      "per probe pair)");
+}
+
+TEST(CalibrationSection, ReaderChecksIt) {
+  DumpBuilder b = nestedDump();
+  llvm::Expected<DumpReader> r = DumpReader::fromBytes(b.build(), "t.dump");
+  ASSERT_TRUE(bool(r)) << llvm::toString(r.takeError());
+  EXPECT_TRUE(r->info().hasCalibration);
+  EXPECT_EQ(r->info().calibSelfTicks, 20u);
+  EXPECT_EQ(r->info().calibNestedTicks, 60u);
+  EXPECT_EQ(r->info().calibPairs, 1024u);
+
+  DumpBuilder zero = nestedDump();
+  zero.calibration->pairs = 0;
+  EXPECT_TRUE(contains(readError(zero.build()), "measured no probe pairs"));
+
+  // A version 1 dump is read (without correction), but has no such section.
+  DumpBuilder v1 = nestedDump(false);
+  v1.header.version = 1;
+  Profile p = aggregate(v1.build());
+  EXPECT_EQ(row(p, "a").durationNs, 1000u);
+  v1.calibrate(10, 30);
+  EXPECT_TRUE(contains(readError(v1.build()),
+                       "CALIBRATION section 1 in a version 1 dump"));
+
+  DumpBuilder v3 = nestedDump();
+  v3.header.version = TPUPROF_DUMP_VERSION + 1;
+  EXPECT_TRUE(contains(readError(v3.build()), "unsupported dump version"));
+}
+
+TEST(CalibrationSection, AtMostOneOfTheRightSize) {
+  DumpBuilder b = nestedDump();
+  std::string image = b.build();
+  // Splice a second copy of the section in after the first.
+  std::vector<uint64_t> offsets;
+  b.build(&offsets);
+  ASSERT_EQ(offsets.size(), 3u); // module, calibration, thread.
+  uint64_t len = offsets[2] - offsets[1];
+  std::string twice = image.substr(0, offsets[2]) +
+                      image.substr(offsets[1], len) + image.substr(offsets[2]);
+  tpuprof_dump_header h;
+  std::memcpy(&h, twice.data(), sizeof(h));
+  h.num_sections += 1;
+  std::memcpy(&twice[0], &h, sizeof(h));
+  EXPECT_TRUE(contains(readError(twice), "second CALIBRATION section"));
+
+  // A payload of the wrong size.
+  std::string shortened = image;
+  tpuprof_section_header sh;
+  std::memcpy(&sh, shortened.data() + offsets[1], sizeof(sh));
+  sh.size = 16;
+  std::memcpy(&shortened[offsets[1]], &sh, sizeof(sh));
+  EXPECT_TRUE(contains(readError(shortened), "is not 24 bytes"));
+}
+
+} // namespace
