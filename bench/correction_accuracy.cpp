@@ -1,0 +1,309 @@
+//===- bench/correction_accuracy.cpp - Measurement truth -------*- C++ -*-===//
+//
+// Does a recorded time mean the op's time? One run, one mode-0 window, with
+// the runtime's probe-cost calibration on; the dump is read back through the
+// report library (Aggregator, the same path as `tpuprof-report table`),
+// once with the overhead correction and once without:
+//   (1) an empty op (a probe pair around nothing): its corrected median
+//       should be ~0, against a raw median of the probe's own cost;
+//   (2) an op doing a fixed ~5 us of work: corrected median within 5 % of
+//       the same work timed uninstrumented;
+//   (3) a parent op around 100 children of ~250 ns each (each child with
+//       its probe pair): the parent's corrected median within 5 % of the
+//       same 100 pieces of work timed uninstrumented, where the raw time
+//       also holds 100 probe pairs.
+// Uninstrumented and instrumented runs alternate in every round, so drift
+// hits both alike; uninstrumented times are batches of calls timed as one
+// and divided, so clock reads do not inflate them. Medians over rounds.
+// Besides the human table, one `suite|...` line per figure for
+// bench/suite.py.
+//
+//   correction_accuracy [--rounds N]
+//
+//===----------------------------------------------------------------------===//
+
+#include "tpuprof/report/Aggregate.h"
+#include "tpuprof/report/Correction.h"
+#include "tpuprof/tpuprof.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <time.h>
+#include <unistd.h>
+#include <vector>
+
+using namespace tpuprof::report;
+
+namespace {
+
+/// Probe kinds. Each round has its own probe ids (kindId), so that every
+/// report row holds few enough records for its durations to stay exact
+/// (DurationSketch::kExactSamples) and the medians below are exact too.
+enum Kind : uint32_t { EmptyOp = 0, WorkOp = 1, ParentOp = 2, ChildOp = 3 };
+constexpr uint32_t kKinds = 4;
+uint32_t kindId(Kind k, unsigned round) { return 16 + round * kKinds + k; }
+
+constexpr unsigned kWorkCalls = 20;    ///< Work ops per round.
+constexpr unsigned kParentCalls = 5;   ///< Parent ops per round.
+constexpr unsigned kChildren = 100;    ///< Children per parent.
+constexpr unsigned kEmptyCalls = 100;  ///< Empty ops per round.
+constexpr double kWorkNs = 5000;       ///< Target work op time.
+constexpr double kChildNs = 250;       ///< Target child work time.
+
+volatile uint64_t Sink;
+
+uint64_t nowNs() {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return uint64_t(ts.tv_sec) * 1000000000u + uint64_t(ts.tv_nsec);
+}
+
+/// A dependent chain of `n` multiply-adds: fixed work, no memory traffic.
+__attribute__((noinline)) uint64_t spin(uint64_t n, uint64_t x) {
+  for (uint64_t i = 0; i < n; ++i) {
+    x = x * 6364136223846793005ull + 1442695040888963407ull;
+    asm volatile("" : "+r"(x));
+  }
+  return x;
+}
+
+/// The probes as instrumented code has them: an inline flag test each.
+inline void begin(uint32_t id) {
+  if (__tpuprof_enabled)
+    __tpuprof_begin(id);
+}
+inline void end(uint32_t id) {
+  if (__tpuprof_enabled)
+    __tpuprof_end(id);
+}
+
+__attribute__((noinline)) void parentBare(uint64_t childIters) {
+  uint64_t x = 1;
+  for (unsigned c = 0; c < kChildren; ++c)
+    x = spin(childIters, x);
+  Sink = x;
+}
+
+__attribute__((noinline)) void parentProbed(uint64_t childIters,
+                                            uint32_t parent, uint32_t child) {
+  uint64_t x = 1;
+  begin(parent);
+  for (unsigned c = 0; c < kChildren; ++c) {
+    begin(child);
+    x = spin(childIters, x);
+    end(child);
+  }
+  end(parent);
+  Sink = x;
+}
+
+/// spin() iterations that take about `ns`.
+uint64_t itersFor(double ns) {
+  const uint64_t probe = 200000;
+  double best = 1e18;
+  for (int i = 0; i < 5; ++i) {
+    uint64_t t0 = nowNs();
+    Sink = spin(probe, 1);
+    best = std::min(best, double(nowNs() - t0));
+  }
+  return std::max<uint64_t>(1, uint64_t(ns * double(probe) / best));
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  size_t n = v.size();
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/// Median and mean ns of one kind's records, read back from the dump.
+struct Recorded {
+  double median = 0, mean = 0;
+  uint64_t count = 0;
+};
+
+double median(std::vector<uint64_t> v) {
+  std::vector<double> d(v.begin(), v.end());
+  return median(d);
+}
+
+/// The calibration as the report sees it.
+struct Calibration {
+  std::string description;
+  double selfNs = 0, nestedNs = 0;
+};
+
+std::vector<Recorded> readBack(const std::string &dump, bool corrected,
+                               Calibration &calib) {
+  setOverheadCorrection(corrected);
+  Aggregator agg;
+  if (llvm::Error err = agg.addFile(dump)) {
+    llvm::errs() << "correction_accuracy: " << llvm::toString(std::move(err))
+                 << '\n';
+    std::exit(1);
+  }
+  const Profile &p = agg.profile();
+  const DumpSummary &d = p.dumps.at(0);
+  calib.description = describeCorrection(d.correction, d.info);
+  calib.selfNs = calibSelfNs(d.info);
+  calib.nestedNs = calibNestedNs(d.info);
+  std::vector<std::vector<uint64_t>> samples(kKinds);
+  std::vector<Recorded> out(kKinds);
+  for (const Row &r : p.rows) {
+    if (r.probeId < 16 || !r.count)
+      continue;
+    uint32_t kind = (r.probeId - 16) % kKinds;
+    Recorded &o = out[kind];
+    o.mean += double(r.durationNs);
+    o.count += r.count;
+    if (r.durations.isExact())
+      samples[kind].insert(samples[kind].end(),
+                           r.durations.exactSamples().begin(),
+                           r.durations.exactSamples().end());
+  }
+  for (uint32_t k = 0; k != kKinds; ++k) {
+    if (out[k].count)
+      out[k].mean /= double(out[k].count);
+    if (!samples[k].empty())
+      out[k].median = median(samples[k]);
+  }
+  return out;
+}
+
+/// `suite|truth|metric|value|peer|peer value|unit|ratio|target|verdict`.
+/// Without a target the verdict is n/a; without a peer value, empty.
+void suiteLine(const char *metric, double value, double peerValue,
+               const char *target, int met) {
+  std::printf("suite|truth|%s|%.2f|uninstrumented|%.2f|ns|", metric, value,
+              peerValue);
+  if (peerValue > 0)
+    std::printf("%.3f", value / peerValue);
+  std::printf("|%s|%s\n", target,
+              met < 0 ? "n/a" : met ? "met" : "NOT met");
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  unsigned rounds = 30;
+  for (int i = 1; i < argc; ++i) {
+    if (!std::strcmp(argv[i], "--rounds") && i + 1 < argc) {
+      char *endp = nullptr;
+      long v = std::strtol(argv[++i], &endp, 10);
+      if (*endp || v < 1 || v > 100000) {
+        std::fprintf(stderr, "correction_accuracy: --rounds '%s' is not a "
+                             "count from 1 to 100000\n", argv[i]);
+        return 2;
+      }
+      rounds = unsigned(v);
+    } else {
+      std::fprintf(stderr, "usage: correction_accuracy [--rounds N]\n");
+      return 2;
+    }
+  }
+
+  char dir[] = "/tmp/tpuprof-correction-XXXXXX";
+  if (!mkdtemp(dir)) {
+    std::perror("correction_accuracy: mkdtemp");
+    return 1;
+  }
+  tpuprof_set_output(dir, 0);
+
+  uint64_t workIters = itersFor(kWorkNs);
+  uint64_t childIters = itersFor(kChildNs);
+  std::vector<double> bareWork, bareParent;
+  uint64_t records = uint64_t(rounds) *
+                     (kWorkCalls + kParentCalls * (kChildren + 1) + kEmptyCalls);
+  // The window opens once: its calibration is what the report subtracts.
+  if (rounds > (0xFF000000u - 16) / kKinds ||
+      tpuprof_enable(records + 16, 0) != 0)
+    return 1;
+  for (unsigned r = 0; r < rounds; ++r) {
+    // Uninstrumented, batched: no probe and no clock read inside.
+    uint64_t t0 = nowNs();
+    uint64_t x = 1;
+    for (unsigned i = 0; i < kWorkCalls; ++i)
+      x = spin(workIters, x);
+    Sink = x;
+    bareWork.push_back(double(nowNs() - t0) / kWorkCalls);
+    t0 = nowNs();
+    for (unsigned i = 0; i < kParentCalls; ++i)
+      parentBare(childIters);
+    bareParent.push_back(double(nowNs() - t0) / kParentCalls);
+    // Instrumented.
+    x = 1;
+    uint32_t workId = kindId(WorkOp, r), emptyId = kindId(EmptyOp, r);
+    for (unsigned i = 0; i < kWorkCalls; ++i) {
+      begin(workId);
+      x = spin(workIters, x);
+      end(workId);
+    }
+    Sink = x;
+    for (unsigned i = 0; i < kParentCalls; ++i)
+      parentProbed(childIters, kindId(ParentOp, r), kindId(ChildOp, r));
+    for (unsigned i = 0; i < kEmptyCalls; ++i) {
+      begin(emptyId);
+      end(emptyId);
+    }
+  }
+  if (tpuprof_disable() != 0)
+    return 1;
+  std::string dump = tpuprof_last_dump_path();
+
+  Calibration calib, ignored;
+  std::vector<Recorded> cor = readBack(dump, true, calib);
+  std::vector<Recorded> raw = readBack(dump, false, ignored);
+  unlink(dump.c_str());
+  rmdir(dir);
+  if (!cor[EmptyOp].count || !cor[WorkOp].count || !cor[ParentOp].count ||
+      raw[ParentOp].count != uint64_t(rounds) * kParentCalls) {
+    std::fprintf(stderr, "correction_accuracy: the dump lacks records\n");
+    return 1;
+  }
+  double work = median(bareWork), parent = median(bareParent);
+
+  std::printf("Measurement truth: %u rounds, mode 0, window calibrated\n",
+              rounds);
+  std::printf("probe overhead correction: %s\n\n", calib.description.c_str());
+  std::printf("%-34s %12s %12s %12s %9s\n", "op", "raw (ns)", "corrected",
+              "bare (ns)", "error %");
+  auto row = [](const char *name, const Recorded &r, const Recorded &c,
+                double bare) {
+    double err = bare > 0 ? 100.0 * (c.median - bare) / bare : 0;
+    std::printf("%-34s %12.1f %12.1f %12.1f %+9.2f\n", name, r.median,
+                c.median, bare, err);
+  };
+  row("empty op (median)", raw[EmptyOp], cor[EmptyOp], 0);
+  std::printf("%-34s %12.2f %12.2f %12s\n", "empty op (mean)", raw[EmptyOp].mean,
+              cor[EmptyOp].mean, "0");
+  row("5 us op (median)", raw[WorkOp], cor[WorkOp], work);
+  row("parent of 100 x 250 ns (median)", raw[ParentOp], cor[ParentOp], parent);
+  std::printf("\n");
+
+  auto within = [](double v, double bare) {
+    return std::fabs(v - bare) <= 0.05 * bare;
+  };
+  // The empty op's target: its corrected median is at most 5 % of what a
+  // probe pair costs (the calibrated nested cost), i.e. indistinguishable
+  // from nothing at the probe's own scale.
+  suiteLine("empty op, corrected", cor[EmptyOp].median, 0,
+            "<= 5 % of probe pair",
+            cor[EmptyOp].median <= 0.05 * calib.nestedNs);
+  suiteLine("empty op, raw", raw[EmptyOp].median, 0, "", -1);
+  suiteLine("5 us op, corrected", cor[WorkOp].median, work, "within 5 %",
+            within(cor[WorkOp].median, work));
+  suiteLine("5 us op, raw", raw[WorkOp].median, work, "", -1);
+  suiteLine("parent of 100 children, corrected", cor[ParentOp].median, parent,
+            "within 5 %", within(cor[ParentOp].median, parent));
+  suiteLine("parent of 100 children, raw", raw[ParentOp].median, parent, "",
+            -1);
+  suiteLine("calibrated self per probe pair", calib.selfNs, 0, "", -1);
+  suiteLine("calibrated nested per probe pair", calib.nestedNs, 0, "", -1);
+  return 0;
+}
