@@ -1,9 +1,12 @@
 //===- bench/correction_accuracy.cpp - Measurement truth -------*- C++ -*-===//
 //
-// Does a recorded time mean the op's time? One run, one mode-0 window, with
-// the runtime's probe-cost calibration on; the dump is read back through the
-// report library (Aggregator, the same path as `tpuprof-report table`),
-// once with the overhead correction and once without:
+// Does a recorded time mean the op's time? Two scenarios, each one mode-0
+// window with the runtime's probe-cost calibration on, whose dump is read
+// back through the report library (Aggregator, the same path as
+// `tpuprof-report table`), once with the overhead correction and once
+// without. The ops' work is throughput-bound (an elementwise loop) in the
+// first and a latency-bound dependent chain in the second, where a probe's
+// instructions partly hide in the chain's idle cycles. Each has:
 //   (1) an empty op (a probe pair around nothing): its corrected median
 //       should be ~0, against a raw median of the probe's own cost;
 //   (2) an op doing a fixed ~5 us of work: corrected median within 5 % of
@@ -12,9 +15,11 @@
 //       its probe pair): the parent's corrected median within 5 % of the
 //       same 100 pieces of work timed uninstrumented, where the raw time
 //       also holds 100 probe pairs.
-// Uninstrumented and instrumented runs alternate in every round, so drift
-// hits both alike; uninstrumented times are batches of calls timed as one
-// and divided, so clock reads do not inflate them. Medians over rounds.
+// Every round times the uninstrumented work and runs the instrumented ops,
+// in alternating order; uninstrumented times are batches of calls timed as
+// one and divided, so clock reads do not inflate them. Errors are the
+// median over rounds of (round's recorded median / round's uninstrumented
+// time - 1), so load that changes between rounds cancels out.
 // Besides the human table, one `suite|...` line per figure for
 // bench/suite.py.
 //
@@ -34,6 +39,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
 #include <string>
 #include <time.h>
 #include <unistd.h>
@@ -65,14 +71,35 @@ uint64_t nowNs() {
   return uint64_t(ts.tv_sec) * 1000000000u + uint64_t(ts.tv_nsec);
 }
 
-/// A dependent chain of `n` multiply-adds: fixed work, no memory traffic.
-__attribute__((noinline)) uint64_t spin(uint64_t n, uint64_t x) {
+/// The op's work: `n` units, threading `x` through so calls cannot overlap.
+using WorkFn = uint64_t (*)(uint64_t n, uint64_t x);
+
+/// Throughput-bound work, like a small elementwise op: y = 0.5 y + x over
+/// 256 floats in L1, `n` times. Many independent operations keep the
+/// execution units busy, so a probe's instructions compete with the op's.
+alignas(64) float X[256], Y[256];
+__attribute__((noinline)) uint64_t elementwise(uint64_t n, uint64_t x) {
+  for (uint64_t r = 0; r < n; ++r) {
+    float *y = Y;
+    asm volatile("" : "+r"(y) : : "memory");
+    for (int i = 0; i < 256; ++i)
+      y[i] = y[i] * 0.5f + X[i];
+  }
+  return x + n;
+}
+
+/// Latency-bound work: a dependent chain of `n` integer multiply-adds. The
+/// core idles between links, and a probe's instructions run in those idle
+/// slots, so here a probe pair costs its parent less than it does alone.
+__attribute__((noinline)) uint64_t chain(uint64_t n, uint64_t x) {
   for (uint64_t i = 0; i < n; ++i) {
     x = x * 6364136223846793005ull + 1442695040888963407ull;
     asm volatile("" : "+r"(x));
   }
   return x;
 }
+
+WorkFn spin = elementwise;
 
 /// The probes as instrumented code has them: an inline flag test each.
 inline void begin(uint32_t id) {
@@ -104,9 +131,9 @@ __attribute__((noinline)) void parentProbed(uint64_t childIters,
   Sink = x;
 }
 
-/// spin() iterations that take about `ns`.
+/// spin() units that take about `ns`.
 uint64_t itersFor(double ns) {
-  const uint64_t probe = 200000;
+  const uint64_t probe = spin == chain ? 200000 : 2000;
   double best = 1e18;
   for (int i = 0; i < 5; ++i) {
     uint64_t t0 = nowNs();
@@ -122,10 +149,12 @@ double median(std::vector<double> v) {
   return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-/// Median and mean ns of one kind's records, read back from the dump.
+/// One kind's records, read back from the dump: median and mean ns over
+/// all of them, and the median of each round.
 struct Recorded {
   double median = 0, mean = 0;
   uint64_t count = 0;
+  std::vector<double> roundMedian;
 };
 
 double median(std::vector<uint64_t> v) {
@@ -140,7 +169,7 @@ struct Calibration {
 };
 
 std::vector<Recorded> readBack(const std::string &dump, bool corrected,
-                               Calibration &calib) {
+                               unsigned rounds, Calibration &calib) {
   setOverheadCorrection(corrected);
   Aggregator agg;
   if (llvm::Error err = agg.addFile(dump)) {
@@ -155,13 +184,18 @@ std::vector<Recorded> readBack(const std::string &dump, bool corrected,
   calib.nestedNs = calibNestedNs(d.info);
   std::vector<std::vector<uint64_t>> samples(kKinds);
   std::vector<Recorded> out(kKinds);
+  for (Recorded &o : out)
+    o.roundMedian.assign(rounds, 0);
   for (const Row &r : p.rows) {
     if (r.probeId < 16 || !r.count)
       continue;
     uint32_t kind = (r.probeId - 16) % kKinds;
+    unsigned round = (r.probeId - 16) / kKinds;
     Recorded &o = out[kind];
     o.mean += double(r.durationNs);
     o.count += r.count;
+    if (round < rounds)
+      o.roundMedian[round] = double(r.durations.quantile(0.5));
     if (r.durations.isExact())
       samples[kind].insert(samples[kind].end(),
                            r.durations.exactSamples().begin(),
@@ -177,18 +211,154 @@ std::vector<Recorded> readBack(const std::string &dump, bool corrected,
 }
 
 /// `suite|truth|metric|value|peer|peer value|unit|ratio|target|verdict`.
-/// Without a target the verdict is n/a; without a peer value, empty.
-void suiteLine(const char *metric, double value, double peerValue,
-               const char *target, int met) {
-  std::printf("suite|truth|%s|%.2f|uninstrumented|%.2f|ns|", metric, value,
-              peerValue);
+/// `errPct` NaN: no ratio; `met` < 0: no target (n/a). Without a peer
+/// value the peer fields stay empty.
+void suiteLine(const std::string &metric, double value, double peerValue,
+               double errPct, const char *target, int met) {
+  std::printf("suite|truth|%s|%.2f|", metric.c_str(), value);
   if (peerValue > 0)
-    std::printf("%.3f", value / peerValue);
+    std::printf("uninstrumented|%.2f", peerValue);
+  else
+    std::printf("|");
+  std::printf("|ns|");
+  if (!std::isnan(errPct))
+    std::printf("%.3f", 1.0 + errPct / 100.0);
   std::printf("|%s|%s\n", target,
               met < 0 ? "n/a" : met ? "met" : "NOT met");
 }
 
 } // namespace
+
+/// One window of `rounds` rounds with `fn` as the ops' work; prints the
+/// table and the suite lines (metric names get `tag`).
+int scenario(WorkFn fn, const char *label, const char *tag, unsigned rounds) {
+  spin = fn;
+  char dir[] = "/tmp/tpuprof-correction-XXXXXX";
+  if (!mkdtemp(dir)) {
+    std::perror("correction_accuracy: mkdtemp");
+    return 1;
+  }
+  tpuprof_set_output(dir, 0);
+
+  uint64_t workIters = itersFor(kWorkNs);
+  uint64_t childIters = itersFor(kChildNs);
+  std::vector<double> bareWork, bareParent;
+  uint64_t records = uint64_t(rounds) *
+                     (kWorkCalls + kParentCalls * (kChildren + 1) + kEmptyCalls);
+  // The window opens once: its calibration is what the report subtracts.
+  if (rounds > (0xFF000000u - 16) / kKinds ||
+      tpuprof_enable(records + 16, 0) != 0)
+    return 1;
+  for (unsigned r = 0; r < rounds; ++r) {
+    // Uninstrumented, batched: no probe and no clock read inside.
+    auto bare = [&] {
+      uint64_t t0 = nowNs();
+      uint64_t x = 1;
+      for (unsigned i = 0; i < kWorkCalls; ++i)
+        x = spin(workIters, x);
+      Sink = x;
+      bareWork.push_back(double(nowNs() - t0) / kWorkCalls);
+      t0 = nowNs();
+      for (unsigned i = 0; i < kParentCalls; ++i)
+        parentBare(childIters);
+      bareParent.push_back(double(nowNs() - t0) / kParentCalls);
+    };
+    auto probed = [&] {
+      uint64_t x = 1;
+      uint32_t workId = kindId(WorkOp, r), emptyId = kindId(EmptyOp, r);
+      for (unsigned i = 0; i < kWorkCalls; ++i) {
+        begin(workId);
+        x = spin(workIters, x);
+        end(workId);
+      }
+      Sink = x;
+      for (unsigned i = 0; i < kParentCalls; ++i)
+        parentProbed(childIters, kindId(ParentOp, r), kindId(ChildOp, r));
+      for (unsigned i = 0; i < kEmptyCalls; ++i) {
+        begin(emptyId);
+        end(emptyId);
+      }
+    };
+    // Alternate which goes first, so neither always runs on a warmer or
+    // colder machine.
+    if (r % 2) {
+      probed();
+      bare();
+    } else {
+      bare();
+      probed();
+    }
+  }
+  if (tpuprof_disable() != 0)
+    return 1;
+  std::string dump = tpuprof_last_dump_path();
+
+  Calibration calib, ignored;
+  std::vector<Recorded> cor = readBack(dump, true, rounds, calib);
+  std::vector<Recorded> raw = readBack(dump, false, rounds, ignored);
+  unlink(dump.c_str());
+  rmdir(dir);
+  if (!cor[EmptyOp].count || !cor[WorkOp].count || !cor[ParentOp].count ||
+      raw[ParentOp].count != uint64_t(rounds) * kParentCalls) {
+    std::fprintf(stderr, "correction_accuracy: the dump lacks records\n");
+    return 1;
+  }
+  double work = median(bareWork), parent = median(bareParent);
+  // Errors against uninstrumented time: the median over rounds of each
+  // round's recorded median / its own uninstrumented time, so that load
+  // changing between rounds (a shared machine) cancels out.
+  auto errorPct = [&](const Recorded &rec, const std::vector<double> &bare) {
+    std::vector<double> ratios;
+    for (unsigned r = 0; r < rounds; ++r)
+      if (bare[r] > 0)
+        ratios.push_back(rec.roundMedian[r] / bare[r]);
+    return 100.0 * (median(ratios) - 1.0);
+  };
+
+  std::printf("Measurement truth, %s work: %u rounds, mode 0, window "
+              "calibrated\n",
+              label, rounds);
+  std::printf("probe overhead correction: %s\n\n", calib.description.c_str());
+  std::printf("%-32s %10s %10s %10s %10s %10s\n", "op (medians, ns)", "raw",
+              "corrected", "bare", "raw err %", "corr err %");
+  std::printf("%-32s %10.1f %10.1f %10s %10s %10s\n", "empty op", raw[EmptyOp].median,
+              cor[EmptyOp].median, "0", "", "");
+  std::printf("%-32s %10.2f %10.2f %10s %10s %10s\n", "empty op (mean)",
+              raw[EmptyOp].mean, cor[EmptyOp].mean, "0", "", "");
+  double workRaw = errorPct(raw[WorkOp], bareWork);
+  double workCor = errorPct(cor[WorkOp], bareWork);
+  double parentRaw = errorPct(raw[ParentOp], bareParent);
+  double parentCor = errorPct(cor[ParentOp], bareParent);
+  std::printf("%-32s %10.1f %10.1f %10.1f %+10.2f %+10.2f\n", "5 us op",
+              raw[WorkOp].median, cor[WorkOp].median, work, workRaw, workCor);
+  std::printf("%-32s %10.1f %10.1f %10.1f %+10.2f %+10.2f\n",
+              "parent of 100 x 250 ns children", raw[ParentOp].median,
+              cor[ParentOp].median, parent, parentRaw, parentCor);
+  std::printf("(err %%: median over rounds of recorded / uninstrumented - 1)\n\n");
+
+  // The empty op: its corrected median is at most 5 % of what a probe pair
+  // costs (the calibrated nested cost), or 1 ns, the resolution of the
+  // report's durations (integer ns).
+  double emptyLimit = std::max(0.05 * calib.nestedNs, 1.0);
+  auto metric = [&](const char *what) { return std::string(what) + tag; };
+  suiteLine(metric("empty op, corrected"), cor[EmptyOp].median, 0, NAN,
+            "<= 5 % of probe pair (1 ns resolution)",
+            cor[EmptyOp].median <= emptyLimit);
+  suiteLine(metric("empty op, raw"), raw[EmptyOp].median, 0, NAN, "", -1);
+  suiteLine(metric("5 us op, corrected"), cor[WorkOp].median, work, workCor,
+            "within 5 %", std::fabs(workCor) <= 5);
+  suiteLine(metric("5 us op, raw"), raw[WorkOp].median, work, workRaw, "", -1);
+  suiteLine(metric("parent of 100 children, corrected"), cor[ParentOp].median,
+            parent, parentCor, "within 5 %", std::fabs(parentCor) <= 5);
+  suiteLine(metric("parent of 100 children, raw"), raw[ParentOp].median,
+            parent, parentRaw, "", -1);
+  suiteLine(metric("calibrated self per probe pair"), calib.selfNs, 0, NAN, "",
+            -1);
+  suiteLine(metric("calibrated nested per probe pair"), calib.nestedNs, 0, NAN,
+            "", -1);
+  std::printf("\n");
+  return 0;
+}
 
 int main(int argc, char **argv) {
   unsigned rounds = 30;
@@ -208,102 +378,11 @@ int main(int argc, char **argv) {
     }
   }
 
-  char dir[] = "/tmp/tpuprof-correction-XXXXXX";
-  if (!mkdtemp(dir)) {
-    std::perror("correction_accuracy: mkdtemp");
-    return 1;
-  }
-  tpuprof_set_output(dir, 0);
-
-  uint64_t workIters = itersFor(kWorkNs);
-  uint64_t childIters = itersFor(kChildNs);
-  std::vector<double> bareWork, bareParent;
-  uint64_t records = uint64_t(rounds) *
-                     (kWorkCalls + kParentCalls * (kChildren + 1) + kEmptyCalls);
-  // The window opens once: its calibration is what the report subtracts.
-  if (rounds > (0xFF000000u - 16) / kKinds ||
-      tpuprof_enable(records + 16, 0) != 0)
-    return 1;
-  for (unsigned r = 0; r < rounds; ++r) {
-    // Uninstrumented, batched: no probe and no clock read inside.
-    uint64_t t0 = nowNs();
-    uint64_t x = 1;
-    for (unsigned i = 0; i < kWorkCalls; ++i)
-      x = spin(workIters, x);
-    Sink = x;
-    bareWork.push_back(double(nowNs() - t0) / kWorkCalls);
-    t0 = nowNs();
-    for (unsigned i = 0; i < kParentCalls; ++i)
-      parentBare(childIters);
-    bareParent.push_back(double(nowNs() - t0) / kParentCalls);
-    // Instrumented.
-    x = 1;
-    uint32_t workId = kindId(WorkOp, r), emptyId = kindId(EmptyOp, r);
-    for (unsigned i = 0; i < kWorkCalls; ++i) {
-      begin(workId);
-      x = spin(workIters, x);
-      end(workId);
-    }
-    Sink = x;
-    for (unsigned i = 0; i < kParentCalls; ++i)
-      parentProbed(childIters, kindId(ParentOp, r), kindId(ChildOp, r));
-    for (unsigned i = 0; i < kEmptyCalls; ++i) {
-      begin(emptyId);
-      end(emptyId);
-    }
-  }
-  if (tpuprof_disable() != 0)
-    return 1;
-  std::string dump = tpuprof_last_dump_path();
-
-  Calibration calib, ignored;
-  std::vector<Recorded> cor = readBack(dump, true, calib);
-  std::vector<Recorded> raw = readBack(dump, false, ignored);
-  unlink(dump.c_str());
-  rmdir(dir);
-  if (!cor[EmptyOp].count || !cor[WorkOp].count || !cor[ParentOp].count ||
-      raw[ParentOp].count != uint64_t(rounds) * kParentCalls) {
-    std::fprintf(stderr, "correction_accuracy: the dump lacks records\n");
-    return 1;
-  }
-  double work = median(bareWork), parent = median(bareParent);
-
-  std::printf("Measurement truth: %u rounds, mode 0, window calibrated\n",
-              rounds);
-  std::printf("probe overhead correction: %s\n\n", calib.description.c_str());
-  std::printf("%-34s %12s %12s %12s %9s\n", "op", "raw (ns)", "corrected",
-              "bare (ns)", "error %");
-  auto row = [](const char *name, const Recorded &r, const Recorded &c,
-                double bare) {
-    double err = bare > 0 ? 100.0 * (c.median - bare) / bare : 0;
-    std::printf("%-34s %12.1f %12.1f %12.1f %+9.2f\n", name, r.median,
-                c.median, bare, err);
-  };
-  row("empty op (median)", raw[EmptyOp], cor[EmptyOp], 0);
-  std::printf("%-34s %12.2f %12.2f %12s\n", "empty op (mean)", raw[EmptyOp].mean,
-              cor[EmptyOp].mean, "0");
-  row("5 us op (median)", raw[WorkOp], cor[WorkOp], work);
-  row("parent of 100 x 250 ns (median)", raw[ParentOp], cor[ParentOp], parent);
-  std::printf("\n");
-
-  auto within = [](double v, double bare) {
-    return std::fabs(v - bare) <= 0.05 * bare;
-  };
-  // The empty op's target: its corrected median is at most 5 % of what a
-  // probe pair costs (the calibrated nested cost), i.e. indistinguishable
-  // from nothing at the probe's own scale.
-  suiteLine("empty op, corrected", cor[EmptyOp].median, 0,
-            "<= 5 % of probe pair",
-            cor[EmptyOp].median <= 0.05 * calib.nestedNs);
-  suiteLine("empty op, raw", raw[EmptyOp].median, 0, "", -1);
-  suiteLine("5 us op, corrected", cor[WorkOp].median, work, "within 5 %",
-            within(cor[WorkOp].median, work));
-  suiteLine("5 us op, raw", raw[WorkOp].median, work, "", -1);
-  suiteLine("parent of 100 children, corrected", cor[ParentOp].median, parent,
-            "within 5 %", within(cor[ParentOp].median, parent));
-  suiteLine("parent of 100 children, raw", raw[ParentOp].median, parent, "",
-            -1);
-  suiteLine("calibrated self per probe pair", calib.selfNs, 0, "", -1);
-  suiteLine("calibrated nested per probe pair", calib.nestedNs, 0, "", -1);
-  return 0;
+  // Ones, so the elementwise op converges (y -> 2) and never denormalizes.
+  std::fill(std::begin(X), std::end(X), 1.0f);
+  std::fill(std::begin(Y), std::end(Y), 1.0f);
+  int rc = scenario(elementwise, "elementwise", "", rounds);
+  if (rc == 0)
+    rc = scenario(chain, "dependent chain", " (latency-bound)", rounds);
+  return rc;
 }
