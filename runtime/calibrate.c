@@ -16,9 +16,10 @@
 |*   nested = the distance between consecutive inner records' begins: one     *|
 |*            whole pair, call to return, which is what a child adds to its   *|
 |*            parent;                                                         *|
-|* each the mean of its fastest 90 % (fast_mean). Mode 0 runs 1024 pairs      *|
-|* (~30 us); modes 1/2 read the counter group twice per pair (~1-3 us), so    *|
-|* they run 96 (< 0.5 ms).                                                    *|
+|* each the mean of its fastest 90 % (fast_mean). Mode 0 runs 1024 pairs;    *|
+|* modes 1/2 read the counter group twice per pair (~1-3 us), so they run    *|
+|* 96. Measured, calibration adds ~80 us to tpuprof_enable in mode 0 and     *|
+|* ~0.3-0.4 ms in mode 1 (docs/performance.md, "Measurement truth").         *|
 \*===----------------------------------------------------------------------===*/
 
 #include "rt_internal.h"
