@@ -1,4 +1,4 @@
-//===- bench/correction_accuracy.cpp - Measurement truth -------*- C++ -*-===//
+//===- bench/correction_accuracy.cpp - Measurement truth --------*- C++ -*-===//
 //
 // Does a recorded time mean the op's time? Two scenarios, each one mode-0
 // window with the runtime's probe-cost calibration on, whose dump is read
@@ -17,11 +17,11 @@
 //       also holds 100 probe pairs.
 // Every batch times the uninstrumented work and runs the instrumented ops,
 // in alternating order (a round is kBatches batches, so that the suite's
-// small round counts still give enough ratios); uninstrumented times are batches of calls timed as
-// one and divided, so clock reads do not inflate them. Errors are the
-// median over batches of (batch's recorded median / batch's uninstrumented
-// time - 1), so load that changes between batches cancels out.
-// Besides the human table, one `suite|...` line per figure for
+// small round counts still give enough ratios); uninstrumented times are
+// batches of calls timed as one and divided, so clock reads do not inflate
+// them. Errors are the median over batches of (batch's recorded median /
+// batch's uninstrumented time - 1), so load that changes between batches
+// cancels out. Besides the human table, one `suite|...` line per figure for
 // bench/suite.py.
 //
 //   correction_accuracy [--rounds N]    (N rounds of kBatches batches each,
@@ -58,13 +58,13 @@ enum Kind : uint32_t { EmptyOp = 0, WorkOp = 1, ParentOp = 2, ChildOp = 3 };
 constexpr uint32_t kKinds = 4;
 uint32_t kindId(Kind k, unsigned round) { return 16 + round * kKinds + k; }
 
-constexpr unsigned kBatches = 6;       ///< Batches per round.
-constexpr unsigned kWorkCalls = 20;    ///< Work ops per batch.
-constexpr unsigned kParentCalls = 5;   ///< Parent ops per round.
-constexpr unsigned kChildren = 100;    ///< Children per parent.
-constexpr unsigned kEmptyCalls = 100;  ///< Empty ops per round.
-constexpr double kWorkNs = 5000;       ///< Target work op time.
-constexpr double kChildNs = 250;       ///< Target child work time.
+constexpr unsigned kBatches = 6;      ///< Batches per round.
+constexpr unsigned kWorkCalls = 20;   ///< Work ops per batch.
+constexpr unsigned kParentCalls = 5;  ///< Parent ops per round.
+constexpr unsigned kChildren = 100;   ///< Children per parent.
+constexpr unsigned kEmptyCalls = 100; ///< Empty ops per round.
+constexpr double kWorkNs = 5000;      ///< Target work op time.
+constexpr double kChildNs = 250;      ///< Target child work time.
 
 volatile uint64_t Sink;
 
@@ -226,8 +226,7 @@ void suiteLine(const std::string &metric, double value, double peerValue,
   std::printf("|ns|");
   if (!std::isnan(errPct))
     std::printf("%.3f", 1.0 + errPct / 100.0);
-  std::printf("|%s|%s\n", target,
-              met < 0 ? "n/a" : met ? "met" : "NOT met");
+  std::printf("|%s|%s\n", target, met < 0 ? "n/a" : met ? "met" : "NOT met");
 }
 
 } // namespace
@@ -248,8 +247,9 @@ int scenario(WorkFn fn, const char *label, const char *tag, unsigned rounds,
   uint64_t workIters = itersFor(kWorkNs);
   uint64_t childIters = itersFor(kChildNs);
   std::vector<double> bareWork, bareParent;
-  uint64_t records = uint64_t(rounds) *
-                     (kWorkCalls + kParentCalls * (kChildren + 1) + kEmptyCalls);
+  uint64_t records =
+      uint64_t(rounds) *
+      (kWorkCalls + kParentCalls * (kChildren + 1) + kEmptyCalls);
   // The window opens once: its calibration is what the report subtracts.
   if (rounds > (0xFF000000u - 16) / kKinds ||
       tpuprof_enable(records + 16, 0) != 0)
@@ -326,8 +326,8 @@ int scenario(WorkFn fn, const char *label, const char *tag, unsigned rounds,
   std::printf("probe overhead correction: %s\n\n", calib.description.c_str());
   std::printf("%-32s %10s %10s %10s %10s %10s\n", "op (medians, ns)", "raw",
               "corrected", "bare", "raw err %", "corr err %");
-  std::printf("%-32s %10.1f %10.1f %10s %10s %10s\n", "empty op", raw[EmptyOp].median,
-              cor[EmptyOp].median, "0", "", "");
+  std::printf("%-32s %10.1f %10.1f %10s %10s %10s\n", "empty op",
+              raw[EmptyOp].median, cor[EmptyOp].median, "0", "", "");
   std::printf("%-32s %10.2f %10.2f %10s %10s %10s\n", "empty op (mean)",
               raw[EmptyOp].mean, cor[EmptyOp].mean, "0", "", "");
   double workRaw = errorPct(raw[WorkOp], bareWork);
@@ -360,12 +360,12 @@ int scenario(WorkFn fn, const char *label, const char *tag, unsigned rounds,
   suiteLine(metric("5 us op, raw"), raw[WorkOp].median, work, workRaw, "", -1);
   suiteLine(metric("parent of 100 children, corrected"), cor[ParentOp].median,
             parent, parentCor, within, judge(parentCor));
-  suiteLine(metric("parent of 100 children, raw"), raw[ParentOp].median,
-            parent, parentRaw, "", -1);
-  suiteLine(metric("calibrated self per probe pair"), calib.selfNs, -1, NAN,
+  suiteLine(metric("parent of 100 children, raw"), raw[ParentOp].median, parent,
+            parentRaw, "", -1);
+  suiteLine(metric("calibrated self per probe pair"), calib.selfNs, -1, NAN, "",
+            -1);
+  suiteLine(metric("calibrated nested per probe pair"), calib.nestedNs, -1, NAN,
             "", -1);
-  suiteLine(metric("calibrated nested per probe pair"), calib.nestedNs, -1,
-            NAN, "", -1);
   std::printf("\n");
   return 0;
 }
@@ -377,8 +377,10 @@ int main(int argc, char **argv) {
       char *endp = nullptr;
       long v = std::strtol(argv[++i], &endp, 10);
       if (*endp || v < 1 || v > 100000) {
-        std::fprintf(stderr, "correction_accuracy: --rounds '%s' is not a "
-                             "count from 1 to 100000\n", argv[i]);
+        std::fprintf(stderr,
+                     "correction_accuracy: --rounds '%s' is not a "
+                     "count from 1 to 100000\n",
+                     argv[i]);
         return 2;
       }
       rounds = unsigned(v);
@@ -397,7 +399,6 @@ int main(int argc, char **argv) {
   // (docs/performance.md, "Measurement truth").
   int rc = scenario(elementwise, "elementwise", "", batches, true);
   if (rc == 0)
-    rc = scenario(chain, "dependent chain", " (latency-bound)", batches,
-                  false);
+    rc = scenario(chain, "dependent chain", " (latency-bound)", batches, false);
   return rc;
 }

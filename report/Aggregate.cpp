@@ -224,8 +224,7 @@ void Aggregator::add(const DumpReader &dump) {
       Frame *parent = stack.empty() ? nullptr : &stack.back();
 
       bool finished = record.isFinished();
-      bool coveredAbove =
-          parent && (parent->finished || parent->coveredAbove);
+      bool coveredAbove = parent && (parent->finished || parent->coveredAbove);
       if (finished) {
         ++row.count;
         uint64_t enabled = scalable ? record.counter(enabledWord) : 0;

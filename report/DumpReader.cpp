@@ -379,8 +379,7 @@ Error DumpReader::parse() {
       using C = tpuprof_calibration_section;
       if (h.version < 2)
         return formatError(file, off,
-                           "CALIBRATION " + section +
-                               " in a version 1 dump");
+                           "CALIBRATION " + section + " in a version 1 dump");
       if (h.hasCalibration)
         return formatError(file, off,
                            "second CALIBRATION section (" + section + ")");

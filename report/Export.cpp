@@ -295,8 +295,8 @@ Expected<Profile> tpuprof::report::readProfileJson(StringRef path) {
       i.numSections = d.u64("num_sections");
       // Both optional: exports from before calibration lack them.
       if (d.has("calibration")) {
-        Fields c(d.object("calibration"), "dumps[" + utostr(n) + "].calibration",
-                 &error);
+        Fields c(d.object("calibration"),
+                 "dumps[" + utostr(n) + "].calibration", &error);
         i.hasCalibration = true;
         i.calibSelfTicks = c.u64("self_ticks");
         i.calibNestedTicks = c.u64("nested_ticks");
@@ -524,7 +524,8 @@ Error tpuprof::report::exportSqlite(ArrayRef<std::string> dumpPaths,
   Aggregator agg;
   bool failed = false;
   {
-    Stmt dumpRow(db, "INSERT INTO dumps VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?)", failed);
+    Stmt dumpRow(db, "INSERT INTO dumps VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                 failed);
     Stmt moduleRow(db, "INSERT INTO modules VALUES(?,?,?,?,?)", failed);
     Stmt probeRow(db, "INSERT INTO probes VALUES(?,?,?,?,?,?,?,?,?,?,?)",
                   failed);
@@ -548,9 +549,9 @@ Error tpuprof::report::exportSqlite(ArrayRef<std::string> dumpPaths,
           int64_t(info.callNum))(int64_t(info.mode))(StringRef(
           info.clockSource == TPUPROF_CLOCK_TSC ? "tsc" : "monotonic"))(
           int64_t(info.isComplete()))(int64_t(windowBegin))(
-          int64_t(info.windowNs()))(int64_t(info.dropped))(correctionName(
-          OverheadCorrection::forDump(info).state))(calibSelfNs(info))(
-          calibNestedNs(info))
+          int64_t(info.windowNs()))(int64_t(info.dropped))(
+          correctionName(OverheadCorrection::forDump(info).state))(
+          calibSelfNs(info))(calibNestedNs(info))
           .run();
       for (const Module &m : reader->modules()) {
         moduleRow(dumpId)(int64_t(m.moduleId))(m.table.moduleName)(

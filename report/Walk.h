@@ -43,7 +43,7 @@ struct WalkFrame {
   /// Where the record lies on the timeline, as recorded (absolute): the
   /// overhead correction shortens durations, it does not move events.
   uint64_t beginNs = 0;
-  uint64_t endNs = 0;      ///< Absolute; for unfinished records: when closed.
+  uint64_t endNs = 0; ///< Absolute; for unfinished records: when closed.
   /// end - begin of finished records less the probe overhead where the dump
   /// is corrected (Correction.h), else 0. Set when the record closes.
   uint64_t durationNs = 0;
@@ -76,8 +76,8 @@ walkDump(const DumpReader &dump,
     if (!f.finished)
       f.endNs = std::max(f.beginNs, closeAt);
     else
-      f.durationNs = correction.correctedNs(f.record.end - f.record.begin,
-                                            f.descendants);
+      f.durationNs =
+          correction.correctedNs(f.record.end - f.record.begin, f.descendants);
     if (!stack.empty()) {
       WalkFrame &parent = stack.back();
       parent.descendants += 1 + f.descendants;

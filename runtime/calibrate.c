@@ -1,4 +1,4 @@
-/*===- runtime/calibrate.c - The runtime measures its own probe cost -*- C -*-===*\
+/*===- runtime/calibrate.c - Measuring the probe cost --------------*- C -*-===*\
 |*                                                                            *|
 |* A recorded interval holds more than the op: the tail of __tpuprof_begin    *|
 |* after its clock read and the head of __tpuprof_end before its own, and,    *|
@@ -6,7 +6,7 @@
 |* probe pair (counter group reads included in modes 1/2). When a window      *|
 |* opens, the enabling thread measures both with the real hot path, in the    *|
 |* window's mode, and the dump carries them (format.h, CALIBRATION section)   *|
-|* for the report to subtract (report/Correction.cpp).                        *|
+|* for the report to subtract (tpuprof/report/Correction.h).                  *|
 |*                                                                            *|
 |* The measurement: one outer probe pair around WARMUP + N empty pairs of an  *|
 |* inner probe, each probe behind a volatile flag test like the inline check  *|

@@ -79,8 +79,8 @@ public:
 
   /// Adds a CALIBRATION section: the probe cost in ns of the test clock.
   void calibrate(uint64_t selfNs, uint64_t nestedNs, uint32_t pairs = 1024) {
-    calibration = tpuprof_calibration_section{
-        kTicksPerNs * selfNs, kTicksPerNs * nestedNs, pairs, 0};
+    calibration = tpuprof_calibration_section{kTicksPerNs * selfNs,
+                                              kTicksPerNs * nestedNs, pairs, 0};
   }
 
   /// Adds a module whose probes get ids from `firstProbe`.
