@@ -75,6 +75,9 @@ using RowKey = std::tuple<bool, uint64_t, std::string, uint32_t>;
 /// One timeline event, before it is written column by column.
 struct Event {
   uint64_t begin, dur;
+  /// dur less the duration the views report: the probe overhead the walk
+  /// subtracted (Correction.h); 0 for uncorrected dumps.
+  uint64_t corrected;
   uint32_t site;
   uint16_t depth;
   bool unfinished;
@@ -107,6 +110,7 @@ struct ReportData {
   uint64_t spanNs = 0; ///< Origin to the latest window end.
   uint64_t numEvents = 0;
   bool bucketed = false;
+  bool anyCorrected = false; ///< Some event's duration was corrected.
   uint64_t bucketNs = 1;
   std::map<uint32_t, std::map<std::string, uint64_t>> counterTotals;
   std::vector<std::string> irLines;
@@ -217,14 +221,19 @@ Error walkRecords(ArrayRef<std::string> files, const HtmlOptions &opts,
           bool topLevel = f.finished && llvm::none_of(up, [](const auto &a) {
                             return a.finished;
                           });
+          // What the table and summary count: the corrected duration.
+          uint64_t correction =
+              f.finished ? dur - std::min(dur, f.durationNs) : 0;
           if (topLevel) {
             unsigned k = f.probe ? std::min<unsigned>(f.probe->kind, 2) : 3;
-            lane->byKind[k] += dur;
+            lane->byKind[k] += dur - correction;
             for (unsigned i = 0; i != r.numCounters && i != events.size(); ++i)
               totals[events[i]] += r.counter(i);
           }
           if (!data.bucketed) {
-            Event e{begin, dur, s, uint16_t(up.size()), !f.finished, 0};
+            Event e{begin,       dur, correction, s, uint16_t(up.size()),
+                    !f.finished, 0};
+            data.anyCorrected |= correction != 0;
             if (!profile.events.empty()) {
               e.counterIndex = lane->counters.size() / profile.events.size();
               lane->counters.resize(lane->counters.size() +
@@ -243,8 +252,9 @@ Error walkRecords(ArrayRef<std::string> files, const HtmlOptions &opts,
           ++lane->buckets[first].count;
           if (!topLevel)
             return;
-          // Spread the record's time over the buckets it overlaps.
-          uint64_t end = begin + dur;
+          // Spread the record's (corrected) time over the buckets from its
+          // begin on, so that buckets add up to the table's Sum.
+          uint64_t end = begin + dur - correction;
           for (uint64_t b = first; b < lane->buckets.size(); ++b) {
             uint64_t lo = std::max(begin, b * data.bucketNs);
             uint64_t hi = std::min(end, (b + 1) * data.bucketNs);
@@ -411,6 +421,11 @@ void writeTimeline(json::OStream &j, const ReportData &data) {
             for (const Event &e : l.events)
               j.value(e.site);
           });
+          if (data.anyCorrected)
+            j.attributeArray("corrected", [&] {
+              for (const Event &e : l.events)
+                j.value(e.corrected);
+            });
           j.attributeArray("unfinished", [&] {
             for (size_t i = 0; i != l.events.size(); ++i)
               if (l.events[i].unfinished)

@@ -319,6 +319,7 @@
       lane.depth = Uint16Array.from(cols.depth); lane.site = Int32Array.from(cols.site);
       lane.unfinished = new Set(cols.unfinished);
       lane.counters = cols.counters;
+      lane.corrected = cols.corrected; // Probe overhead taken off, per record.
       let t = 0;
       for (let i = 0; i < n; i++) { t += cols.begin[i]; lane.begin[i] = t; lane.end[i] = t + cols.dur[i]; }
       lane.depths = info.maxDepth + 1;
@@ -479,7 +480,10 @@
     } else {
       const l = h.lane, i = h.i, s = l.site[i], row = rowOfSite(s), r = rows[row];
       title = r.name;
-      lines.push(['duration', fmtDur(l.end[i] - l.begin[i]) + (l.unfinished.has(i) ? ' (unfinished)' : '')],
+      const recorded = l.end[i] - l.begin[i], taken = l.corrected ? l.corrected[i] : 0;
+      lines.push(['duration', fmtDur(recorded - taken) + (l.unfinished.has(i) ? ' (unfinished)' : '')]);
+      if (taken) lines.push(['recorded', `${fmtDur(recorded)} (probe overhead ${fmtDur(taken)} taken off)`]);
+      lines.push(
         ['begin', fmtDur(l.begin[i])], ['hash', r.hash], ['shapes', r.shapes || '-'],
         ['location', r.locations[sites[s][1]] || '-'], ['function', r.function || '-'], ['depth', l.depth[i]]);
       if (l.counters) data.events.forEach((e, ei) => lines.push([e, l.counters[i * data.events.length + ei].toLocaleString('en-US')]));

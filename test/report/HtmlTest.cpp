@@ -218,6 +218,44 @@ TEST(Html, BucketsAddUpToTheSum) {
   EXPECT_LT(*(*top)[0].getAsInteger(), int64_t(sites->size()));
 }
 
+TEST(Html, CorrectedDurationsMatchTheTable) {
+  // Probe cost 5 ns per record (self) and 20 ns per nested pair: the parent
+  // (400 ns, one child) reports 400 - 5 - 20, the child 100 - 5.
+  DumpBuilder b;
+  b.calibrate(5, 20);
+  b.addModule(0, 0, "m",
+              {probe("outer", "", "", 0x11), probe("inner", "", "", 0x12)});
+  TestThread t;
+  t.records = {{0, 0, ticksAt(100), ticksAt(500), {}, {}},
+               {1, 1, ticksAt(150), ticksAt(250), {}, {}}};
+  b.threads = {t};
+  TempFile d(b.build(), "dump");
+  for (uint64_t maxEvents : {100, 1}) {
+    HtmlOptions opts;
+    opts.maxEvents = maxEvents;
+    opts.buckets = 8;
+    llvm::json::Value v = pageData(writePage({d.str()}, opts));
+    const llvm::json::Object *o = v.getAsObject();
+    ASSERT_TRUE(o);
+    EXPECT_EQ(o->getObject("totals")->getInteger("coveredNs"), 375);
+    const llvm::json::Object *lane = (*o->getArray("lanes"))[0].getAsObject();
+    EXPECT_EQ((*lane->getArray("byKind"))[0].getAsInteger(), 375);
+    const llvm::json::Object *tl = o->getObject("timeline");
+    const llvm::json::Object *cols = (*tl->getArray("lanes"))[0].getAsObject();
+    if (maxEvents == 100) {
+      // Positions stay as recorded; the correction rides along per record.
+      EXPECT_EQ((*cols->getArray("dur"))[0].getAsInteger(), 400);
+      EXPECT_EQ((*cols->getArray("corrected"))[0].getAsInteger(), 25);
+      EXPECT_EQ((*cols->getArray("corrected"))[1].getAsInteger(), 5);
+    } else {
+      int64_t busy = 0;
+      for (const llvm::json::Value &x : *cols->getArray("busy"))
+        busy += *x.getAsInteger();
+      EXPECT_EQ(busy, 375);
+    }
+  }
+}
+
 TEST(Html, InputErrorsComeBeforeOutput) {
   DumpBuilder b;
   b.addModule(0, 0, "m", {probe("a", "", "", 0x11)});

@@ -78,10 +78,8 @@ else:
     lanes_busy = sum(sum(lane["byKind"]) for lane in data["lanes"])
     if busy != lanes_busy:
         fail(f"buckets hold {busy} busy ns, the lanes {lanes_busy}")
-    # The table's Sum may be corrected for probe cost; the timeline is raw.
-    covered = data["totals"]["coveredNs"]
-    if abs(busy - covered) > 0.01 * covered:
-        fail(f"buckets hold {busy} busy ns, the table's Sum is {covered}")
+    if busy != data["totals"]["coveredNs"]:
+        fail(f"buckets hold {busy} busy ns, the table's Sum is {data['totals']['coveredNs']}")
     events = sum(sum(lane["count"]) for lane in tl["lanes"])
 if events != data["totals"]["records"] or events != tl["events"]:
     fail(f"timeline has {events} records, totals say {data['totals']['records']}")
