@@ -256,6 +256,55 @@ TEST(Html, CorrectedDurationsMatchTheTable) {
   }
 }
 
+TEST(Html, LanesCountersAndUnfinishedRecords) {
+  // Two threads of device 3 (mode 1): a nested launch with counters, an
+  // unfinished relu on the second thread, a dynamic shape.
+  TempFile d(sampleDump().build(), "dump");
+  llvm::json::Value v = pageData(writePage({d.str()}, HtmlOptions()));
+  const llvm::json::Object *o = v.getAsObject();
+  ASSERT_TRUE(o);
+  const llvm::json::Array *events = o->getArray("events");
+  ASSERT_EQ(events->size(), 2u);
+  EXPECT_EQ((*events)[0].getAsString(), llvm::StringRef("perf::TASK-CLOCK"));
+  const llvm::json::Array *lanes = o->getArray("lanes");
+  ASSERT_EQ(lanes->size(), 2u);
+  const llvm::json::Object *l7 = (*lanes)[0].getAsObject();
+  EXPECT_EQ(l7->getInteger("device"), 3);
+  EXPECT_EQ(l7->getInteger("tid"), 7);
+  EXPECT_EQ(l7->getInteger("dropped"), 1);
+  EXPECT_EQ(l7->getInteger("maxDepth"), 1);
+  // Top-level time by kind: the op (200 ns) and the relu (50 ns).
+  EXPECT_EQ((*l7->getArray("byKind"))[0].getAsInteger(), 250);
+  EXPECT_EQ((*l7->getArray("byKind"))[1].getAsInteger(), 0);
+  EXPECT_EQ((*lanes)[1].getAsObject()->getInteger("unfinished"), 1);
+  // Counter totals over top-level records only: 10 + 2 task-clock.
+  const llvm::json::Object *totals =
+      o->getObject("counterTotals")->getObject("3");
+  ASSERT_TRUE(totals);
+  EXPECT_EQ(totals->getInteger("perf::TASK-CLOCK"), 12);
+  EXPECT_EQ(totals->getInteger("perf::PAGE-FAULTS"), 1);
+  // Per record, in begin order: counters (two per record), sites pointing
+  // at the row with the actual shapes.
+  const llvm::json::Array *tlLanes =
+      o->getObject("timeline")->getArray("lanes");
+  const llvm::json::Object *c7 = (*tlLanes)[0].getAsObject();
+  const llvm::json::Array *counters = c7->getArray("counters");
+  ASSERT_EQ(counters->size(), 6u);
+  EXPECT_EQ((*counters)[0].getAsInteger(), 10);
+  EXPECT_EQ((*counters)[1].getAsInteger(), 1);
+  EXPECT_EQ((*counters)[2].getAsInteger(), 5);
+  const llvm::json::Array *sites = o->getArray("sites");
+  int64_t site0 = *(*c7->getArray("site"))[0].getAsInteger();
+  int64_t row0 = *(*(*sites)[site0].getAsArray())[0].getAsInteger();
+  const llvm::json::Object *row = (*o->getArray("rows"))[row0].getAsObject();
+  EXPECT_EQ(row->getString("name"), llvm::StringRef("tosa.fully_connected"));
+  EXPECT_EQ(row->getString("shapes"),
+            llvm::StringRef("f32[4, 784], f32[128, 784]"));
+  const llvm::json::Object *c8 = (*tlLanes)[1].getAsObject();
+  ASSERT_EQ(c8->getArray("unfinished")->size(), 1u);
+  EXPECT_EQ((*c8->getArray("unfinished"))[0].getAsInteger(), 0);
+}
+
 TEST(Html, InputErrorsComeBeforeOutput) {
   DumpBuilder b;
   b.addModule(0, 0, "m", {probe("a", "", "", 0x11)});
