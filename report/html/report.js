@@ -552,7 +552,26 @@
   $('zoom-in').addEventListener('click', () => zoom(0.5, GUTTER + plotW() / 2));
   $('zoom-out').addEventListener('click', () => zoom(2, GUTTER + plotW() / 2));
   $('zoom-reset').addEventListener('click', () => { view.t0 = 0; view.t1 = tl.spanNs; draw(); });
-  listeners.push(() => draw());
+  /** Brings the selected op's longest record into view when none of its
+   *  records is visible (events mode), keeping the zoom where it fits. */
+  function revealRow(row) {
+    if (bucketed || row < 0) return;
+    let best = null;
+    for (const lane of lanes) {
+      for (let i = 0; i < lane.site.length; i++) {
+        if (rowOfSite(lane.site[i]) !== row) continue;
+        if (lane.end[i] >= view.t0 && lane.begin[i] <= view.t1) return; // Visible.
+        const d = lane.end[i] - lane.begin[i];
+        if (!best || d > best.d) best = { b: lane.begin[i], d };
+      }
+    }
+    if (!best) return;
+    const span = Math.max(view.t1 - view.t0, best.d * 3);
+    view.t0 = best.b + best.d / 2 - span / 2;
+    view.t1 = view.t0 + span;
+    clampView();
+  }
+  listeners.push((sel, from) => { if (from !== 'timeline') revealRow(sel); draw(); });
   window.addEventListener('resize', resize);
   resize();
 

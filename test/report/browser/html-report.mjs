@@ -147,6 +147,17 @@ try {
   check(v2.t0 > v1.t0 && Math.abs((v2.t1 - v2.t0) - (v1.t1 - v1.t0)) < 1e-6 * (v1.t1 - v1.t0) + 1,
     `dragging left pans right at the same zoom: ${JSON.stringify(v1)} -> ${JSON.stringify(v2)}`);
 
+  // Selecting an op whose records are out of view brings one into view.
+  // (Zoomed onto the run's first microseconds: the first op of the first
+  // repetition, never tosa.mul, the last op.)
+  await page.click('#zoom-reset');
+  await page.mouse.move(box.x + 151, box.y + 40);
+  for (let i = 0; i < 12; i++) await page.mouse.wheel(0, -400);
+  const v3 = await page.evaluate(() => window.tpuprofReport.view());
+  await page.locator('#ops tbody tr', { hasText: 'tosa.mul' }).first().click();
+  const v4 = await page.evaluate(() => window.tpuprofReport.view());
+  check(v4.t0 !== v3.t0, `selecting tosa.mul, out of view, pans to it: ${JSON.stringify(v3)} -> ${JSON.stringify(v4)}`);
+
   // Diff panel against the baseline.
   const diffRows = await page.$$eval('#diff tbody tr', (trs) => trs.length);
   check(await page.isVisible('#diff-panel') && diffRows === expectedRows,
