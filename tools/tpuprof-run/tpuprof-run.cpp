@@ -30,11 +30,17 @@
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <chrono>
+#include <vector>
 
 using namespace mlir;
 namespace cl = llvm::cl;
@@ -88,6 +94,12 @@ cl::opt<std::string> sortSpec("sort", cl::desc("Table sort column (+COL ascendin
                               cl::init("duration"), cl::cat(category));
 cl::opt<unsigned> top("top", cl::desc("Print only the first N rows"),
                       cl::init(0), cl::cat(category));
+cl::opt<bool> printTime(
+    "time",
+    cl::desc("Print the median and minimum wall time of one of the --repeat "
+             "calls (compile, warm-up, opening and closing the window "
+             "excluded): what bench/e2e_overhead.py compares"),
+    cl::cat(category));
 cl::list<std::string> sharedLibs(
     "shared-lib",
     cl::desc("Load this shared library into the JIT so that the model can "
@@ -136,6 +148,16 @@ FailureOr<func::FuncOp> findEntry(ModuleOp module) {
   fail("cannot tell which function to run in " + inputFile +
        ": there is no @main; name one with --entry");
   return failure();
+}
+
+/// Prints `Time per call: median M us, min N us, K calls` for --time.
+void printCallTimes(std::vector<double> seconds, llvm::raw_ostream &os) {
+  std::sort(seconds.begin(), seconds.end());
+  size_t n = seconds.size();
+  double median = n % 2 ? seconds[n / 2]
+                        : (seconds[n / 2 - 1] + seconds[n / 2]) / 2;
+  os << llvm::format("Time per call: median %.3f us, min %.3f us, %zu calls\n",
+                     median * 1e6, seconds.front() * 1e6, n);
 }
 
 } // namespace
@@ -252,18 +274,29 @@ int main(int argc, char **argv) {
     if (tpuprof_enable(0, static_cast<int>(mode)) != 0)
       return fail("cannot enable profiling");
   }
+  // Each call is timed on its own (a steady_clock read on either side costs
+  // tens of ns, against calls of µs and up), so the median can shed calls
+  // that the machine interrupted.
+  std::vector<double> callSeconds;
+  callSeconds.reserve(repeat);
   for (unsigned i = 0; i < repeat; ++i) {
+    auto start = std::chrono::steady_clock::now();
     // The last call's results are printed; release the others.
     if (llvm::Error err = (*engine)->invokePacked(entrySym, packed))
       return fail("calling @" + entrySym + ": " + llvm::toString(std::move(err)));
     if (i + 1 < repeat || !printResult)
       results->release(*args);
+    callSeconds.push_back(std::chrono::duration<double>(
+                              std::chrono::steady_clock::now() - start)
+                              .count());
   }
   if (!noInstrument) {
     if (tpuprof_disable() != 0)
       return fail("cannot write the profile dump");
     dumpPath = tpuprof_last_dump_path();
   }
+  if (printTime && !callSeconds.empty())
+    printCallTimes(callSeconds, llvm::outs());
   if (printResult && repeat > 0) {
     results->print(llvm::outs());
     results->release(*args);
