@@ -90,6 +90,19 @@ std::string formatLocation(Location loc) {
   return fileLoc.empty() ? nameLoc : fileLoc;
 }
 
+/// A `tensor.empty` of static shape: like a constant, it does no work and
+/// carries no dynamic dimension, so it need not go through the begin probe.
+/// Forwarding it would hide from one-shot bufferization that its contents
+/// are undefined: an init tensor shared by two ops (a fill, then a
+/// linalg.generic's unread `outs`) then gets a second buffer that the
+/// uninstrumented program does not have.
+bool isStaticEmptyTensor(Value v) {
+  Operation *def = v.getDefiningOp();
+  auto type = dyn_cast<RankedTensorType>(v.getType());
+  return def && type && type.hasStaticShape() &&
+         def->getName().getStringRef() == "tensor.empty";
+}
+
 std::string enclosingFunctionName(Operation *op) {
   auto fn = op->getParentOfType<FunctionOpInterface>();
   if (!fn)
@@ -111,7 +124,7 @@ private:
   bool parseSelection();
   bool isSelected(Operation *op) const;
   /// Wraps `op` in probe `id` and returns its table entry.
-  DictionaryAttr instrument(Operation *op, int64_t id);
+  DictionaryAttr instrument(Operation *op, int64_t id, OpHasher &hasher);
   void writeManifest(ArrayRef<DictionaryAttr> probes);
 
   SmallVector<llvm::GlobPattern> includeGlobs, excludeGlobs;
@@ -155,7 +168,8 @@ bool TpuProfileInstrumentPass::isSelected(Operation *op) const {
   return selected;
 }
 
-DictionaryAttr TpuProfileInstrumentPass::instrument(Operation *op, int64_t id) {
+DictionaryAttr TpuProfileInstrumentPass::instrument(Operation *op, int64_t id,
+                                                    OpHasher &hasher) {
   MLIRContext *ctx = op->getContext();
   Builder attrs(ctx);
   // The table entry is computed before the op's operands are rewired, so the
@@ -164,10 +178,10 @@ DictionaryAttr TpuProfileInstrumentPass::instrument(Operation *op, int64_t id) {
   NamedAttrList entry;
   entry.append("name", attrs.getStringAttr(op->getName().getStringRef()));
   entry.append("hash", attrs.getStringAttr(
-                           llvm::utohexstr(computeOpHash(op), /*LowerCase=*/true,
+                           llvm::utohexstr(hasher.computeOpHash(op), /*LowerCase=*/true,
                                            /*Width=*/16)));
   entry.append("shapes",
-               attrs.getStringAttr(shapeSignature(op->getOperandTypes())));
+               attrs.getStringAttr(hasher.shapeSignature(op->getOperandTypes())));
   entry.append("location", attrs.getStringAttr(formatLocation(op->getLoc())));
   entry.append("function", attrs.getStringAttr(enclosingFunctionName(op)));
   entry.append("flops", attrs.getI64IntegerAttr(estimateFlops(op)));
@@ -183,6 +197,8 @@ DictionaryAttr TpuProfileInstrumentPass::instrument(Operation *op, int64_t id) {
   for (OpOperand &operand : op->getOpOperands()) {
     Value v = operand.get();
     if (matchPattern(v, m_Constant()))
+      continue;
+    if (isStaticEmptyTensor(v))
       continue;
     forwarded.push_back(operand.getOperandNumber());
     inputs.push_back(v);
@@ -250,8 +266,10 @@ void TpuProfileInstrumentPass::runOnOperation() {
   });
 
   SmallVector<DictionaryAttr> probes;
+  OpHasher hasher(&getContext());
   for (Operation *op : selected)
-    probes.push_back(instrument(op, static_cast<int64_t>(probes.size())));
+    probes.push_back(
+        instrument(op, static_cast<int64_t>(probes.size()), hasher));
 
   SmallVector<Attribute> table(probes.begin(), probes.end());
   module->setAttr(kProbesAttrName, ArrayAttr::get(&getContext(), table));
