@@ -12,6 +12,7 @@
 #include "llvm/Support/xxhash.h"
 
 using namespace mlir;
+using tpuprof::OpHasher;
 
 namespace {
 /// Appends `op`'s name, attributes (sorted by name, tpuprof's own skipped)
@@ -29,55 +30,54 @@ void appendOp(Operation *op, llvm::raw_ostream &os, unsigned depth,
     attr.getValue().print(os, state);
     os << '\n';
   }
-  for (Type t : op->getOperandTypes())
-    os << "operand:" << t << '\n';
-  for (Type t : op->getResultTypes())
-    os << "result:" << t << '\n';
+  // Types through the same state: `os << type` would build a new AsmState
+  // for every type.
+  for (Type t : op->getOperandTypes()) {
+    os << "operand:";
+    t.print(os, state);
+    os << '\n';
+  }
+  for (Type t : op->getResultTypes()) {
+    os << "result:";
+    t.print(os, state);
+    os << '\n';
+  }
   for (Region &region : op->getRegions()) {
     os << "region\n";
     for (Block &block : region) {
       os << "block";
-      for (Type t : block.getArgumentTypes())
-        os << ' ' << t;
+      for (Type t : block.getArgumentTypes()) {
+        os << ' ';
+        t.print(os, state);
+      }
       os << '\n';
       for (Operation &nested : block)
         appendOp(&nested, os, depth + 1, state);
     }
   }
 }
-} // namespace
 
-std::string tpuprof::canonicalOpText(Operation *op) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  os << kOpHashVersion << '\n';
-  // Fixed printing flags: the defaults follow --mlir-elide-elementsattrs-
-  // if-larger and --mlir-print-elementsattrs-with-hex-if-larger, which would
-  // make the hash depend on the command line.
+/// Fixed printing flags: the defaults follow --mlir-elide-elementsattrs-
+/// if-larger and --mlir-print-elementsattrs-with-hex-if-larger, which would
+/// make the hash depend on the command line.
+OpPrintingFlags hashPrintingFlags() {
   OpPrintingFlags flags;
   flags.elideLargeElementsAttrs(std::numeric_limits<int64_t>::max())
       .printLargeElementsAttrWithHex(100);
-  AsmState state(op->getContext(), flags);
-  appendOp(op, os, 0, state);
-  return text;
+  return flags;
 }
 
-uint64_t tpuprof::computeOpHash(Operation *op) {
-  return llvm::xxh3_64bits(llvm::StringRef(canonicalOpText(op)));
-}
-
-std::string tpuprof::formatShape(Type type) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
+void appendShape(Type type, llvm::raw_ostream &os, AsmState &state) {
   auto shaped = dyn_cast<ShapedType>(type);
   if (!shaped || !isa<TensorType, BaseMemRefType>(type)) {
-    os << type;
-    return text;
+    type.print(os, state);
+    return;
   }
-  os << shaped.getElementType() << '[';
+  shaped.getElementType().print(os, state);
+  os << '[';
   if (!shaped.hasRank()) {
     os << "*]";
-    return text;
+    return;
   }
   llvm::interleave(
       shaped.getShape(), os,
@@ -89,14 +89,54 @@ std::string tpuprof::formatShape(Type type) {
       },
       ", ");
   os << ']';
+}
+} // namespace
+
+OpHasher::OpHasher(MLIRContext *context)
+    : hashState(std::make_unique<AsmState>(context, hashPrintingFlags())),
+      shapeState(std::make_unique<AsmState>(context)) {}
+
+OpHasher::~OpHasher() = default;
+
+std::string OpHasher::canonicalOpText(Operation *op) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << kOpHashVersion << '\n';
+  appendOp(op, os, 0, *hashState);
   return text;
 }
 
-std::string tpuprof::shapeSignature(TypeRange types) {
+uint64_t OpHasher::computeOpHash(Operation *op) {
+  return llvm::xxh3_64bits(llvm::StringRef(canonicalOpText(op)));
+}
+
+std::string OpHasher::shapeSignature(TypeRange types) {
   std::string text;
   llvm::raw_string_ostream os(text);
   llvm::interleave(
-      types, os, [&](Type t) { os << formatShape(t); }, ", ");
+      types, os, [&](Type t) { appendShape(t, os, *shapeState); }, ", ");
+  return text;
+}
+
+std::string tpuprof::canonicalOpText(Operation *op) {
+  return OpHasher(op->getContext()).canonicalOpText(op);
+}
+
+uint64_t tpuprof::computeOpHash(Operation *op) {
+  return OpHasher(op->getContext()).computeOpHash(op);
+}
+
+std::string tpuprof::shapeSignature(TypeRange types) {
+  if (types.empty())
+    return "";
+  return OpHasher(types.front().getContext()).shapeSignature(types);
+}
+
+std::string tpuprof::formatShape(Type type) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  AsmState state(type.getContext());
+  appendShape(type, os, state);
   return text;
 }
 

@@ -12,7 +12,12 @@
 
 #include "mlir/IR/Operation.h"
 
+#include <memory>
 #include <string>
+
+namespace mlir {
+class AsmState;
+} // namespace mlir
 
 namespace tpuprof {
 
@@ -30,6 +35,26 @@ std::string shapeSignature(mlir::TypeRange types);
 
 /// Formats one type the way shapeSignature does.
 std::string formatShape(mlir::Type type);
+
+/// The same functions for many ops of one context: the printer state that
+/// each call above builds (an mlir::AsmState, which visits every loaded
+/// dialect's interfaces, and one more per type printed) is built once here.
+/// That state was most of --tpu-profile-instrument's time. Same results as
+/// the free functions.
+class OpHasher {
+public:
+  explicit OpHasher(mlir::MLIRContext *context);
+  ~OpHasher();
+  std::string canonicalOpText(mlir::Operation *op);
+  uint64_t computeOpHash(mlir::Operation *op);
+  std::string shapeSignature(mlir::TypeRange types);
+
+private:
+  /// Fixed printing flags (docs/hash.md), for the hash.
+  std::unique_ptr<mlir::AsmState> hashState;
+  /// Default flags, as `os << type` prints, for shape signatures.
+  std::unique_ptr<mlir::AsmState> shapeState;
+};
 
 /// Number of dynamic dimensions over all ranked shaped types in `types`.
 unsigned countDynamicDims(mlir::TypeRange types);
