@@ -1,0 +1,204 @@
+#!/usr/bin/env python3
+"""Compiler-side cost of --tpu-profile-instrument as modules grow
+(docs/performance.md, "Compiler side").
+
+Writes MLIR modules of about 1 k, 10 k and 100 k ops (a mix of tosa, linalg,
+tensor and arith ops in a few func.func bodies, as a lowered model looks),
+then runs on each, alternating, N times:
+
+  parse+print   tpuprof-opt IN -o /dev/null                 (the peer)
+  instrument    tpuprof-opt IN --tpu-profile-instrument -o /dev/null
+  + lower       tpuprof-opt IN --tpu-profile-instrument --tpu-profile-lower
+
+and reports each one's median wall time and its peak memory (max RSS of the
+child, from wait4), the ratio to parse+print, and the growth factor from one
+size to the next (linear = 10x). The instrumented module is larger than its
+input (a begin and an end per op, and the probe table), so printing it costs
+more; the pass's own time, from --mlir-timing, is shown too.
+
+    python3 bench/compile_scaling.py BUILD_DIR [--runs N] [--sizes 1000,10000,100000]
+
+Besides the table it prints one `suite|compile|...` line per figure for
+bench/suite.py.
+"""
+import argparse
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+TARGET = 1.10  # the pass may cost at most 10 % over parse+print
+
+# One block of a "model": elementwise TOSA ops, a matmul with its fill, a
+# linalg.generic with an arith body, a reshape and some scalar arith. Every
+# block reads the previous block's result, so nothing is dead. {i} numbers
+# the SSA values; {prev} is the previous block's output.
+BLOCK = """\
+    %a{i} = tosa.add {prev}, %w : (tensor<16x16xf32>, tensor<16x16xf32>) -> tensor<16x16xf32>
+    %m{i} = tosa.mul %a{i}, %w {{shift = 0 : i8}} : (tensor<16x16xf32>, tensor<16x16xf32>) -> tensor<16x16xf32>
+    %c{i} = tosa.clamp %m{i} {{min_fp = 0.0 : f32, max_fp = 6.0 : f32, min_int = 0 : i64, max_int = 6 : i64}} : (tensor<16x16xf32>) -> tensor<16x16xf32>
+    %e{i} = tensor.empty() : tensor<16x16xf32>
+    %f{i} = linalg.fill ins(%zero : f32) outs(%e{i} : tensor<16x16xf32>) -> tensor<16x16xf32>
+    %g{i} = linalg.matmul ins(%c{i}, %w : tensor<16x16xf32>, tensor<16x16xf32>) outs(%f{i} : tensor<16x16xf32>) -> tensor<16x16xf32>
+    %h{i} = linalg.generic {{indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}} ins(%g{i} : tensor<16x16xf32>) outs(%e{i} : tensor<16x16xf32>) {{
+    ^bb0(%x{i}: f32, %o{i}: f32):
+      %s{i} = arith.mulf %x{i}, %scale : f32
+      %t{i} = arith.addf %s{i}, %x{i} : f32
+      linalg.yield %t{i} : f32
+    }} -> tensor<16x16xf32>
+    %r{i} = tosa.reshape %h{i} {{new_shape = array<i64: 256>}} : (tensor<16x16xf32>) -> tensor<256xf32>
+    %q{i} = tosa.reshape %r{i} {{new_shape = array<i64: 16, 16>}} : (tensor<256xf32>) -> tensor<16x16xf32>
+    %k{i} = arith.addf %k{p}, %scale : f32
+"""
+# add mul clamp empty fill matmul generic (mulf addf yield) reshape reshape addf
+OPS_PER_BLOCK = 13
+FUNCTIONS = 4
+
+
+def generate(path, ops):
+    """Writes a module of about `ops` operations in FUNCTIONS functions."""
+    blocks = max(1, ops // OPS_PER_BLOCK // FUNCTIONS)
+    with open(path, "w") as f:
+        f.write("#id = affine_map<(d0, d1) -> (d0, d1)>\n")
+        for fn in range(FUNCTIONS):
+            f.write(f"func.func @layer{fn}(%in: tensor<16x16xf32>, "
+                    "%w: tensor<16x16xf32>, %scale: f32) -> "
+                    "(tensor<16x16xf32>, f32) {\n")
+            f.write("    %zero = arith.constant 0.0 : f32\n")
+            f.write("    %k0 = arith.addf %scale, %zero : f32\n")
+            prev = "%in"
+            for b in range(1, blocks + 1):
+                f.write(BLOCK.format(i=b, p=b - 1, prev=prev))
+                prev = f"%q{b}"
+            f.write(f"    return {prev}, %k{blocks} : tensor<16x16xf32>, f32\n}}\n")
+    return blocks * FUNCTIONS * OPS_PER_BLOCK + FUNCTIONS * 4  # func, constant, addf, return
+
+
+def run_once(cmd):
+    """Wall seconds, max RSS (KiB) and the stderr of one run of cmd."""
+    t = time.perf_counter()
+    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    err = p.stderr.read()
+    _, status, usage = os.wait4(p.pid, 0)
+    wall = time.perf_counter() - t
+    p.returncode = os.waitstatus_to_exitcode(status)
+    if p.returncode != 0:
+        sys.exit(f"compile_scaling: {' '.join(cmd)} failed:\n{err.decode()}")
+    return wall, usage.ru_maxrss, err.decode()
+
+
+def pass_seconds(timing, name):
+    """The wall time of pass `name` from --mlir-timing's report."""
+    for line in timing.splitlines():
+        if line.strip().endswith(name):
+            m = re.match(r"\s*([0-9.]+)", line)
+            if m:
+                return float(m.group(1))
+    return None
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("build", help="tpuprof build directory")
+    ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--sizes", default="1000,10000,100000")
+    args = ap.parse_args()
+    opt = os.path.join(args.build, "bin", "tpuprof-opt")
+    if not os.access(opt, os.X_OK):
+        sys.exit(f"compile_scaling: no {opt}; build tpuprof-opt first")
+    sizes = [int(s) for s in args.sizes.split(",")]
+    tmp = tempfile.mkdtemp(prefix="tpuprof-compile-scaling-")
+
+    variants = [
+        ("parse+print", []),
+        ("instrument", ["--tpu-profile-instrument"]),
+        ("instrument+lower", ["--tpu-profile-instrument", "--tpu-profile-lower"]),
+    ]
+    results = {}  # (size, variant) -> (median wall, max RSS KiB)
+    pass_time = {}  # size -> median seconds of the instrument pass itself
+    actual = {}
+    for size in sizes:
+        path = os.path.join(tmp, f"model-{size}.mlir")
+        actual[size] = generate(path, size)
+        walls = {v: [] for v, _ in variants}
+        rss = {v: 0 for v, _ in variants}
+        passes = []
+        run_once([opt, path, "-o", os.devnull])  # page cache, dynamic loader
+        for _ in range(args.runs):
+            for name, extra in variants:
+                w, r, _ = run_once([opt, path, *extra, "-o", os.devnull])
+                walls[name].append(w)
+                rss[name] = max(rss[name], r)
+        for _ in range(max(1, args.runs // 2)):
+            _, _, timing = run_once([opt, path, "--tpu-profile-instrument",
+                                     "--mlir-timing", "-o", os.devnull])
+            s = pass_seconds(timing, "TpuProfileInstrument")
+            if s is not None:
+                passes.append(s)
+        for name, _ in variants:
+            results[(size, name)] = (statistics.median(walls[name]), rss[name])
+        pass_time[size] = statistics.median(passes) if passes else None
+        os.remove(path)
+    os.rmdir(tmp)
+
+    print(f"tpuprof-opt on generated modules (tosa/linalg/tensor/arith, "
+          f"{FUNCTIONS} functions), median of {args.runs} runs, alternating")
+    print(f"  {'ops':>8} {'variant':18} {'wall ms':>9} {'ratio':>7} "
+          f"{'max RSS MiB':>12} {'ratio':>7}")
+    for size in sizes:
+        bw, br = results[(size, "parse+print")]
+        for name, _ in variants:
+            w, r = results[(size, name)]
+            print(f"  {actual[size]:8d} {name:18} {w * 1e3:9.1f} {w / bw:7.3f} "
+                  f"{r / 1024:12.1f} {r / br:7.3f}")
+        if pass_time[size] is not None:
+            print(f"  {'':8} {'(pass alone)':18} {pass_time[size] * 1e3:9.1f} "
+                  f"{pass_time[size] / bw:7.3f}   (--mlir-timing)")
+    print("  growth from one size to the next (linear = 10x):")
+    for a, b in zip(sizes, sizes[1:]):
+        for name, _ in variants:
+            wa, ra = results[(a, name)]
+            wb, rb = results[(b, name)]
+            print(f"    {name:18} {actual[a]:>7} -> {actual[b]:<7} time "
+                  f"{wb / wa:6.2f}x  max RSS {rb / ra:6.2f}x")
+
+    # suite|<section>|<metric>|<tpuprof>|<peer name>|<peer>|<unit>|<ratio>|<target>|<verdict>
+    def verdict(ok):
+        return "met" if ok else "NOT met"
+    for size in sizes:
+        bw, br = results[(size, "parse+print")]
+        w, r = results[(size, "instrument")]
+        label = f"{size // 1000} k ops"
+        print(f"suite|compile|instrument, {label}, time|{w * 1e3:.1f}|"
+              f"parse+print|{bw * 1e3:.1f}|ms|{w / bw:.3f}|<= 10 % over|"
+              f"{verdict(w / bw <= TARGET)}")
+        print(f"suite|compile|instrument, {label}, max RSS|{r / 1024:.1f}|"
+              f"parse+print|{br / 1024:.1f}|MiB|{r / br:.3f}|<= 10 % over|"
+              f"{verdict(r / br <= TARGET)}")
+        if pass_time[size] is not None:
+            p = pass_time[size]
+            print(f"suite|compile|pass alone, {label}|{p * 1e3:.1f}|"
+                  f"parse+print|{bw * 1e3:.1f}|ms|{p / bw:.3f}|<= 0.10 of|"
+                  f"{verdict(p / bw <= TARGET - 1)}")
+        lw, lr = results[(size, "instrument+lower")]
+        print(f"suite|compile|instrument+lower, {label}, time|{lw * 1e3:.1f}|"
+              f"parse+print|{bw * 1e3:.1f}|ms|{lw / bw:.3f}||n/a")
+    for a, b in zip(sizes, sizes[1:]):
+        wa, ra = results[(a, "instrument")]
+        wb, rb = results[(b, "instrument")]
+        pa, _ = results[(a, "parse+print")]
+        pb, _ = results[(b, "parse+print")]
+        span = f"{a // 1000} k -> {b // 1000} k ops"
+        # Linear within the noise and fixed costs: at most 12x for 10x ops.
+        print(f"suite|compile|time growth, {span}|{wb / wa:.2f}|parse+print|"
+              f"{pb / pa:.2f}|x|{(wb / wa) / (pb / pa):.3f}|linear (<= 12x)|"
+              f"{verdict(wb / wa <= 12)}")
+        print(f"suite|compile|max RSS growth, {span}|{rb / ra:.2f}|||x||"
+              f"linear (<= 12x)|{verdict(rb / ra <= 12)}")
+
+
+if __name__ == "__main__":
+    main()
