@@ -11,6 +11,7 @@
 #include "RunInputs.h"
 
 #include "tpuprof/passes/mlir/Passes.h"
+#include "tpuprof/report/Correction.h"
 #include "tpuprof/report/Table.h"
 #include "tpuprof/tpuprof.h"
 
@@ -94,6 +95,11 @@ cl::opt<std::string> sortSpec("sort", cl::desc("Table sort column (+COL ascendin
                               cl::init("duration"), cl::cat(category));
 cl::opt<unsigned> top("top", cl::desc("Print only the first N rows"),
                       cl::init(0), cl::cat(category));
+cl::opt<bool> noOverheadCorrection(
+    "no-overhead-correction",
+    cl::desc("Print raw probe intervals: do not subtract the probe cost the "
+             "runtime measured at window start"),
+    cl::cat(category));
 cl::opt<bool> printTime(
     "time",
     cl::desc("Print the median and minimum wall time of one of the --repeat "
@@ -305,6 +311,7 @@ int main(int argc, char **argv) {
     return 0;
 
   llvm::outs() << "Dump: " << dumpPath << "\n";
+  tpuprof::report::setOverheadCorrection(!noOverheadCorrection);
   tpuprof::report::TableOptions tableOptions;
   tableOptions.top = top;
   if (llvm::Error err = tpuprof::report::parseSortSpec(sortSpec, tableOptions))
