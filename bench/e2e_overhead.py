@@ -123,7 +123,10 @@ def measure(variants, runs, runner):
     return {name: statistics.median(ts) for name, ts in times.items()}
 
 
-def report(label, medians, modes, unit, judged, lines):
+def report(label, medians, modes, unit, judged, lines, key=None):
+    """Prints one program's rows; `key` (default: label) names its figures in
+    the suite lines, which must not change from run to run."""
+    key = key or label
     base = medians["uninstrumented"]
     print(f"  {label}")
     for name, t in medians.items():
@@ -136,7 +139,7 @@ def report(label, medians, modes, unit, judged, lines):
         if name == "uninstrumented":
             continue
         verdict = ok if judged and mode is not None else "n/a"
-        lines.append(f"suite|e2e|{label}, {name}|{t:.4f}|uninstrumented|"
+        lines.append(f"suite|e2e|{key}, {name}|{t:.4f}|uninstrumented|"
                      f"{base:.4f}|{unit}|{t / base:.4f}|{target}|{verdict}")
 
 
@@ -196,8 +199,8 @@ def main():
                     return t
                 medians = measure(variants, args.runs, runner)
                 report(f"{name} batch {b} ({repeat} calls, {args.stat} call)",
-                       medians, modes,
-                       "ms", b == batch, lines)
+                       medians, modes, "ms", b == batch, lines,
+                       key=f"{name} batch {b}, {args.stat} call")
         if not args.no_omp:
             omp_env = dict(env, OMP_NUM_THREADS=env.get("OMP_NUM_THREADS", "2"))
             for n in [int(s) for s in args.omp_n.split(",")]:
