@@ -47,9 +47,11 @@ row() { # LABEL RECORDS CMD...
   echo "$wall" > "$work/last-wall"
 }
 suite_lines=()
-# suite_rate LABEL RECORDS: a `suite|report|...` line for the last row's rate.
+# suite_rate LABEL RECORDS [shown]: a `suite|report|...` line for the last
+# row's rate, judged against 20 M records/s unless `shown` (1 M records: the
+# ~20 ms process start dominates, docs/performance.md).
 suite_rate() {
-  suite_lines+=("$(python3 -c "import sys; w,n=float(sys.argv[1]),int(sys.argv[2]); r=n/w/1e6; print(f'suite|report|{sys.argv[3]}, rate|{r:.1f}|||M records/s||>= 20 M records/s|' + ('met' if r >= 20 else 'NOT met'))" "$(cat "$work/last-wall")" "$2" "$1")")
+  suite_lines+=("$(python3 -c "import sys; w,n=float(sys.argv[1]),int(sys.argv[2]); r=n/w/1e6; shown=sys.argv[4]=='shown'; print(f'suite|report|{sys.argv[3]}, rate|{r:.1f}|||M records/s||' + ('|n/a' if shown else '>= 20 M records/s|' + ('met' if r >= 20 else 'NOT met')))" "$(cat "$work/last-wall")" "$2" "$1" "${3:-}")")
 }
 # suite_rss LABEL: the last row's peak memory (no target of its own).
 suite_rss() {
@@ -57,7 +59,7 @@ suite_rss() {
 }
 row "table, 1 M records (10 dumps)" 1000000 "$bin/tpuprof-report" table "$work/1m"
 rss1=$(cat "$work/last-rss")
-suite_rate "table, 1 M records" 1000000
+suite_rate "table, 1 M records" 1000000 shown
 suite_rss "table, 1 M records"
 row "table, 10 M records (100 dumps)" 10000000 "$bin/tpuprof-report" table "$work/10m"
 rss10=$(cat "$work/last-rss")
