@@ -34,20 +34,6 @@ struct CorrectionSwitch {
   ~CorrectionSwitch() { setOverheadCorrection(true); }
 };
 
-/// A dump file that is removed when the test ends.
-struct TempFile {
-  llvm::SmallString<128> path;
-  std::unique_ptr<llvm::FileRemover> remover;
-  explicit TempFile(const std::string &image, llvm::StringRef suffix = "dump") {
-    EXPECT_FALSE(llvm::sys::fs::createTemporaryFile("tpuprof", suffix, path));
-    remover = std::make_unique<llvm::FileRemover>(path);
-    std::error_code ec;
-    llvm::raw_fd_ostream os(path, ec);
-    os << image;
-  }
-  std::string str() const { return path.str().str(); }
-};
-
 /// a [0, 1000) > b [100, 600) > c [200, 300); a > d [700, 800), all in ns,
 /// calibrated at self 10 ns and nested 30 ns per probe pair. Corrected:
 ///   c = 100 - 10 = 90, d = 90, b = 500 - 10 - 1 * 30 = 460,

@@ -75,20 +75,6 @@ TEST(Html, EscapeHtml) {
   EXPECT_EQ(escapeHtml("plain"), "plain");
 }
 
-/// A dump file removed when the test ends.
-struct TempFile {
-  llvm::SmallString<128> path;
-  std::unique_ptr<llvm::FileRemover> remover;
-  explicit TempFile(const std::string &bytes, llvm::StringRef suffix) {
-    EXPECT_FALSE(llvm::sys::fs::createTemporaryFile("tpuprof", suffix, path));
-    remover = std::make_unique<llvm::FileRemover>(path);
-    std::error_code ec;
-    llvm::raw_fd_ostream os(path, ec);
-    os << bytes;
-  }
-  std::string str() const { return path.str().str(); }
-};
-
 /// The page's JSON data, parsed.
 llvm::json::Value pageData(const std::string &page) {
   llvm::StringRef start =

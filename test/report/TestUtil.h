@@ -11,14 +11,34 @@
 
 #include "tpuprof/report/Dump.h"
 
+#include "llvm/ADT/SmallString.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FileUtilities.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include "gtest/gtest.h"
 
+#include <memory>
 #include <string>
 
 namespace tpuprof {
 namespace test {
+
+/// A file holding `bytes` (a dump image, a JSON export, ...) that is removed
+/// when the test ends.
+struct TempFile {
+  llvm::SmallString<128> path;
+  std::unique_ptr<llvm::FileRemover> remover;
+  explicit TempFile(const std::string &bytes, llvm::StringRef suffix = "dump") {
+    EXPECT_FALSE(llvm::sys::fs::createTemporaryFile("tpuprof", suffix, path));
+    remover = std::make_unique<llvm::FileRemover>(path);
+    std::error_code ec;
+    llvm::raw_fd_ostream os(path, ec);
+    os << bytes;
+  }
+  std::string str() const { return path.str().str(); }
+};
 
 /// `haystack` contains `needle`, with both shown on failure.
 inline ::testing::AssertionResult contains(const std::string &haystack,

@@ -30,20 +30,6 @@ using namespace tpuprof::test;
 
 namespace {
 
-/// A dump file that is removed when the test ends.
-struct TempDump {
-  llvm::SmallString<128> path;
-  std::unique_ptr<llvm::FileRemover> remover;
-  explicit TempDump(const std::string &image, llvm::StringRef suffix = "dump") {
-    EXPECT_FALSE(llvm::sys::fs::createTemporaryFile("tpuprof", suffix, path));
-    remover = std::make_unique<llvm::FileRemover>(path);
-    std::error_code ec;
-    llvm::raw_fd_ostream os(path, ec);
-    os << image;
-  }
-  std::string str() const { return path.str().str(); }
-};
-
 /// matmul [0, 300) > add [100, 200); add [400, 500); relu [600, 650); plus
 /// `extraAdds` more adds of 10..10*N ns after 1000 ns. `scale` multiplies
 /// the matmul's duration.
@@ -160,7 +146,7 @@ TEST(Sketch, MergeEqualsAddingAll) {
 }
 
 TEST(Views, StatsAndWorkColumns) {
-  TempDump d(opsDump(1, 3).build());
+  TempFile d(opsDump(1, 3).build());
   Profile p = load({d.str()});
   const Row *add = findRow(p, "tosa.add");
   ASSERT_TRUE(add);
@@ -191,7 +177,7 @@ TEST(Views, StatsAndWorkColumns) {
 }
 
 TEST(Views, FiltersKeepTotals) {
-  TempDump d(opsDump().build());
+  TempFile d(opsDump().build());
   Profile p = load({d.str()});
   TableOptions opts;
   opts.filter = "^tosa\\.(add|relu)$";
@@ -221,7 +207,7 @@ TEST(Views, GroupByNameFunctionLocationShape) {
   DumpBuilder b0 = opsDump();
   DumpBuilder b1 = opsDump(2);
   b1.header.device = 1;
-  TempDump d0(b0.build()), d1(b1.build());
+  TempFile d0(b0.build()), d1(b1.build());
   Profile p = load({d0.str(), d1.str()});
   EXPECT_EQ(p.rows.size(), 6u); // 3 ops x 2 devices, each keeps its device.
   std::vector<Row> byName = groupRows(p.rows, GroupBy::Name);
@@ -248,12 +234,12 @@ TEST(Views, GroupByNameFunctionLocationShape) {
 
 TEST(Views, JsonRoundTripGivesTheSameTable) {
   DumpBuilder b = sampleDump(); // Counters, dims, unknown-free, unfinished.
-  TempDump d(b.build()), d2(opsDump(1, 200).build()); // >128: bucketed.
+  TempFile d(b.build()), d2(opsDump(1, 200).build()); // >128: bucketed.
   Profile p = load({d.str(), d2.str()});
   std::string json;
   llvm::raw_string_ostream os(json);
   writeProfileJson(p, os);
-  TempDump j(json, "json");
+  TempFile j(json, "json");
   Profile back = load({j.str()});
   TableOptions opts;
   opts.stats = true;
@@ -264,7 +250,7 @@ TEST(Views, JsonRoundTripGivesTheSameTable) {
   EXPECT_EQ(twice.rows.size(), p.rows.size());
   EXPECT_EQ(twice.totalNs, 2 * p.totalNs);
 
-  TempDump broken("{\"format\": \"tpuprof-report\", \"version\": 1}", "json");
+  TempFile broken("{\"format\": \"tpuprof-report\", \"version\": 1}", "json");
   llvm::Expected<Profile> e = loadProfile({broken.str()});
   ASSERT_FALSE(bool(e));
   EXPECT_TRUE(contains(llvm::toString(e.takeError()),
@@ -317,7 +303,7 @@ TEST(Views, CsvQuotesHostileNames) {
   t.records = {{0, 0, ticksAt(0), ticksAt(100), {}, {}},
                {1, 0, ticksAt(200), ticksAt(250), {}, {}}};
   b.threads = {t};
-  TempDump d(b.build());
+  TempFile d(b.build());
   Profile p = load({d.str()});
   std::string csv;
   llvm::raw_string_ostream os(csv);
@@ -340,7 +326,7 @@ TEST(Views, CsvQuotesHostileNames) {
 }
 
 TEST(Views, DiffFindsExactlyTheSlowerOp) {
-  TempDump a(opsDump(1).build()), b(opsDump(3).build()); // matmul 3x.
+  TempFile a(opsDump(1).build()), b(opsDump(3).build()); // matmul 3x.
   Profile pa = load({a.str()}), pb = load({b.str()});
   DiffOptions opts;
   opts.failAbovePct = 50;
@@ -366,7 +352,7 @@ TEST(Views, DiffFindsExactlyTheSlowerOp) {
   // New and missing rows: a relu only in A.
   DumpBuilder c = opsDump(1);
   c.threads[0].records.pop_back();
-  TempDump cd(c.build());
+  TempFile cd(c.build());
   out.clear();
   failed = printDiff(pa, load({cd.str()}), DiffOptions(), os);
   EXPECT_TRUE(contains(out, "missing")) << out;
@@ -381,7 +367,7 @@ TEST(Views, TraceIsNestedRelativeJson) {
   // An unfinished record followed by a sibling: closed at its begin.
   b.threads[0].records.push_back({2, 0, ticksAt(700), 0, {}, {}});
   b.threads[0].records.push_back({2, 0, ticksAt(800), ticksAt(850), {}, {}});
-  TempDump d(b.build());
+  TempFile d(b.build());
   std::string out;
   llvm::raw_string_ostream os(out);
   ASSERT_FALSE(bool(writeTrace({d.str()}, TraceOptions(), os)));
@@ -410,7 +396,7 @@ TEST(Views, TraceIsNestedRelativeJson) {
 }
 
 TEST(Views, StacksFoldSelfTime) {
-  TempDump d(opsDump().build());
+  TempFile d(opsDump().build());
   std::string out;
   llvm::raw_string_ostream os(out);
   ASSERT_FALSE(bool(writeStacks({d.str()}, StacksOptions(), os)));
@@ -432,7 +418,7 @@ TEST(Views, SummaryBusyAndShares) {
   b.addModule(1, 3, "k", {launch});
   b.threads[0].records.push_back({3, 0, ticksAt(800), ticksAt(900), {}, {}});
   b.header.window_end = ticksAt(1000);
-  TempDump d(b.build());
+  TempFile d(b.build());
   std::string out;
   llvm::raw_string_ostream os(out);
   ASSERT_FALSE(bool(printSummary({d.str()}, 2, os)));
@@ -456,19 +442,19 @@ TEST(Views, SourceListing) {
   TestThread t;
   t.records = {{0, 0, ticksAt(0), ticksAt(250), {}, {}}};
   b.threads = {t};
-  TempDump d(b.build());
+  TempFile d(b.build());
   Profile p = load({d.str()});
   std::string out;
   llvm::raw_string_ostream os(out);
   ASSERT_FALSE(bool(printSourceListing(p, "", os)));
   EXPECT_TRUE(contains(out, "0.25   25.00        1  kernels.c:2  my_range"))
       << out;
-  TempDump src("int a;\nvoid f() {\n}\n", "c");
+  TempFile src("int a;\nvoid f() {\n}\n", "c");
   // Rename the probe's file to the temp file's name.
   b.modules.clear();
   user.location = (llvm::sys::path::filename(src.path) + ":2:3").str();
   b.addModule(0, 0, "m", {user});
-  TempDump d2(b.build());
+  TempFile d2(b.build());
   Profile p2 = load({d2.str()});
   out.clear();
   ASSERT_FALSE(bool(printSourceListing(p2, src.str(), os)));
