@@ -103,14 +103,30 @@ bool isStaticEmptyTensor(Value v) {
          def->getName().getStringRef() == "tensor.empty";
 }
 
-std::string enclosingFunctionName(Operation *op) {
-  auto fn = op->getParentOfType<FunctionOpInterface>();
-  if (!fn)
-    return "";
-  if (auto name = fn->getAttrOfType<StringAttr>(SymbolTable::getSymbolAttrName()))
-    return name.str();
-  return "";
+/// The `sym_name` of the function around `op`, or "".
+StringAttr enclosingFunctionName(Operation *op) {
+  if (auto fn = op->getParentOfType<FunctionOpInterface>())
+    if (auto name =
+            fn->getAttrOfType<StringAttr>(SymbolTable::getSymbolAttrName()))
+      return name;
+  return StringAttr::get(op->getContext());
 }
+
+/// The keys of a probe table entry, uniqued once per run rather than once
+/// per probe, in the sorted order a DictionaryAttr keeps: the entry is then
+/// built with DictionaryAttr::getWithSorted, without a sort per probe.
+struct ProbeEntryKeys {
+  explicit ProbeEntryKeys(MLIRContext *ctx)
+      : bytes(StringAttr::get(ctx, "bytes")),
+        dynDims(StringAttr::get(ctx, "dyn_dims")),
+        flops(StringAttr::get(ctx, "flops")),
+        function(StringAttr::get(ctx, "function")),
+        hash(StringAttr::get(ctx, "hash")),
+        location(StringAttr::get(ctx, "location")),
+        name(StringAttr::get(ctx, "name")),
+        shapes(StringAttr::get(ctx, "shapes")) {}
+  StringAttr bytes, dynDims, flops, function, hash, location, name, shapes;
+};
 
 class TpuProfileInstrumentPass
     : public tpuprof::impl::TpuProfileInstrumentBase<TpuProfileInstrumentPass> {
@@ -124,7 +140,8 @@ private:
   bool parseSelection();
   bool isSelected(Operation *op) const;
   /// Wraps `op` in probe `id` and returns its table entry.
-  DictionaryAttr instrument(Operation *op, int64_t id, OpHasher &hasher);
+  DictionaryAttr instrument(Operation *op, int64_t id, OpHasher &hasher,
+                            const ProbeEntryKeys &keys);
   void writeManifest(ArrayRef<DictionaryAttr> probes);
 
   SmallVector<llvm::GlobPattern> includeGlobs, excludeGlobs;
@@ -169,24 +186,30 @@ bool TpuProfileInstrumentPass::isSelected(Operation *op) const {
 }
 
 DictionaryAttr TpuProfileInstrumentPass::instrument(Operation *op, int64_t id,
-                                                    OpHasher &hasher) {
+                                                    OpHasher &hasher,
+                                                    const ProbeEntryKeys &keys) {
   MLIRContext *ctx = op->getContext();
   Builder attrs(ctx);
   // The table entry is computed before the op's operands are rewired, so the
   // hash sees the op exactly as the user wrote it.
   unsigned dynDims = mode == 0 ? 0 : countDynamicDims(op->getOperandTypes());
-  NamedAttrList entry;
-  entry.append("name", attrs.getStringAttr(op->getName().getStringRef()));
-  entry.append("hash", attrs.getStringAttr(
-                           llvm::utohexstr(hasher.computeOpHash(op), /*LowerCase=*/true,
-                                           /*Width=*/16)));
-  entry.append("shapes",
-               attrs.getStringAttr(hasher.shapeSignature(op->getOperandTypes())));
-  entry.append("location", attrs.getStringAttr(formatLocation(op->getLoc())));
-  entry.append("function", attrs.getStringAttr(enclosingFunctionName(op)));
-  entry.append("flops", attrs.getI64IntegerAttr(estimateFlops(op)));
-  entry.append("bytes", attrs.getI64IntegerAttr(estimateBytes(op)));
-  entry.append("dyn_dims", attrs.getI64IntegerAttr(dynDims));
+  NamedAttribute entry[] = {
+      {keys.bytes, attrs.getI64IntegerAttr(estimateBytes(op))},
+      {keys.dynDims, attrs.getI64IntegerAttr(dynDims)},
+      {keys.flops, attrs.getI64IntegerAttr(estimateFlops(op))},
+      {keys.function, enclosingFunctionName(op)},
+      {keys.hash,
+       attrs.getStringAttr(llvm::utohexstr(hasher.computeOpHash(op),
+                                           /*LowerCase=*/true, /*Width=*/16))},
+      {keys.location, attrs.getStringAttr(formatLocation(op->getLoc()))},
+      {keys.name, op->getName().getIdentifier()},
+      {keys.shapes,
+       attrs.getStringAttr(hasher.shapeSignature(op->getOperandTypes()))},
+  };
+  assert(llvm::is_sorted(entry, [](NamedAttribute a, NamedAttribute b) {
+    return a.getName().strref() < b.getName().strref();
+  }) && "probe entry keys must be sorted");
+  DictionaryAttr dict = DictionaryAttr::getWithSorted(ctx, entry);
 
   // Forward operands through the begin probe and results through the end
   // probe. Constants stay direct: they do no work, and lowerings (e.g.
@@ -213,7 +236,7 @@ DictionaryAttr TpuProfileInstrumentPass::instrument(Operation *op, int64_t id,
   auto end = builder.create<EndOp>(op->getLoc(), id, results);
   for (auto [r, forwardedResult] : llvm::zip(results, end.getResults()))
     r.replaceAllUsesExcept(forwardedResult, end);
-  return entry.getDictionary(ctx);
+  return dict;
 }
 
 void TpuProfileInstrumentPass::writeManifest(ArrayRef<DictionaryAttr> probes) {
@@ -266,10 +289,12 @@ void TpuProfileInstrumentPass::runOnOperation() {
   });
 
   SmallVector<DictionaryAttr> probes;
+  probes.reserve(selected.size());
   OpHasher hasher(&getContext());
+  ProbeEntryKeys keys(&getContext());
   for (Operation *op : selected)
     probes.push_back(
-        instrument(op, static_cast<int64_t>(probes.size()), hasher));
+        instrument(op, static_cast<int64_t>(probes.size()), hasher, keys));
 
   SmallVector<Attribute> table(probes.begin(), probes.end());
   module->setAttr(kProbesAttrName, ArrayAttr::get(&getContext(), table));

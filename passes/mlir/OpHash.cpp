@@ -15,48 +15,6 @@ using namespace mlir;
 using tpuprof::OpHasher;
 
 namespace {
-/// Appends `op`'s name, attributes (sorted by name, tpuprof's own skipped)
-/// and operand/result types; then, recursively, the same for every op in its
-/// regions, so that e.g. two linalg.generic with different bodies differ.
-void appendOp(Operation *op, llvm::raw_ostream &os, unsigned depth,
-              AsmState &state) {
-  os << "op:" << depth << ':' << op->getName().getStringRef() << '\n';
-  // getAttrDictionary() includes inherent attributes kept as properties and
-  // is sorted by name.
-  for (NamedAttribute attr : op->getAttrDictionary()) {
-    if (attr.getName().strref().starts_with("tpuprof."))
-      continue;
-    os << "attr:" << attr.getName().strref() << '=';
-    attr.getValue().print(os, state);
-    os << '\n';
-  }
-  // Types through the same state: `os << type` would build a new AsmState
-  // for every type.
-  for (Type t : op->getOperandTypes()) {
-    os << "operand:";
-    t.print(os, state);
-    os << '\n';
-  }
-  for (Type t : op->getResultTypes()) {
-    os << "result:";
-    t.print(os, state);
-    os << '\n';
-  }
-  for (Region &region : op->getRegions()) {
-    os << "region\n";
-    for (Block &block : region) {
-      os << "block";
-      for (Type t : block.getArgumentTypes()) {
-        os << ' ';
-        t.print(os, state);
-      }
-      os << '\n';
-      for (Operation &nested : block)
-        appendOp(&nested, os, depth + 1, state);
-    }
-  }
-}
-
 /// Fixed printing flags: the defaults follow --mlir-elide-elementsattrs-
 /// if-larger and --mlir-print-elementsattrs-with-hex-if-larger, which would
 /// make the hash depend on the command line.
@@ -90,7 +48,93 @@ void appendShape(Type type, llvm::raw_ostream &os, AsmState &state) {
       ", ");
   os << ']';
 }
+
+/// Texts longer than this (large constants) are printed each time rather
+/// than kept: they are rare, and keeping them would double their memory.
+constexpr size_t kMaxCachedText = 1024;
+
+/// Writes the text `cache` holds for `key`, printing it with `print` (and
+/// keeping it when short) the first time.
+template <typename Key, typename Print>
+void appendCached(llvm::DenseMap<Key, std::string> &cache, Key key,
+                  llvm::raw_ostream &os, Print print) {
+  if (auto it = cache.find(key); it != cache.end()) {
+    os << it->second;
+    return;
+  }
+  std::string text;
+  llvm::raw_string_ostream textOs(text);
+  print(textOs);
+  textOs.flush();
+  os << text;
+  if (text.size() <= kMaxCachedText)
+    cache.try_emplace(key, std::move(text));
+}
 } // namespace
+
+void OpHasher::appendAttr(Attribute attr, llvm::raw_ostream &os) {
+  appendCached(attrText, attr, os,
+               [&](llvm::raw_ostream &out) { attr.print(out, *hashState); });
+}
+
+void OpHasher::appendType(Type type, llvm::raw_ostream &os) {
+  appendCached(typeText, type, os,
+               [&](llvm::raw_ostream &out) { type.print(out, *hashState); });
+}
+
+void OpHasher::appendShapeOf(Type type, llvm::raw_ostream &os) {
+  appendCached(shapeText, type, os, [&](llvm::raw_ostream &out) {
+    appendShape(type, out, *shapeState);
+  });
+}
+
+/// Appends `op`'s name, attributes (sorted by name, tpuprof's own skipped)
+/// and operand/result types; then, recursively, the same for every op in its
+/// regions, so that e.g. two linalg.generic with different bodies differ.
+void OpHasher::appendOp(Operation *op, llvm::raw_ostream &os, unsigned depth) {
+  os << "op:" << depth << ':' << op->getName().getStringRef() << '\n';
+  // The attributes getAttrDictionary() returns (the discardable ones plus
+  // inherent ones kept as properties, sorted by name), gathered without
+  // uniquing a DictionaryAttr for every op hashed.
+  DictionaryAttr discardable = op->getRawDictionaryAttrs();
+  SmallVector<NamedAttribute> sorted(discardable.begin(), discardable.end());
+  if (op->getPropertiesStorageSize()) {
+    NamedAttrList inherent;
+    op->getName().populateInherentAttrs(op, inherent);
+    sorted.append(inherent.begin(), inherent.end());
+    llvm::sort(sorted);
+  }
+  for (NamedAttribute attr : sorted) {
+    if (attr.getName().strref().starts_with("tpuprof."))
+      continue;
+    os << "attr:" << attr.getName().strref() << '=';
+    appendAttr(attr.getValue(), os);
+    os << '\n';
+  }
+  for (Type t : op->getOperandTypes()) {
+    os << "operand:";
+    appendType(t, os);
+    os << '\n';
+  }
+  for (Type t : op->getResultTypes()) {
+    os << "result:";
+    appendType(t, os);
+    os << '\n';
+  }
+  for (Region &region : op->getRegions()) {
+    os << "region\n";
+    for (Block &block : region) {
+      os << "block";
+      for (Type t : block.getArgumentTypes()) {
+        os << ' ';
+        appendType(t, os);
+      }
+      os << '\n';
+      for (Operation &nested : block)
+        appendOp(&nested, os, depth + 1);
+    }
+  }
+}
 
 OpHasher::OpHasher(MLIRContext *context)
     : hashState(std::make_unique<AsmState>(context, hashPrintingFlags())),
@@ -102,7 +146,7 @@ std::string OpHasher::canonicalOpText(Operation *op) {
   std::string text;
   llvm::raw_string_ostream os(text);
   os << kOpHashVersion << '\n';
-  appendOp(op, os, 0, *hashState);
+  appendOp(op, os, 0);
   return text;
 }
 
@@ -114,7 +158,7 @@ std::string OpHasher::shapeSignature(TypeRange types) {
   std::string text;
   llvm::raw_string_ostream os(text);
   llvm::interleave(
-      types, os, [&](Type t) { appendShape(t, os, *shapeState); }, ", ");
+      types, os, [&](Type t) { appendShapeOf(t, os); }, ", ");
   return text;
 }
 

@@ -11,6 +11,7 @@
 #define TPUPROF_PASSES_MLIR_OPHASH_H
 
 #include "mlir/IR/Operation.h"
+#include "llvm/ADT/DenseMap.h"
 
 #include <memory>
 #include <string>
@@ -40,7 +41,9 @@ std::string formatShape(mlir::Type type);
 /// each call above builds (an mlir::AsmState, which visits every loaded
 /// dialect's interfaces, and one more per type printed) is built once here.
 /// That state was most of --tpu-profile-instrument's time. Same results as
-/// the free functions.
+/// the free functions. The printed text of each attribute and type is kept
+/// (they are uniqued, and print the same every time with a state that has
+/// no op), so each distinct one goes through the printer once.
 class OpHasher {
 public:
   explicit OpHasher(mlir::MLIRContext *context);
@@ -54,6 +57,14 @@ private:
   std::unique_ptr<mlir::AsmState> hashState;
   /// Default flags, as `os << type` prints, for shape signatures.
   std::unique_ptr<mlir::AsmState> shapeState;
+  /// Hash-state text of attributes and types, shape text of types.
+  llvm::DenseMap<mlir::Attribute, std::string> attrText;
+  llvm::DenseMap<mlir::Type, std::string> typeText, shapeText;
+
+  void appendAttr(mlir::Attribute attr, llvm::raw_ostream &os);
+  void appendType(mlir::Type type, llvm::raw_ostream &os);
+  void appendShapeOf(mlir::Type type, llvm::raw_ostream &os);
+  void appendOp(mlir::Operation *op, llvm::raw_ostream &os, unsigned depth);
 };
 
 /// Number of dynamic dimensions over all ranked shaped types in `types`.
