@@ -499,9 +499,8 @@ private:
 
 Error tpuprof::report::exportSqlite(ArrayRef<std::string> dumpPaths,
                                     StringRef outPath, bool progress) {
-  if (Error err = requireDumps(dumpPaths, "export --format sqlite"))
-    return err;
-  Expected<std::vector<std::string>> files = expandDumpPaths(dumpPaths);
+  Expected<std::vector<std::string>> files =
+      dumpFilesFor(dumpPaths, "export --format sqlite");
   if (!files)
     return files.takeError();
   sys::fs::remove(outPath);

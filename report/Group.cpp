@@ -143,15 +143,15 @@ Expected<Profile> tpuprof::report::loadProfile(ArrayRef<std::string> inputs,
   return result;
 }
 
-Error tpuprof::report::requireDumps(ArrayRef<std::string> inputs,
-                                    StringRef view) {
+Expected<std::vector<std::string>>
+tpuprof::report::dumpFilesFor(ArrayRef<std::string> inputs, StringRef view) {
   for (const std::string &in : inputs)
     if (isJsonExport(in))
       return createStringError(inconvertibleErrorCode(),
                                in + ": " + view +
                                    " needs dumps (a JSON export has rows, "
                                    "not records)");
-  return Error::success();
+  return expandDumpPaths(inputs);
 }
 
 Expected<GroupBy> tpuprof::report::parseGroupBy(StringRef name) {

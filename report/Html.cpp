@@ -593,9 +593,8 @@ void writeData(raw_ostream &os, ArrayRef<std::string> inputs,
 Error tpuprof::report::writeHtmlReport(ArrayRef<std::string> dumpPaths,
                                        const HtmlOptions &opts, raw_ostream &os,
                                        bool progress) {
-  if (Error err = requireDumps(dumpPaths, "html"))
-    return err;
-  Expected<std::vector<std::string>> files = expandDumpPaths(dumpPaths);
+  Expected<std::vector<std::string>> files =
+      dumpFilesFor(dumpPaths, "html");
   if (!files)
     return files.takeError();
   ReportData data;

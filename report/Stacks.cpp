@@ -49,9 +49,8 @@ std::string frameName(const walk::WalkFrame &f, bool shapes) {
 Error tpuprof::report::writeStacks(ArrayRef<std::string> dumpPaths,
                                    const StacksOptions &opts, raw_ostream &os,
                                    bool progress) {
-  if (Error err = requireDumps(dumpPaths, "stacks"))
-    return err;
-  Expected<std::vector<std::string>> files = expandDumpPaths(dumpPaths);
+  Expected<std::vector<std::string>> files =
+      dumpFilesFor(dumpPaths, "stacks");
   if (!files)
     return files.takeError();
   std::map<std::string, uint64_t> folded;

@@ -71,9 +71,8 @@ struct ThreadStats {
 Error tpuprof::report::printSummary(ArrayRef<std::string> dumpPaths,
                                     unsigned top, raw_ostream &os,
                                     bool progress) {
-  if (Error err = requireDumps(dumpPaths, "summary"))
-    return err;
-  Expected<std::vector<std::string>> files = expandDumpPaths(dumpPaths);
+  Expected<std::vector<std::string>> files =
+      dumpFilesFor(dumpPaths, "summary");
   if (!files)
     return files.takeError();
   Aggregator agg;

@@ -47,9 +47,8 @@ void writeUs(raw_ostream &os, uint64_t ns) {
 Error tpuprof::report::writeTrace(ArrayRef<std::string> dumpPaths,
                                   const TraceOptions &opts, raw_ostream &os,
                                   bool progress) {
-  if (Error err = requireDumps(dumpPaths, "trace"))
-    return err;
-  Expected<std::vector<std::string>> files = expandDumpPaths(dumpPaths);
+  Expected<std::vector<std::string>> files =
+      dumpFilesFor(dumpPaths, "trace");
   if (!files)
     return files.takeError();
   std::vector<DumpReader> readers;

@@ -42,10 +42,11 @@ bool isJsonExport(llvm::StringRef path);
 llvm::Expected<Profile> loadProfile(llvm::ArrayRef<std::string> inputs,
                                     bool progress = false);
 
-/// An error naming the first JSON export in `inputs`: `view` (summary,
-/// trace, stacks, SQLite export) needs records, which only dumps have.
-llvm::Error requireDumps(llvm::ArrayRef<std::string> inputs,
-                         llvm::StringRef view);
+/// The dump files `inputs` name (directories expanded, as expandDumpPaths),
+/// or an error naming the first JSON export among them: `view` (summary,
+/// trace, stacks, SQLite export, html) needs records, which only dumps have.
+llvm::Expected<std::vector<std::string>>
+dumpFilesFor(llvm::ArrayRef<std::string> inputs, llvm::StringRef view);
 
 /// Folds `from` into `into`, merging rows with equal (hash, shapes, device).
 void mergeProfile(Profile &into, const Profile &from);
