@@ -27,8 +27,17 @@
 // cancels out. Besides the human table, one `suite|...` line per figure for
 // bench/suite.py.
 //
+// --startup measures instead what the calibration costs when a window opens:
+// tpuprof_enable's time with TPUPROF_CALIBRATE=1 against =0, in mode 0 and
+// mode 1, for the first window of a process and a later one. The runtime
+// reads TPUPROF_CALIBRATE once per process, so each run of a variant is a
+// child process (this program, re-executed with --startup-child MODE).
+//
 //   correction_accuracy [--rounds N]    (N rounds of kBatches batches each,
 //                                        default 5: 30 batches)
+//   correction_accuracy --startup [--rounds N]
+//                                       (N rounds of 6 runs of each of the
+//                                        4 variants, default 5: 120 children)
 //
 //===----------------------------------------------------------------------===//
 
@@ -39,16 +48,21 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <iterator>
+#include <spawn.h>
 #include <string>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #include <vector>
+
+extern char **environ;
 
 using namespace tpuprof::report;
 
@@ -217,19 +231,27 @@ std::vector<Recorded> readBack(const std::string &dump, bool corrected,
 }
 
 /// `suite|truth|metric|value|peer|peer value|unit|ratio|target|verdict`.
-/// `errPct` NaN: no ratio; `met` < 0: no target (n/a); `peerValue` < 0: no
-/// peer (the fields stay empty).
-void suiteLine(const std::string &metric, double value, double peerValue,
-               double errPct, const char *target, int met) {
+/// `peerValue` < 0: no peer (name and value stay empty); `ratio` NaN: none;
+/// `met` < 0: no target (n/a).
+void suiteRow(const std::string &metric, double value, const char *peer,
+              double peerValue, const char *unit, double ratio,
+              const char *target, int met) {
   std::printf("suite|truth|%s|%.2f|", metric.c_str(), value);
   if (peerValue >= 0)
-    std::printf("uninstrumented|%.2f", peerValue);
+    std::printf("%s|%.2f", peer, peerValue);
   else
     std::printf("|");
-  std::printf("|ns|");
-  if (!std::isnan(errPct))
-    std::printf("%.3f", 1.0 + errPct / 100.0);
+  std::printf("|%s|", unit);
+  if (!std::isnan(ratio))
+    std::printf("%.3f", ratio);
   std::printf("|%s|%s\n", target, met < 0 ? "n/a" : met ? "met" : "NOT met");
+}
+
+/// A figure in ns against the uninstrumented time; `errPct` NaN: no ratio.
+void suiteLine(const std::string &metric, double value, double peerValue,
+               double errPct, const char *target, int met) {
+  suiteRow(metric, value, "uninstrumented", peerValue, "ns",
+           1.0 + errPct / 100.0, target, met);
 }
 
 } // namespace
@@ -373,10 +395,254 @@ int scenario(WorkFn fn, const char *label, const char *tag, unsigned rounds,
   return 0;
 }
 
+//===----------------------------------------------------------------------===//
+// Start-up cost of the calibration (--startup)
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Runs of each variant per --rounds round, as the scenarios have batches.
+constexpr unsigned kStartupRunsPerRound = 6;
+/// The window's buffer: small, because preparing it is part of
+/// tpuprof_enable in both variants, and the default buffer's first-touch
+/// page faults (≈ 5 ms in this VM) would bury a ≈ 0.1 ms difference.
+constexpr uint64_t kStartupRecords = 4096;
+
+/// What one child saw: tpuprof_enable's time for the first window of the
+/// process and for a second one, whether both dumps carry a CALIBRATION
+/// section (1 both, 0 neither, -1 mixed) and how many counter events the
+/// window had.
+struct StartupSample {
+  double firstNs = 0, laterNs = 0;
+  int calibrated = -1;
+  unsigned events = 0;
+};
+
+/// Whether `dump` has a CALIBRATION section; its event count in `events`.
+/// -1 when it cannot be read (the message is printed).
+int dumpCalibrated(const std::string &dump, unsigned &events) {
+  Aggregator agg;
+  if (llvm::Error err = agg.addFile(dump)) {
+    llvm::errs() << "correction_accuracy: " << llvm::toString(std::move(err))
+                 << '\n';
+    return -1;
+  }
+  events = 0;
+  for (const std::string &e : agg.profile().events)
+    events += e.rfind("tpuprof::", 0) != 0; // Not a pseudo-event.
+  return agg.profile().dumps.at(0).info.hasCalibration ? 1 : 0;
+}
+
+/// The child (--startup-child MODE): opens a window twice, timing each
+/// tpuprof_enable (where the calibration runs), and prints
+/// `startup-child|first ns|later ns|calibrated|events`. TPUPROF_CALIBRATE
+/// comes from the parent through the environment.
+int startupChild(int mode) {
+  char dir[] = "/tmp/tpuprof-startup-XXXXXX";
+  if (!mkdtemp(dir)) {
+    std::perror("correction_accuracy: mkdtemp");
+    return 1;
+  }
+  tpuprof_set_output(dir, 0);
+  StartupSample s;
+  int calibrated[2] = {-1, -1};
+  for (int w = 0; w < 2; ++w) {
+    uint64_t t0 = nowNs();
+    int rc = tpuprof_enable(kStartupRecords, mode);
+    uint64_t t1 = nowNs();
+    if (rc != 0 || tpuprof_disable() != 0)
+      return 1;
+    (w ? s.laterNs : s.firstNs) = double(t1 - t0);
+    std::string dump = tpuprof_last_dump_path();
+    calibrated[w] = dumpCalibrated(dump, s.events);
+    unlink(dump.c_str());
+    if (calibrated[w] < 0)
+      return 1;
+  }
+  rmdir(dir);
+  s.calibrated = calibrated[0] == calibrated[1] ? calibrated[0] : -1;
+  std::printf("startup-child|%.0f|%.0f|%d|%u\n", s.firstNs, s.laterNs,
+              s.calibrated, s.events);
+  return 0;
+}
+
+/// Runs this program again as a child for one mode and TPUPROF_CALIBRATE
+/// value and reads its line into `out`. The runtime reads its environment
+/// once, when it loads, so every variant needs a fresh process. The child's
+/// other output (the runtime's warnings, the same in every child) goes to
+/// stderr once per distinct text, collected in `seen`.
+bool runStartupChild(int mode, bool calibrate, StartupSample &out,
+                     std::vector<std::string> &seen) {
+  setenv("TPUPROF_CALIBRATE", calibrate ? "1" : "0", 1);
+  int fds[2];
+  if (pipe(fds) != 0) {
+    std::perror("correction_accuracy: pipe");
+    return false;
+  }
+  char modeArg[] = "0";
+  modeArg[0] = char('0' + mode);
+  char name[] = "correction_accuracy", flag[] = "--startup-child";
+  char *argv[] = {name, flag, modeArg, nullptr};
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, fds[1], STDOUT_FILENO);
+  posix_spawn_file_actions_adddup2(&actions, fds[1], STDERR_FILENO);
+  posix_spawn_file_actions_addclose(&actions, fds[0]);
+  posix_spawn_file_actions_addclose(&actions, fds[1]);
+  pid_t pid;
+  int err = posix_spawn(&pid, "/proc/self/exe", &actions, nullptr, argv,
+                        environ);
+  posix_spawn_file_actions_destroy(&actions);
+  close(fds[1]);
+  if (err != 0) {
+    close(fds[0]);
+    std::fprintf(stderr, "correction_accuracy: cannot start a child: %s\n",
+                 std::strerror(err));
+    return false;
+  }
+  std::string text;
+  char buf[256];
+  for (ssize_t n; (n = read(fds[0], buf, sizeof(buf))) != 0;) {
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n < 0)
+      break;
+    text.append(buf, size_t(n));
+  }
+  close(fds[0]);
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  // The result line; everything else is the child's messages.
+  std::string other;
+  int fields = 0;
+  for (size_t at = 0; at < text.size();) {
+    size_t eol = std::min(text.find('\n', at), text.size());
+    std::string line = text.substr(at, eol - at);
+    at = eol + 1;
+    if (line.rfind("startup-child|", 0) == 0)
+      fields = std::sscanf(line.c_str(), "startup-child|%lf|%lf|%d|%u",
+                           &out.firstNs, &out.laterNs, &out.calibrated,
+                           &out.events);
+    else
+      other += line + "\n";
+  }
+  if (!other.empty() &&
+      std::find(seen.begin(), seen.end(), other) == seen.end()) {
+    std::fputs(other.c_str(), stderr);
+    seen.push_back(other);
+  }
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || fields != 4) {
+    std::fprintf(stderr,
+                 "correction_accuracy: the mode %d child with "
+                 "TPUPROF_CALIBRATE=%d failed\n",
+                 mode, int(calibrate));
+    return false;
+  }
+  if (out.calibrated != int(calibrate)) {
+    std::fprintf(stderr,
+                 "correction_accuracy: the mode %d child with "
+                 "TPUPROF_CALIBRATE=%d wrote dumps %s a CALIBRATION section\n",
+                 mode, int(calibrate),
+                 calibrate ? "without" : "with (or only some with)");
+    return false;
+  }
+  return true;
+}
+
+} // namespace
+
+/// --startup: what the calibration adds to opening a window. Four variants
+/// (mode 0 and 1, each with TPUPROF_CALIBRATE=1 and =0), one child process
+/// per variant and run, the variants interleaved within each round in an
+/// order that rotates every round, so that drift hits all of them alike.
+int startup(unsigned rounds) {
+  unsigned runs = rounds * kStartupRunsPerRound;
+  // The runtime's constructor would open a window of its own in the child.
+  unsetenv("TPUPROF_ENABLE");
+  unsetenv("TPUPROF_SCHEDULE");
+  struct Variant {
+    int mode;
+    bool calibrate;
+    std::vector<double> first, later;
+    unsigned events = 0;
+  };
+  Variant v[4] = {{0, true, {}, {}}, {0, false, {}, {}}, {1, true, {}, {}},
+                  {1, false, {}, {}}};
+  std::vector<std::string> seen;
+  for (unsigned r = 0; r < runs; ++r) {
+    for (unsigned i = 0; i < 4; ++i) {
+      Variant &x = v[(r + i) % 4];
+      StartupSample s;
+      if (!runStartupChild(x.mode, x.calibrate, s, seen))
+        return 1;
+      x.first.push_back(s.firstNs / 1000);
+      x.later.push_back(s.laterNs / 1000);
+      x.events = s.events;
+    }
+  }
+  unsetenv("TPUPROF_CALIBRATE");
+
+  // Per mode: medians with and without, their difference, and the median of
+  // the differences within each run (the two children ran milliseconds
+  // apart).
+  std::printf("Calibration start-up cost: tpuprof_enable(%llu records), %u "
+              "runs per variant,\none child process per run "
+              "(TPUPROF_CALIBRATE is read once per process), interleaved\n\n",
+              (unsigned long long)kStartupRecords, runs);
+  std::printf("%-34s %10s %10s %10s %10s\n", "window open (medians, us)",
+              "calibrated", "CALIB=0", "difference", "paired");
+  struct Line {
+    std::string label;
+    double on, off, diff, paired;
+  };
+  std::vector<Line> lines;
+  for (int m = 0; m < 2; ++m) {
+    const Variant &on = v[2 * m], &off = v[2 * m + 1];
+    std::string mode = "mode " + std::to_string(m);
+    if (m)
+      mode += " (" + std::to_string(on.events) + " events)";
+    for (int later = 0; later < 2; ++later) {
+      const std::vector<double> &a = later ? on.later : on.first;
+      const std::vector<double> &b = later ? off.later : off.first;
+      std::vector<double> paired;
+      for (unsigned r = 0; r < runs; ++r)
+        paired.push_back(a[r] - b[r]);
+      Line l{mode + (later ? ", later window" : ", first window"), median(a),
+             median(b), 0, median(paired)};
+      l.diff = l.on - l.off;
+      std::printf("%-34s %10.1f %10.1f %+10.1f %+10.1f\n", l.label.c_str(),
+                  l.on, l.off, l.diff, l.paired);
+      lines.push_back(l);
+    }
+  }
+  std::printf("(first window: the process's first tpuprof_enable; later: its "
+              "second, after\nthe first closed; a run is one child of each "
+              "variant, back to back; paired:\nmedian over runs of the run's "
+              "calibrated - CALIB=0)\n\n");
+  // The cost is the paired figure: it is steadier than the difference of
+  // the medians where the window's own opening time varies by milliseconds
+  // (the first mode-1 window).
+  for (const Line &l : lines) {
+    suiteRow("window open, " + l.label, l.on, "TPUPROF_CALIBRATE=0", l.off,
+             "us", l.off > 0 ? l.on / l.off : NAN, "", -1);
+    suiteRow("calibration cost, " + l.label, l.paired, "", -1, "us", NAN, "",
+             -1);
+  }
+  std::printf("\n");
+  return 0;
+}
+
 int main(int argc, char **argv) {
   unsigned rounds = 5;
+  bool startupOnly = false;
   for (int i = 1; i < argc; ++i) {
-    if (!std::strcmp(argv[i], "--rounds") && i + 1 < argc) {
+    if (!std::strcmp(argv[i], "--startup-child") && i + 1 < argc &&
+        (!std::strcmp(argv[i + 1], "0") || !std::strcmp(argv[i + 1], "1"))) {
+      return startupChild(argv[i + 1][0] - '0');
+    } else if (!std::strcmp(argv[i], "--startup")) {
+      startupOnly = true;
+    } else if (!std::strcmp(argv[i], "--rounds") && i + 1 < argc) {
       char *endp = nullptr;
       long v = std::strtol(argv[++i], &endp, 10);
       if (*endp || v < 1 || v > 100000) {
@@ -388,10 +654,13 @@ int main(int argc, char **argv) {
       }
       rounds = unsigned(v);
     } else {
-      std::fprintf(stderr, "usage: correction_accuracy [--rounds N]\n");
+      std::fprintf(stderr,
+                   "usage: correction_accuracy [--startup] [--rounds N]\n");
       return 2;
     }
   }
+  if (startupOnly)
+    return startup(rounds);
 
   // Ones, so the elementwise op converges (y -> 2) and never denormalizes.
   std::fill(std::begin(X), std::end(X), 1.0f);

@@ -45,12 +45,15 @@ HEADINGS = ["section", "metric", "tpuprof", "peer", "peer value", "unit",
 class Component:
     """One benchmark program: its section, what it needs, how to run it."""
 
-    def __init__(self, section, what, needs, argv, timeout):
+    def __init__(self, section, what, needs, argv, timeout, log=None):
         self.section = section
         self.what = what
         self.needs = needs  # (path, hint) pairs that must exist
         self.argv = argv    # (build, runs, quick) -> argument list
         self.timeout = timeout  # seconds (full run); quick runs get a third
+        # Output file name in bench-logs/, without .log; components that
+        # share a section need their own.
+        self.log = log or section
 
 
 def components():
@@ -81,6 +84,12 @@ def components():
             lambda build, runs, quick: [b(build, "correction_accuracy"),
                                         "--rounds", str(runs)],
             600),
+        Component(
+            "truth", "calibration start-up cost (a child process per run)",
+            lambda build: [(b(build, "correction_accuracy"), built)],
+            lambda build, runs, quick: [b(build, "correction_accuracy"),
+                                        "--startup", "--rounds", str(runs)],
+            300, log="truth-startup"),
         Component(
             "e2e", "end-to-end overhead per mode (tpuprof-run, OpenMP)",
             lambda build: [(src("bench/e2e_overhead.py"), absent),
@@ -301,7 +310,7 @@ def run_component(comp, args, logdir, warnings):
     for k in range(args.repeat):
         print(f"suite: {comp.section}: {' '.join(shlex.quote(a) for a in argv)}",
               file=sys.stderr, flush=True)
-        log = os.path.join(logdir, f"{comp.section}.log")
+        log = os.path.join(logdir, f"{comp.log}.log")
         t0 = time.monotonic()
         try:
             out = subprocess.run(argv, capture_output=True, text=True,
@@ -341,7 +350,7 @@ def main():
                     help="smaller sizes and fewer runs: a few minutes")
     ap.add_argument("--only", default="",
                     help="comma-separated sections: " +
-                    ",".join(c.section for c in components()))
+                    ",".join(dict.fromkeys(c.section for c in components())))
     ap.add_argument("--markdown", metavar="FILE",
                     help="also write the table as markdown")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
@@ -357,7 +366,7 @@ def main():
         args.runs = 3 if args.quick else 5
     if args.runs < 1 or args.repeat < 1:
         ap.error("--runs and --repeat must be at least 1")
-    known = [c.section for c in components()]
+    known = list(dict.fromkeys(c.section for c in components()))
     only = [s for s in args.only.split(",") if s]
     for s in only:
         if s not in known:
@@ -383,7 +392,8 @@ def main():
             if only and comp.section not in only:
                 continue
             rows += run_component(comp, args, logdir, warnings)
-        notes.append(f"each component's full output: {logdir}/SECTION.log")
+        notes.append(f"each component's full output: {logdir}/SECTION.log "
+                     "(truth-startup.log: correction_accuracy --startup)")
     rows = aggregate(rows)
 
     command = "python3 bench/suite.py " + " ".join(
