@@ -18,8 +18,9 @@
 |*            parent;                                                         *|
 |* each the mean of its fastest 90 % (fast_mean). Mode 0 runs 1024 pairs;    *|
 |* modes 1/2 read the counter group twice per pair (~1-3 us), so they run    *|
-|* 96. Measured, calibration adds ~80 us to tpuprof_enable in mode 0 and     *|
-|* ~0.3-0.4 ms in mode 1 (docs/performance.md, "Measurement truth").         *|
+|* 96. Calibration adds ~0.1 ms to a process's first tpuprof_enable in mode  *|
+|* 0, ~75 us to later ones and ~0.25 ms in mode 1 (correction_accuracy       *|
+|* --startup; docs/performance.md, "Measurement truth").                     *|
 \*===----------------------------------------------------------------------===*/
 
 #include "rt_internal.h"
