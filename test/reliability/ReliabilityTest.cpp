@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "FsUtil.h"
 #include "tpuprof/report/Dump.h"
 #include "tpuprof/tpuprof.h"
 
@@ -18,7 +19,6 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
-#include <dirent.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
@@ -32,21 +32,9 @@
 
 using namespace tpuprof::report;
 
-namespace {
+using tpuprof::test::listDir;
 
-std::vector<std::string> listDir(const std::string &dir) {
-  std::vector<std::string> names;
-  if (DIR *d = opendir(dir.c_str())) {
-    while (dirent *e = readdir(d)) {
-      std::string n = e->d_name;
-      if (n != "." && n != "..")
-        names.push_back(n);
-    }
-    closedir(d);
-  }
-  std::sort(names.begin(), names.end());
-  return names;
-}
+namespace {
 
 class Reliability : public ::testing::Test {
 protected:

@@ -8,17 +8,18 @@
 //===----------------------------------------------------------------------===//
 
 #include "DumpParser.h"
+#include "FsUtil.h"
 #include "rt_internal.h"
 #include "tpuprof/tpuprof.h"
 #include "tpuprof/tpuprof.hpp"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
-#include <dirent.h>
 #include <linux/perf_event.h>
 #include <string>
 #include <sys/mman.h>
@@ -38,6 +39,8 @@ using namespace tpuprof_test;
 #define TPUPROF_TEST_SANITIZED 1
 #endif
 
+using tpuprof::test::listDir;
+
 namespace {
 
 /// Sanitizers fault in shadow memory for the pages a test touches, so
@@ -52,20 +55,6 @@ uint64_t threadCpuNs() {
   timespec ts;
   clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
   return uint64_t(ts.tv_sec) * 1000000000u + uint64_t(ts.tv_nsec);
-}
-
-std::vector<std::string> listDir(const std::string &dir) {
-  std::vector<std::string> names;
-  if (DIR *d = opendir(dir.c_str())) {
-    while (dirent *e = readdir(d)) {
-      std::string n = e->d_name;
-      if (n != "." && n != "..")
-        names.push_back(n);
-    }
-    closedir(d);
-  }
-  std::sort(names.begin(), names.end());
-  return names;
 }
 
 /// Why hardware counters cannot be used here, or "" when they can.

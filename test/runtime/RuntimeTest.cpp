@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "DumpParser.h"
+#include "FsUtil.h"
 #include "rt_internal.h"
 #include "tpuprof/ProbeTable.h"
 #include "tpuprof/tpuprof.h"
@@ -21,7 +22,6 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <dirent.h>
 #include <fcntl.h>
 #include <set>
 #include <string>
@@ -33,23 +33,11 @@
 
 using namespace tpuprof_test;
 
+using tpuprof::test::listDir;
+
 namespace {
 
 uint64_t gettid_() { return (uint64_t)syscall(SYS_gettid); }
-
-std::vector<std::string> listDir(const std::string &dir) {
-  std::vector<std::string> names;
-  if (DIR *d = opendir(dir.c_str())) {
-    while (dirent *e = readdir(d)) {
-      std::string n = e->d_name;
-      if (n != "." && n != "..")
-        names.push_back(n);
-    }
-    closedir(d);
-  }
-  std::sort(names.begin(), names.end());
-  return names;
-}
 
 void writeFile(const std::string &path, const std::string &data) {
   FILE *f = std::fopen(path.c_str(), "wb");
