@@ -7,10 +7,14 @@
 |* lock-free hot path safe (see record.c):                                    *|
 |*   1. clear __tpuprof_enabled (disable only) and bump the generation, so    *|
 |*      every thread's next begin takes its slow path;                        *|
-|*   2. fix each recording thread's published `pos` and copy its records,     *|
-|*      the tables of all registered modules and the header into one image;  *|
-|*   3. drop the lock (threads may now reset their buffers) and write the     *|
-|*      image to a fresh file.                                                *|
+|*   2. fix each recording thread's published `pos`; then either              *|
+|*      a. (one recording thread, in the crash-safe file's first THREAD       *|
+|*         section) detach every thread's mapping of that file, or            *|
+|*      b. copy the records, the tables of all registered modules and the     *|
+|*         header into one image;                                             *|
+|*   3. drop the lock (threads may now reset their buffers) and finalize the  *|
+|*      crash-safe file in place (a) or write the image to a fresh file that  *|
+|*      replaces it (b). docs/reliability.md, "Closing a window".             *|
 \*===----------------------------------------------------------------------===*/
 
 #include "rt_internal.h"
@@ -301,11 +305,50 @@ static int close_window_locked(int reopen, int write) {
   uint32_t names_bytes = __tpuprof_rt_counters_names_bytes();
   uint64_t events_bytes = __tpuprof_rt_section_bytes(
       sizeof(tpuprof_events_section) + names_bytes);
-  uint64_t total = sizeof(h) + module_bytes + events_bytes +
-                   calibration_bytes() + thread_bytes;
+  uint64_t prefix =
+      sizeof(h) + module_bytes + events_bytes + calibration_bytes();
+  uint64_t total = prefix + thread_bytes;
+  uint64_t dropped = lost;
+  // In place when the file's prefix is still right (no module registered
+  // since it was created) and the one thread's records lie in its first
+  // THREAD section: finalizing then moves no record.
+  tpuprof_rt_inplace ip;
+  if (w->fd >= 0 && prefix == w->prefix_end &&
+      __tpuprof_rt_threads_in_place_locked(gen, w, &ip) == 0) {
+    __tpuprof_rt_modules_unlock();
+    int detached = __tpuprof_rt_threads_detach_locked(w);
+    int err = errno;
+    __tpuprof_rt_threads_reap_locked();
+    __tpuprof_rt_threads_unlock();
+    uint64_t begin = window_begin;
+    if (reopen)
+      window_begin = end;
+    else
+      window_open = 0;
+    if (detached != 0) {
+      // A thread might still store into the file: leave it as it is, an
+      // incomplete dump of every record.
+      fprintf(stderr, "tpuprof: cannot write dump '%s': %s\n", w->path,
+              strerror(err));
+      __tpuprof_rt_wfile_forget(w);
+      return -1;
+    }
+    fill_header(&h);
+    h.window_begin = begin;
+    h.window_end = end;
+    h.dropped = dropped + ip.dropped;
+    h.num_sections = num_modules + 1 + (calib_valid ? 1 : 0) +
+                     (ip.section ? 1 : 0);
+    char path[sizeof(last_dump_path)];
+    uint32_t n = 0;
+    if (__tpuprof_rt_wfile_finish_in_place(w, &h, &ip, path, sizeof(path),
+                                           &n) != 0)
+      return -1;
+    memcpy(last_dump_path, path, sizeof(path));
+    return 0;
+  }
   // calloc: section padding and every reserved field must be zero.
   uint8_t *image = (uint8_t *)calloc(1, total);
-  uint64_t dropped = lost;
   if (image) {
     uint8_t *p = image + sizeof(h);
     p = __tpuprof_rt_modules_write(p);

@@ -40,6 +40,27 @@
 #define TPUPROF_RT_HAVE_TSC 0
 #endif
 
+/// ThreadSanitizer counts an mmap as a write to the whole range; the one
+/// that detaches a buffer from its file (threads_detach_locked) is no access
+/// in the C sense, so TSan is told to drop its history for the range instead.
+#if defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define TPUPROF_RT_TSAN 1
+#endif
+#endif
+#if defined(__SANITIZE_THREAD__)
+#define TPUPROF_RT_TSAN 1
+#endif
+#ifdef TPUPROF_RT_TSAN
+void AnnotateIgnoreWritesBegin(const char *file, int line);
+void AnnotateIgnoreWritesEnd(const char *file, int line);
+#define TPUPROF_RT_TSAN_IGNORE_BEGIN() AnnotateIgnoreWritesBegin(__FILE__, __LINE__)
+#define TPUPROF_RT_TSAN_IGNORE_END() AnnotateIgnoreWritesEnd(__FILE__, __LINE__)
+#else
+#define TPUPROF_RT_TSAN_IGNORE_BEGIN() ((void)0)
+#define TPUPROF_RT_TSAN_IGNORE_END() ((void)0)
+#endif
+
 #define TPUPROF_RT_INITIAL_EXEC __attribute__((tls_model("initial-exec")))
 #define TPUPROF_RT_NOINLINE __attribute__((noinline, cold))
 
@@ -83,6 +104,7 @@ typedef struct rt_thread {
   uint8_t *map;       ///< buf's file mapping (crash-safe), or NULL: malloc.
   uint64_t map_size;  ///< Bytes mapped at `map`.
   uint32_t wserial;   ///< Serial of the window file `map` belongs to.
+  uint64_t wsec;      ///< File offset of that file's THREAD section.
   /// The THREAD section header in the file: `dropped` is mirrored there so
   /// an incomplete dump still counts drops (relaxed atomic, owner only).
   tpuprof_thread_section *fts;
@@ -162,6 +184,7 @@ static void release_buffer(rt_thread *t) {
   t->cap = 0;
   t->fts = NULL;
   t->wserial = 0;
+  t->wsec = 0;
 }
 
 static void free_thread(rt_thread *t) {
@@ -224,11 +247,13 @@ static int size_buffer_locked(rt_thread *t, uint64_t cap) {
   if (w && w->fd >= 0) {
     if (t->map && t->wserial == w->serial && t->cap == cap)
       return 0; // Prepared for this window already.
-    uint64_t size = 0, off = 0;
-    uint8_t *m = __tpuprof_rt_wfile_add_thread(w, t->tid, cap, &size, &off);
+    uint64_t size = 0, off = 0, sec = 0;
+    uint8_t *m =
+        __tpuprof_rt_wfile_add_thread(w, t->tid, cap, &size, &off, &sec);
     if (m) {
       release_buffer(t);
       t->map = m;
+      t->wsec = sec;
       t->map_size = size;
       t->fts = (tpuprof_thread_section *)(m + off +
                                           sizeof(tpuprof_section_header));
@@ -641,6 +666,49 @@ uint8_t *__tpuprof_rt_threads_write_locked(uint32_t gen, uint8_t *p,
     p += __tpuprof_rt_section_bytes(sizeof(ts) + size);
   }
   return p;
+}
+
+int __tpuprof_rt_threads_in_place_locked(uint32_t gen,
+                                         const tpuprof_rt_wfile *w,
+                                         tpuprof_rt_inplace *out) {
+  memset(out, 0, sizeof(*out));
+  uint32_t n = 0;
+  for (rt_thread *t = threads_head; t; t = t->next) {
+    if (t->gen != gen)
+      continue;
+    // Its records must be in the file, as one stream, in the section that
+    // follows the prefix: a second section would have to move down.
+    if (++n > 1 || !t->map || t->wserial != w->serial ||
+        t->wsec != w->prefix_end || t->snap_wrap)
+      return -1;
+    out->section = t->wsec;
+    out->stream = t->snap_pos;
+    out->tid = t->tid;
+    out->dropped = __atomic_load_n(&t->dropped, __ATOMIC_RELAXED);
+  }
+  return 0;
+}
+
+int __tpuprof_rt_threads_detach_locked(const tpuprof_rt_wfile *w) {
+  for (rt_thread *t = threads_head; t; t = t->next) {
+    if (!t->map || t->wserial != w->serial)
+      continue;
+    // One mmap replaces the pages for the owner, which may be storing into
+    // them right now (an end, a begin racing the close): each store lands
+    // in the file before the call returns, or in the new zero pages. In
+    // zero pages a record reads as 0 dims and 0 counters, so an end writes
+    // only its `end` word, and a ring's bookkeeping steps 24 bytes at a
+    // time inside the buffer: nothing the owner does there can fault.
+    TPUPROF_RT_TSAN_IGNORE_BEGIN();
+    void *m = mmap(t->map, t->map_size, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+    TPUPROF_RT_TSAN_IGNORE_END();
+    if (m == MAP_FAILED)
+      return -1;
+    t->wserial = 0; // No longer the file's: never "prepared" for a window.
+    t->wsec = 0;
+  }
+  return 0;
 }
 
 void __tpuprof_rt_threads_reap_locked(void) {

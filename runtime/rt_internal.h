@@ -7,7 +7,8 @@
 |*   module.c       probe-table registration (__tpuprof_register_module)      *|
 |*   record.c       the hot path (__tpuprof_begin/_dims/_end), thread states  *|
 |*   control.c      windows: enable/disable/flush, library constructor        *|
-|*   dump_writer.c  building a dump image and writing it to a fresh file      *|
+|*   dump_writer.c  the crash-safe window file, finalized in place or       *|
+|*                  replaced by a dump image written to a fresh file          *|
 |*                                                                            *|
 |* Every symbol here is hidden in the shared library; in the static one they  *|
 |* are visible to the program, hence the reserved __tpuprof_rt_ prefix.       *|
@@ -261,6 +262,30 @@ uint64_t __tpuprof_rt_threads_snapshot_locked(uint32_t gen, uint32_t *count);
 uint8_t *__tpuprof_rt_threads_write_locked(uint32_t gen, uint8_t *p,
                                            uint64_t *dropped);
 
+struct tpuprof_rt_wfile;
+
+/// The one THREAD section an in-place close finalizes (dump_writer.c).
+typedef struct tpuprof_rt_inplace {
+  uint64_t section; ///< File offset of its section header; 0: no thread.
+  uint64_t stream;  ///< Record bytes fixed by the snapshot.
+  uint64_t tid;
+  uint64_t dropped;
+} tpuprof_rt_inplace;
+
+/// Whether window `gen`, snapshotted, can be finalized in place in `w`: at
+/// most one thread recorded, its buffer is the first THREAD section of `w`
+/// and its ring (if any) never wrapped. Then fills `out` and returns 0, else
+/// -1. Lock held.
+int __tpuprof_rt_threads_in_place_locked(uint32_t gen,
+                                         const struct tpuprof_rt_wfile *w,
+                                         tpuprof_rt_inplace *out);
+
+/// Swaps every thread's mapping of `w` for anonymous memory of the same
+/// size at the same address (mmap MAP_FIXED), so that owners still inside a
+/// probe, or racing the close, store into memory no dump reads, and `w` can
+/// be edited and truncated without a SIGBUS. 0, or -1 with errno. Lock held.
+int __tpuprof_rt_threads_detach_locked(const struct tpuprof_rt_wfile *w);
+
 /// Frees the states of threads that exited (their records are flushed).
 /// Lock held.
 void __tpuprof_rt_threads_reap_locked(void);
@@ -356,13 +381,16 @@ int __tpuprof_rt_write_dump(const char *dir, uint32_t device, uint32_t first_n,
 /// the window gets a page-aligned THREAD section appended with ftruncate and
 /// mapped MAP_SHARED as its record buffer, so every record the hot path
 /// writes is in the page cache at once and survives SIGKILL, abort() or a
-/// segfault. On a clean close the compact dump is written to a temporary
-/// file that is renamed over this one (threads still mapping the old inode
-/// can never fault on a truncated page). docs/reliability.md.
+/// segfault. A clean close of a window that one thread recorded finalizes
+/// this file in place (__tpuprof_rt_wfile_finish_in_place); any other close
+/// writes the compact dump to a temporary file that is renamed over this
+/// one (threads still mapping the old inode can never fault on a truncated
+/// page). docs/reliability.md, "Closing a window".
 typedef struct tpuprof_rt_wfile {
   int fd;                ///< -1: no file, records go to memory only.
   uint32_t serial;       ///< Non-zero, distinct per created file.
   uint64_t end;          ///< Bytes in the file (page-aligned after a thread).
+  uint64_t prefix_end;   ///< Header, MODULE, EVENTS, CALIBRATION bytes.
   tpuprof_dump_header h; ///< The header as last written.
   char path[4096 + 64];  ///< The dump's final name.
 } tpuprof_rt_wfile;
@@ -380,11 +408,12 @@ int __tpuprof_rt_wfile_create(tpuprof_rt_wfile *w, const char *dir,
                               const uint8_t *prefix, uint64_t size);
 
 /// Appends a THREAD section for `cap` record bytes of thread `tid` and maps
-/// it. Returns the mapping (for munmap), its size and the offset of the
-/// section header in it, or NULL. Thread-list lock held.
+/// it. Returns the mapping (for munmap), its size, the offset of the section
+/// header in it and in the file, or NULL. Thread-list lock held.
 uint8_t *__tpuprof_rt_wfile_add_thread(tpuprof_rt_wfile *w, uint64_t tid,
                                        uint64_t cap, uint64_t *map_size,
-                                       uint64_t *section_off);
+                                       uint64_t *section_off,
+                                       uint64_t *file_off);
 
 /// Rewrites the header (flags not complete) after a field changed.
 void __tpuprof_rt_wfile_sync_header(tpuprof_rt_wfile *w);
@@ -396,6 +425,25 @@ void __tpuprof_rt_wfile_sync_header(tpuprof_rt_wfile *w);
 int __tpuprof_rt_wfile_finish(tpuprof_rt_wfile *w, uint8_t *image,
                               uint64_t size, char *path, size_t path_size,
                               uint32_t *call_num);
+
+/// Finalizes the window file in place into the complete dump whose header
+/// is `h` (call_num and flags are taken care of here), with `t`'s THREAD
+/// section as the only one; every mapping of the file must be detached.
+/// Zeroes the counter words of records that did not end, writes the header
+/// and the section's counts, truncates the unused capacity and sets
+/// TPUPROF_DUMP_COMPLETE last; each step leaves a readable dump, so a
+/// process killed on the way leaves a readable file. Closes the file.
+/// Returns 0 with the path and N, or -1 after one line on stderr.
+int __tpuprof_rt_wfile_finish_in_place(tpuprof_rt_wfile *w,
+                                       const tpuprof_dump_header *h,
+                                       const tpuprof_rt_inplace *t, char *path,
+                                       size_t path_size, uint32_t *call_num);
+
+/// Tests only (test/reliability/CloseCrashTest.cpp): when 1..6, the in-place
+/// close raises SIGKILL just before that step (1 walk, 2 header, 3 THREAD
+/// counts, 4 truncation, 5 complete flag, 6 close), as a process killed
+/// there would die. 0 (the default): never.
+extern int __tpuprof_rt_kill_before_step;
 
 /// Removes the file of a discarded window (schedule warmup) and closes it.
 void __tpuprof_rt_wfile_discard(tpuprof_rt_wfile *w);

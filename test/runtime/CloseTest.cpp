@@ -1,0 +1,275 @@
+//===- test/runtime/CloseTest.cpp - Closing a window in place ----*- C++ -*-===//
+//
+// A window one thread recorded is finalized in its crash-safe file (no copy,
+// no rename): the dump read back record for record, probes still open at
+// the close, counters of those probes, and a thread recording while its
+// windows are flushed (the TSan target of the in-place close).
+// docs/reliability.md, "Closing a window".
+//
+//===----------------------------------------------------------------------===//
+
+#include "DumpParser.h"
+#include "tpuprof/tpuprof.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <dirent.h>
+#include <string>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <thread>
+#include <unistd.h>
+#include <vector>
+
+using namespace tpuprof_test;
+
+namespace {
+
+uint64_t gettid_() { return (uint64_t)syscall(SYS_gettid); }
+
+ino_t inodeOf(const std::string &p) {
+  struct stat st;
+  return stat(p.c_str(), &st) == 0 ? st.st_ino : 0;
+}
+
+/// Names in `dir`, sorted, without "." and "..".
+std::vector<std::string> namesIn(const std::string &dir) {
+  std::vector<std::string> out;
+  if (DIR *d = opendir(dir.c_str())) {
+    while (dirent *e = readdir(d))
+      if (std::string(e->d_name) != "." && std::string(e->d_name) != "..")
+        out.push_back(e->d_name);
+    closedir(d);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+void pair(uint32_t id) {
+  __tpuprof_begin(id);
+  __tpuprof_end(id);
+}
+
+void spinFor(std::chrono::microseconds us) {
+  auto until = std::chrono::steady_clock::now() + us;
+  volatile uint64_t x = 0;
+  while (std::chrono::steady_clock::now() < until)
+    x = x + 1;
+}
+
+/// Per-test output directory; no window left open.
+class Close : public ::testing::Test {
+protected:
+  void SetUp() override {
+    if (tpuprof_is_enabled())
+      tpuprof_disable();
+    char tmpl[] = "/tmp/tpuprof-close-test-XXXXXX";
+    ASSERT_NE(mkdtemp(tmpl), nullptr);
+    Dir = tmpl;
+    tpuprof_set_output(Dir.c_str(), 0);
+  }
+  void TearDown() override {
+    if (tpuprof_is_enabled())
+      tpuprof_disable();
+    tpuprof_set_events(nullptr);
+    for (const std::string &n : namesIn(Dir))
+      std::remove((Dir + "/" + n).c_str());
+    rmdir(Dir.c_str());
+  }
+  std::string path(const std::string &name) const { return Dir + "/" + name; }
+  std::vector<std::string> listDir(const std::string &dir) const {
+    return namesIn(dir);
+  }
+  Dump onlyDump() {
+    Dump d;
+    std::vector<std::string> names = namesIn(Dir);
+    EXPECT_EQ(names.size(), 1u);
+    if (!names.empty())
+      EXPECT_EQ(parseDump(path(names[0]), d), "") << names[0];
+    return d;
+  }
+  Dump lastDump() {
+    Dump d;
+    EXPECT_EQ(parseDump(tpuprof_last_dump_path(), d), "")
+        << tpuprof_last_dump_path();
+    return d;
+  }
+  std::string Dir;
+};
+
+} // namespace
+
+TEST_F(Close, OneThreadsWindowIsFinalizedInPlaceRecordForRecord) {
+  const int n = 5000;
+  ASSERT_EQ(tpuprof_enable(3 * n, 0), 0); // Room for the dims words.
+  // The crash-safe file exists from the start, under the dump's name.
+  std::vector<std::string> names = listDir(Dir);
+  ASSERT_EQ(names.size(), 1u);
+  ino_t ino = inodeOf(path(names[0]));
+  ASSERT_NE(ino, 0u);
+  for (int i = 0; i < n; ++i) {
+    int64_t dims[2] = {i, -i};
+    __tpuprof_begin(7);
+    __tpuprof_begin_dims(8, dims, uint32_t(i % 3));
+    __tpuprof_end(8);
+    __tpuprof_end(7);
+  }
+  ASSERT_EQ(tpuprof_disable(), 0);
+  EXPECT_EQ(listDir(Dir), names); // No temporary file left behind.
+  // The same file, finalized where the records were written: not replaced.
+  EXPECT_EQ(inodeOf(path(names[0])), ino);
+  // The strict parser checks sizes, counts, padding and the file's end (the
+  // unused capacity is gone).
+  Dump d = onlyDump();
+  EXPECT_NE(d.header.flags & TPUPROF_DUMP_COMPLETE, 0u);
+  EXPECT_EQ(d.header.dropped, 0u);
+  ASSERT_EQ(d.threads.size(), 1u);
+  const ThreadSection &t = d.threads[0];
+  EXPECT_EQ(t.head.tid, gettid_());
+  EXPECT_EQ(t.head.dropped, 0u);
+  ASSERT_EQ(t.records.size(), 2u * n);
+  uint64_t prevEnd = d.header.window_begin;
+  for (int i = 0; i < n; ++i) {
+    const Record &a = t.records[2 * i], &b = t.records[2 * i + 1];
+    ASSERT_EQ(a.rec.probe, 7u);
+    ASSERT_EQ(a.rec.depth, 0u);
+    ASSERT_TRUE(a.dims.empty());
+    ASSERT_EQ(b.rec.probe, 8u);
+    ASSERT_EQ(b.rec.depth, 1u);
+    ASSERT_EQ(b.dims.size(), size_t(i % 3)) << i;
+    if (i % 3 > 0)
+      ASSERT_EQ(b.dims[0], i);
+    if (i % 3 > 1)
+      ASSERT_EQ(b.dims[1], -i);
+    ASSERT_LE(prevEnd, a.rec.begin) << i;
+    ASSERT_LE(a.rec.begin, b.rec.begin) << i;
+    ASSERT_LE(b.rec.begin, b.rec.end) << i;
+    ASSERT_LE(b.rec.end, a.rec.end) << i;
+    prevEnd = a.rec.end;
+  }
+  EXPECT_LE(prevEnd, d.header.window_end);
+}
+
+TEST_F(Close, ProbeOpenAtAnInPlaceCloseStaysOpenAndItsEndWritesNothing) {
+  ASSERT_EQ(tpuprof_enable(64, 0), 0);
+  pair(20);
+  __tpuprof_begin(21); // Still open when the window closes.
+  pair(22);
+  ASSERT_EQ(tpuprof_disable(), 0);
+  std::string bytes = readFile(tpuprof_last_dump_path());
+  // The end lands in memory that no longer maps the dump.
+  __tpuprof_end(21);
+  pair(23);
+  EXPECT_EQ(readFile(tpuprof_last_dump_path()), bytes);
+  Dump d = lastDump();
+  ASSERT_EQ(d.threads.size(), 1u);
+  const std::vector<Record> &r = d.threads[0].records;
+  ASSERT_EQ(r.size(), 3u);
+  EXPECT_EQ(r[0].rec.probe, 20u);
+  EXPECT_NE(r[0].rec.end, 0u);
+  EXPECT_EQ(r[1].rec.probe, 21u);
+  EXPECT_EQ(r[1].rec.end, 0u);
+  EXPECT_EQ(r[2].rec.probe, 22u);
+  EXPECT_EQ(r[2].rec.depth, 1u);
+  EXPECT_NE(r[2].rec.end, 0u);
+  // The thread's next window records into a fresh section as usual.
+  ASSERT_EQ(tpuprof_enable(64, 0), 0);
+  pair(24);
+  ASSERT_EQ(tpuprof_disable(), 0);
+  Dump next = lastDump();
+  ASSERT_EQ(next.threads.size(), 1u);
+  ASSERT_EQ(next.threads[0].records.size(), 1u);
+  EXPECT_EQ(next.threads[0].records[0].rec.probe, 24u);
+}
+
+TEST_F(Close, WindowWithoutRecordsIsFinalizedInPlace) {
+  ASSERT_EQ(tpuprof_enable(64, 0), 0);
+  ASSERT_EQ(tpuprof_disable(), 0);
+  Dump d = onlyDump(); // The enabling thread's unused section is gone.
+  EXPECT_TRUE(d.threads.empty());
+  EXPECT_NE(d.header.flags & TPUPROF_DUMP_COMPLETE, 0u);
+}
+
+TEST_F(Close, ThreadRecordingThroughInPlaceFlushesLosesNothing) {
+  // Windows after the first hold only the worker (the enabling thread's
+  // section is in the first one): each flush detaches the buffer the
+  // worker is writing and finalizes its file in place. TSan checks this.
+  ASSERT_EQ(tpuprof_enable(1u << 15, 0), 0);
+  std::atomic<bool> stop{false};
+  std::atomic<uint64_t> pairs{0};
+  uint64_t tid = 0;
+  std::thread worker([&] {
+    tid = gettid_();
+    int64_t dims[1] = {5};
+    while (!stop.load(std::memory_order_relaxed)) {
+      __tpuprof_begin(400);
+      __tpuprof_begin_dims(401, dims, 1);
+      __tpuprof_end(401);
+      __tpuprof_end(400);
+      pairs.fetch_add(1, std::memory_order_relaxed);
+    }
+  });
+  while (pairs.load() < 100)
+    std::this_thread::yield();
+  for (int f = 0; f < 10; ++f) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    ASSERT_EQ(tpuprof_flush(), 0);
+  }
+  stop = true;
+  worker.join();
+  ASSERT_EQ(tpuprof_disable(), 0);
+  std::vector<std::string> names = listDir(Dir);
+  EXPECT_EQ(names.size(), 11u);
+  uint64_t total = 0;
+  for (const std::string &n : names) {
+    Dump d;
+    ASSERT_EQ(parseDump(path(n), d), "") << n;
+    EXPECT_LE(d.threads.size(), 1u) << n;
+    for (const ThreadSection &t : d.threads) {
+      EXPECT_EQ(t.head.tid, tid) << n;
+      uint64_t kept = t.records.size() + t.head.dropped;
+      for (size_t k = 0; k < t.records.size(); ++k) {
+        const tpuprof_record &r = t.records[k].rec;
+        ASSERT_TRUE(r.end == 0 || r.end >= r.begin) << n;
+        ASSERT_EQ(r.num_dims, r.probe == 401 ? 1u : 0u) << n;
+        if (r.num_dims)
+          ASSERT_EQ(t.records[k].dims[0], 5) << n;
+        // Only records at the window's edges can be open.
+        if (r.end == 0)
+          ASSERT_TRUE(k + 2 >= t.records.size() || k < 2) << n << " " << k;
+      }
+      total += kept;
+    }
+  }
+  // Not per window: a window may end right after the worker entered it,
+  // before its first record (under TSan, mapping a section takes ms).
+  EXPECT_GT(total, 0u);
+}
+
+TEST_F(Close, InPlaceCloseZeroesTheCountersOfOpenProbes) {
+  ASSERT_EQ(tpuprof_set_events("perf::TASK-CLOCK"), 0);
+  ASSERT_EQ(tpuprof_enable(64, 1), 0);
+  __tpuprof_begin(31); // Open at the close: its words hold begin readings.
+  __tpuprof_begin(32);
+  spinFor(std::chrono::microseconds(2000));
+  __tpuprof_end(32);
+  ASSERT_EQ(tpuprof_disable(), 0);
+  __tpuprof_end(31); // Into memory no dump reads.
+  Dump d = lastDump();
+  ASSERT_EQ(d.threads.size(), 1u);
+  ASSERT_EQ(d.threads[0].records.size(), 2u);
+  const Record *open = &d.threads[0].records[0];
+  const Record *done = &d.threads[0].records[1];
+  ASSERT_EQ(open->rec.probe, 31u);
+  ASSERT_EQ(done->rec.probe, 32u);
+  EXPECT_EQ(open->rec.end, 0u);
+  EXPECT_EQ(open->counters, std::vector<uint64_t>(3, 0));
+  ASSERT_NE(done->rec.end, 0u);
+  ASSERT_EQ(done->counters.size(), 3u);
+  EXPECT_GT(done->counters[0], 0u); // Task clock of 2 ms of spinning.
+  EXPECT_GT(done->counters[1], 0u);
+}
