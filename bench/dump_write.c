@@ -1,12 +1,13 @@
 /*===- bench/dump_write.c - How fast the runtime gets records to disk -*- C -*-===*\
 |*                                                                            *|
 |* One mode-0 window records N probe pairs on one thread, then closes; the    *|
-|* close (tpuprof_disable: snapshot, compact image, write, rename) is timed,  *|
-|* and so is the window's whole write path (opening the crash-safe file and   *|
-|* mapping the thread's section at the first probe, plus the close). The peer *|
-|* is the ceiling: one write() of as many bytes as the dump has, from a       *|
-|* buffer already in memory, to a new file in the same directory, plus its    *|
-|* open and close. Rounds alternate between the two; figures are medians.     *|
+|* close (tpuprof_disable: one thread, so the crash-safe file is finalized in *|
+|* place) is timed, and so is the window's whole write path (opening the      *|
+|* crash-safe file and mapping the thread's section at the first probe, plus  *|
+|* the close). The peer is the ceiling: one write() of as many bytes as the   *|
+|* dump has, from a buffer already in memory, to a new file in the same       *|
+|* directory, plus its open and close. Rounds alternate between the two;      *|
+|* figures are medians.                                                       *|
 |*                                                                            *|
 |*   dump_write [--records N] [--rounds R] [--dir DIR]                        *|
 |*                                                                            *|
