@@ -7,14 +7,13 @@
 |* lock-free hot path safe (see record.c):                                    *|
 |*   1. clear __tpuprof_enabled (disable only) and bump the generation, so    *|
 |*      every thread's next begin takes its slow path;                        *|
-|*   2. fix each recording thread's published `pos`; then either              *|
-|*      a. (one recording thread, in the crash-safe file's first THREAD       *|
-|*         section) detach every thread's mapping of that file, or            *|
-|*      b. copy the records, the tables of all registered modules and the     *|
-|*         header into one image;                                             *|
-|*   3. drop the lock (threads may now reset their buffers) and finalize the  *|
-|*      crash-safe file in place (a) or write the image to a fresh file that  *|
-|*      replaces it (b). docs/reliability.md, "Closing a window".             *|
+|*   2. fix each recording thread's published `pos`, and detach every         *|
+|*      thread's mapping of the crash-safe file (only if a buffer is heap     *|
+|*      memory: copy the records, module tables and header into one image);   *|
+|*   3. drop the lock (threads may now reset their buffers) and finish the    *|
+|*      dump: in place in the crash-safe file when one thread recorded,       *|
+|*      else streamed from it (or the image written) to a fresh file that     *|
+|*      takes its place. docs/reliability.md, "Closing a window".             *|
 \*===----------------------------------------------------------------------===*/
 
 #include "rt_internal.h"
@@ -347,8 +346,19 @@ static int close_window_locked(int reopen, int write) {
     memcpy(last_dump_path, path, sizeof(path));
     return 0;
   }
+  // Streamed when every thread's records are in the file: only the prefix
+  // is built in memory, the records go from the file to a fresh one.
+  tpuprof_rt_tsec *secs = NULL;
+  if (w->fd >= 0 && num_threads) {
+    secs = (tpuprof_rt_tsec *)malloc(num_threads * sizeof(*secs));
+    if (secs && __tpuprof_rt_threads_sections_locked(gen, w, secs,
+                                                     num_threads) != 0) {
+      free(secs);
+      secs = NULL;
+    }
+  }
   // calloc: section padding and every reserved field must be zero.
-  uint8_t *image = (uint8_t *)calloc(1, total);
+  uint8_t *image = (uint8_t *)calloc(1, secs ? prefix : total);
   if (image) {
     uint8_t *p = image + sizeof(h);
     p = __tpuprof_rt_modules_write(p);
@@ -361,9 +371,17 @@ static int close_window_locked(int reopen, int write) {
     memcpy(q, &ev, sizeof(ev));
     p += events_bytes;
     p = write_calibration(p);
-    p = __tpuprof_rt_threads_write_locked(gen, p, &dropped);
+    if (!secs)
+      p = __tpuprof_rt_threads_write_locked(gen, p, &dropped);
   } else {
     __tpuprof_rt_modules_unlock();
+  }
+  int detach_err = 0;
+  if (image && secs) {
+    for (uint32_t i = 0; i < num_threads; ++i)
+      dropped += secs[i].dropped;
+    if (__tpuprof_rt_threads_detach_locked(w) != 0)
+      detach_err = errno;
   }
   __tpuprof_rt_threads_reap_locked();
   __tpuprof_rt_threads_unlock();
@@ -373,13 +391,19 @@ static int close_window_locked(int reopen, int write) {
     window_begin = end;
   else
     window_open = 0;
-  if (!image) {
-    fprintf(stderr,
-            "tpuprof: cannot write dump to '%s': out of memory for %llu "
-            "bytes\n",
-            output_dir, (unsigned long long)total);
+  if (!image || detach_err) {
+    if (detach_err)
+      fprintf(stderr, "tpuprof: cannot write dump '%s': %s\n", w->path,
+              strerror(detach_err));
+    else
+      fprintf(stderr,
+              "tpuprof: cannot write dump to '%s': out of memory for %llu "
+              "bytes\n",
+              output_dir, (unsigned long long)(secs ? prefix : total));
     // The crash-safe file stays: an incomplete dump of every record.
     __tpuprof_rt_wfile_forget(w);
+    free(image);
+    free(secs);
     return -1;
   }
 
@@ -393,7 +417,11 @@ static int close_window_locked(int reopen, int write) {
   char path[sizeof(last_dump_path)];
   uint32_t n = 0;
   int rc;
-  if (w->fd >= 0) {
+  if (secs) {
+    rc = __tpuprof_rt_wfile_finish_streamed(w, image, prefix, secs,
+                                            num_threads, path, sizeof(path),
+                                            &n);
+  } else if (w->fd >= 0) {
     rc = __tpuprof_rt_wfile_finish(w, image, total, path, sizeof(path), &n);
   } else {
     // No crash-safe file (it could not be created): write the dump now.
@@ -403,6 +431,7 @@ static int close_window_locked(int reopen, int write) {
       next_call_num = n + 1;
   }
   free(image);
+  free(secs);
   if (rc != 0)
     return -1;
   memcpy(last_dump_path, path, sizeof(path));

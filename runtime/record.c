@@ -689,6 +689,26 @@ int __tpuprof_rt_threads_in_place_locked(uint32_t gen,
   return 0;
 }
 
+int __tpuprof_rt_threads_sections_locked(uint32_t gen,
+                                         const tpuprof_rt_wfile *w,
+                                         tpuprof_rt_tsec *out, uint32_t max) {
+  uint32_t n = 0;
+  for (rt_thread *t = threads_head; t; t = t->next) {
+    if (t->gen != gen)
+      continue;
+    if (n == max || !t->map || t->wserial != w->serial)
+      return -1;
+    tpuprof_rt_tsec *s = &out[n++];
+    s->section = t->wsec;
+    s->tail = t->snap_tail;
+    s->wrap = t->snap_wrap;
+    s->pos = t->snap_pos;
+    s->tid = t->tid;
+    s->dropped = __atomic_load_n(&t->dropped, __ATOMIC_RELAXED);
+  }
+  return n == max ? 0 : -1;
+}
+
 int __tpuprof_rt_threads_detach_locked(const tpuprof_rt_wfile *w) {
   for (rt_thread *t = threads_head; t; t = t->next) {
     if (!t->map || t->wserial != w->serial)

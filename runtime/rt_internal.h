@@ -280,6 +280,24 @@ int __tpuprof_rt_threads_in_place_locked(uint32_t gen,
                                          const struct tpuprof_rt_wfile *w,
                                          tpuprof_rt_inplace *out);
 
+/// Where one thread's records lie in the window file, for a close that
+/// streams them from the file into a fresh one (dump_writer.c).
+typedef struct tpuprof_rt_tsec {
+  uint64_t section; ///< File offset of its section header.
+  uint64_t tail;    ///< Ring wrapped (wrap != 0): the previous lap's records
+  uint64_t wrap;    ///< [tail, wrap) come first, then [0, pos).
+  uint64_t pos;     ///< Record bytes fixed by the snapshot.
+  uint64_t tid;
+  uint64_t dropped;
+} tpuprof_rt_tsec;
+
+/// Fills `out` (room for `max`) with window `gen`'s snapshotted threads in
+/// list order (the dump's THREAD order). 0, or -1 when some thread's records
+/// are not in `w`'s file (its buffer is heap memory). Lock held.
+int __tpuprof_rt_threads_sections_locked(uint32_t gen,
+                                         const struct tpuprof_rt_wfile *w,
+                                         tpuprof_rt_tsec *out, uint32_t max);
+
 /// Swaps every thread's mapping of `w` for anonymous memory of the same
 /// size at the same address (mmap MAP_FIXED), so that owners still inside a
 /// probe, or racing the close, store into memory no dump reads, and `w` can
@@ -383,9 +401,10 @@ int __tpuprof_rt_write_dump(const char *dir, uint32_t device, uint32_t first_n,
 /// writes is in the page cache at once and survives SIGKILL, abort() or a
 /// segfault. A clean close of a window that one thread recorded finalizes
 /// this file in place (__tpuprof_rt_wfile_finish_in_place); any other close
-/// writes the compact dump to a temporary file that is renamed over this
-/// one (threads still mapping the old inode can never fault on a truncated
-/// page). docs/reliability.md, "Closing a window".
+/// streams the records from it into a fresh file that takes its place
+/// (__tpuprof_rt_wfile_finish_streamed; __tpuprof_rt_wfile_finish writes an
+/// image when a buffer is heap memory). docs/reliability.md, "Closing a
+/// window".
 typedef struct tpuprof_rt_wfile {
   int fd;                ///< -1: no file, records go to memory only.
   uint32_t serial;       ///< Non-zero, distinct per created file.
@@ -419,7 +438,8 @@ uint8_t *__tpuprof_rt_wfile_add_thread(tpuprof_rt_wfile *w, uint64_t tid,
 void __tpuprof_rt_wfile_sync_header(tpuprof_rt_wfile *w);
 
 /// Replaces the window file by the compact, complete dump `image` (written
-/// to a temporary file in the same directory, then renamed) and closes it.
+/// to a hidden temporary file in the same directory that then takes its
+/// place) and closes it.
 /// Returns 0 with the path and N, or -1 after one line on stderr; the
 /// crash-safe file then stays, readable as an incomplete dump.
 int __tpuprof_rt_wfile_finish(tpuprof_rt_wfile *w, uint8_t *image,
@@ -444,6 +464,20 @@ int __tpuprof_rt_wfile_finish_in_place(tpuprof_rt_wfile *w,
 /// counts, 4 truncation, 5 complete flag, 6 close), as a process killed
 /// there would die. 0 (the default): never.
 extern int __tpuprof_rt_kill_before_step;
+
+/// Writes the complete dump to a temporary file renamed over the window
+/// file: `prefix` (`prefix_size` bytes: the final header, MODULE, EVENTS,
+/// CALIBRATION) and then the `n` threads' records, written straight from a
+/// mapping of the window file (every mapping of it must be detached), after
+/// counting them and zeroing the counters of those that did not end (in
+/// the window file: still a valid incomplete dump). Closes the file.
+/// Returns 0 with the path and N, or -1 after one line on stderr; the
+/// window file then stays, readable as an incomplete dump.
+int __tpuprof_rt_wfile_finish_streamed(tpuprof_rt_wfile *w, uint8_t *prefix,
+                                       uint64_t prefix_size,
+                                       const tpuprof_rt_tsec *t, uint32_t n,
+                                       char *path, size_t path_size,
+                                       uint32_t *call_num);
 
 /// Removes the file of a discarded window (schedule warmup) and closes it.
 void __tpuprof_rt_wfile_discard(tpuprof_rt_wfile *w);

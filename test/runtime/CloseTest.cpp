@@ -250,6 +250,73 @@ TEST_F(Close, ThreadRecordingThroughInPlaceFlushesLosesNothing) {
   EXPECT_GT(total, 0u);
 }
 
+TEST_F(Close, TwoThreadsAreStreamedWithOneStillInsideAProbe) {
+  // Two recording threads: the records are streamed from the crash-safe
+  // file into a fresh one that replaces it.
+  ASSERT_EQ(tpuprof_enable(256, 0), 0);
+  std::atomic<int> stage{0};
+  uint64_t tid = 0;
+  std::thread worker([&] {
+    tid = gettid_();
+    pair(60);
+    __tpuprof_begin(61); // Inside a probe while the window closes.
+    stage = 1;
+    while (stage.load() != 2)
+      std::this_thread::yield();
+    __tpuprof_end(61); // Into memory no dump reads.
+    pair(62);
+    stage = 3;
+  });
+  while (stage.load() != 1)
+    std::this_thread::yield();
+  pair(63);
+  std::vector<std::string> names = listDir(Dir);
+  ASSERT_EQ(names.size(), 1u);
+  ino_t ino = inodeOf(path(names[0]));
+  ASSERT_EQ(tpuprof_disable(), 0);
+  std::string bytes = readFile(tpuprof_last_dump_path());
+  stage = 2;
+  while (stage.load() != 3)
+    std::this_thread::yield();
+  worker.join();
+  EXPECT_EQ(readFile(tpuprof_last_dump_path()), bytes);
+  EXPECT_EQ(listDir(Dir), names);
+  EXPECT_NE(inodeOf(path(names[0])), ino); // Replaced, not edited.
+  Dump d = onlyDump();
+  ASSERT_EQ(d.threads.size(), 2u);
+  const ThreadSection *w = nullptr, *m = nullptr;
+  for (const ThreadSection &t : d.threads)
+    (t.head.tid == tid ? w : m) = &t;
+  ASSERT_NE(w, nullptr);
+  ASSERT_NE(m, nullptr);
+  EXPECT_EQ(m->head.tid, gettid_());
+  ASSERT_EQ(w->records.size(), 2u);
+  EXPECT_EQ(w->records[0].rec.probe, 60u);
+  EXPECT_NE(w->records[0].rec.end, 0u);
+  EXPECT_EQ(w->records[1].rec.probe, 61u);
+  EXPECT_EQ(w->records[1].rec.end, 0u);
+  ASSERT_EQ(m->records.size(), 1u);
+  EXPECT_EQ(m->records[0].rec.probe, 63u);
+}
+
+TEST_F(Close, WrappedRingIsStreamedOldestFirst) {
+  ASSERT_EQ(tpuprof_set_buffer_policy(TPUPROF_BUFFER_RING), 0);
+  ASSERT_EQ(tpuprof_enable(100, 0), 0);
+  for (uint32_t i = 0; i < 1000; ++i)
+    pair(1000 + i);
+  ASSERT_EQ(tpuprof_disable(), 0);
+  ASSERT_EQ(tpuprof_set_buffer_policy(TPUPROF_BUFFER_STOP), 0);
+  Dump d = onlyDump();
+  ASSERT_EQ(d.threads.size(), 1u);
+  const ThreadSection &t = d.threads[0];
+  ASSERT_GT(t.records.size(), 90u);
+  EXPECT_EQ(t.records.size() + t.head.dropped, 1000u);
+  // The newest records, in order, ending with the last one.
+  for (size_t k = 0; k < t.records.size(); ++k)
+    ASSERT_EQ(t.records[k].rec.probe,
+              uint32_t(2000 - t.records.size() + k)) << k;
+}
+
 TEST_F(Close, InPlaceCloseZeroesTheCountersOfOpenProbes) {
   ASSERT_EQ(tpuprof_set_events("perf::TASK-CLOCK"), 0);
   ASSERT_EQ(tpuprof_enable(64, 1), 0);
