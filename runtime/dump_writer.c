@@ -113,6 +113,14 @@ fail:
 
 /*===-- Crash-safe window files ------------------------------------------===*/
 
+int __tpuprof_rt_kill_before_step;
+
+/// The test hook: dies here like a process killed at this point.
+static void kill_point(int step) {
+  if (TPUPROF_RT_UNLIKELY(__tpuprof_rt_kill_before_step == step))
+    raise(SIGKILL);
+}
+
 /// `dir/.name.XXXXXX` for the dump `dir/name`: hidden, so that a report of
 /// the directory (which reads every tpuprof_data_dev* file) never takes a
 /// temporary file left by a killed process for a second dump.
@@ -134,7 +142,9 @@ static int temp_name(char *tmp, size_t size, const char *path) {
 /// as it does for a rename() over an existing file (auto_da_alloc: ≈ 40 ms
 /// per 100 MB). Where the exchange is not supported, rename().
 static int replace_file(const char *tmp, const char *path) {
+  kill_point(7);
   if (renameat2(AT_FDCWD, tmp, AT_FDCWD, path, RENAME_EXCHANGE) == 0) {
+    kill_point(8);
     unlink(tmp); // Now the old, incomplete window file.
     return 0;
   }
@@ -286,13 +296,6 @@ fail:
   return -1;
 }
 
-int __tpuprof_rt_kill_before_step;
-
-/// The test hook: dies here like a process killed at this point.
-static void kill_point(int step) {
-  if (TPUPROF_RT_UNLIKELY(__tpuprof_rt_kill_before_step == step))
-    raise(SIGKILL);
-}
 
 /// Counts the records of a stream and zeroes the counter words of those
 /// that did not end (they hold begin readings, which mean nothing in a

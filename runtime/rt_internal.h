@@ -462,7 +462,9 @@ int __tpuprof_rt_wfile_finish_in_place(tpuprof_rt_wfile *w,
 /// Tests only (test/reliability/CloseCrashTest.cpp): when 1..6, the in-place
 /// close raises SIGKILL just before that step (1 walk, 2 header, 3 THREAD
 /// counts, 4 truncation, 5 complete flag, 6 close), as a process killed
-/// there would die. 0 (the default): never.
+/// there would die; 7 and 8: a close through a fresh file, just before it
+/// takes the window file's place and just before the old one is unlinked.
+/// 0 (the default): never.
 extern int __tpuprof_rt_kill_before_step;
 
 /// Writes the complete dump to a temporary file renamed over the window

@@ -4,7 +4,9 @@
 // killed between any two of its steps must still leave a dump the report
 // reads, with every record (docs/reliability.md, "Closing a window"). A
 // forked child records, leaves one probe open and closes its window with the
-// runtime's test hook set to SIGKILL it just before step N.
+// runtime's test hook set to SIGKILL it just before step N. A close through
+// a fresh file (two threads) is killed just before and just after the new
+// file takes the window file's place.
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,6 +21,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <dirent.h>
+#include <pthread.h>
 #include <signal.h>
 #include <string>
 #include <sys/wait.h>
@@ -31,11 +34,13 @@ extern "C" int __tpuprof_rt_kill_before_step;
 
 namespace {
 
-std::vector<std::string> namesIn(const std::string &dir) {
+/// Names in `dir`, sorted; hidden ones (temporary files) only if asked.
+std::vector<std::string> namesIn(const std::string &dir, bool hidden = true) {
   std::vector<std::string> out;
   if (DIR *d = opendir(dir.c_str())) {
     while (dirent *e = readdir(d))
-      if (std::string(e->d_name) != "." && std::string(e->d_name) != "..")
+      if (std::string(e->d_name) != "." && std::string(e->d_name) != ".." &&
+          (hidden || e->d_name[0] != '.'))
         out.push_back(e->d_name);
     closedir(d);
   }
@@ -45,19 +50,29 @@ std::vector<std::string> namesIn(const std::string &dir) {
 
 constexpr int Pairs = 100;
 
+void *recordPairs(void *) {
+  for (int64_t i = 0; i < Pairs; ++i) {
+    __tpuprof_begin_dims(50, &i, 1);
+    __tpuprof_end(50);
+  }
+  return nullptr;
+}
+
 /// In a child: one window of `Pairs` pairs with a dim and one probe still
-/// open, closed with the kill hook at `step` (0: no kill). Returns the
-/// child's wait status.
-int closeInChild(const std::string &dir, int step) {
+/// open, closed with the kill hook at `step` (0: no kill); with `second`, a
+/// second thread records `Pairs` pairs too (the close goes through a fresh
+/// file). Returns the child's wait status.
+int closeInChild(const std::string &dir, int step, bool second = false) {
   pid_t pid = fork();
   if (pid == 0) {
     tpuprof_set_output(dir.c_str(), 0);
     if (tpuprof_enable(4 * Pairs, 0) != 0)
       _exit(2);
-    for (int64_t i = 0; i < Pairs; ++i) {
-      __tpuprof_begin_dims(50, &i, 1);
-      __tpuprof_end(50);
-    }
+    recordPairs(nullptr);
+    pthread_t other;
+    if (second && (pthread_create(&other, nullptr, recordPairs, nullptr) != 0 ||
+                   pthread_join(other, nullptr) != 0))
+      _exit(4);
     __tpuprof_begin(51); // Open at the close: end stays 0.
     __tpuprof_rt_kill_before_step = step;
     _exit(tpuprof_disable() == 0 ? 0 : 3);
@@ -66,6 +81,27 @@ int closeInChild(const std::string &dir, int step) {
   waitpid(pid, &status, 0);
   return status;
 }
+
+class CloseCrashDir {
+protected:
+  void makeDir() {
+    char tmpl[] = "/tmp/tpuprof-closecrash-XXXXXX";
+    ASSERT_NE(mkdtemp(tmpl), nullptr);
+    Dir = tmpl;
+  }
+  void removeDir() {
+    for (const std::string &n : namesIn(Dir))
+      std::remove((Dir + "/" + n).c_str());
+    rmdir(Dir.c_str());
+  }
+  std::string Dir;
+};
+
+class CloseCrashStreamed : public ::testing::Test, protected CloseCrashDir {
+protected:
+  void SetUp() override { makeDir(); }
+  void TearDown() override { removeDir(); }
+};
 
 class CloseCrash : public ::testing::TestWithParam<int> {
 protected:
@@ -114,3 +150,26 @@ TEST_P(CloseCrash, KilledDuringAnInPlaceCloseLeavesEveryRecord) {
 // 0: not killed; 1..6: killed just before the walk, the header, the THREAD
 // counts, the truncation, the complete flag, the close.
 INSTANTIATE_TEST_SUITE_P(Steps, CloseCrash, ::testing::Range(0, 7));
+
+TEST_F(CloseCrashStreamed, KilledAroundTheFileSwapLeavesEveryRecord) {
+  for (int step : {7, 8}) {
+    SCOPED_TRACE(step);
+    int status = closeInChild(Dir, step, /*second=*/true);
+    ASSERT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL) << status;
+    // One dump a report of the directory sees; the hidden temporary name
+    // holds the new dump (step 7) or the old window file (step 8).
+    std::vector<std::string> names = namesIn(Dir, /*hidden=*/false);
+    ASSERT_EQ(names.size(), 1u);
+    EXPECT_EQ(namesIn(Dir).size(), 2u);
+    llvm::Expected<Dump> d = readDump(Dir + "/" + names[0]);
+    ASSERT_TRUE(bool(d)) << llvm::toString(d.takeError());
+    EXPECT_EQ(d->info.isComplete(), step == 8);
+    ASSERT_EQ(d->threads.size(), 2u);
+    size_t total = 0;
+    for (const Thread &t : d->threads)
+      total += t.records.size();
+    EXPECT_EQ(total, size_t(2 * Pairs + 1));
+    for (const std::string &n : namesIn(Dir))
+      std::remove((Dir + "/" + n).c_str());
+  }
+}
