@@ -21,6 +21,7 @@ void tpuprof::TpuProfDialect::initialize() {
 #define GET_OP_LIST
 #include "tpuprof/passes/mlir/TpuProfOps.cpp.inc"
       >();
+  registerAttributes();
 }
 
 LogicalResult tpuprof::verifyProbeOp(Operation *op) {

@@ -1,7 +1,7 @@
 //===- Instrument.cpp - --tpu-profile-instrument --------------------------===//
 //
 // Wraps selected ops in tpuprof.begin / tpuprof.end and records one probe
-// table entry per op in the module's `tpuprof.probes` attribute.
+// table entry per op in the module's `tpuprof.probes` op.
 //
 //===----------------------------------------------------------------------===//
 
@@ -75,19 +75,24 @@ bool isNeverInstrumented(Operation *op) {
   return !inFunction;
 }
 
-/// "file:line:col" of the first file location inside `loc`, else a name.
-std::string formatLocation(Location loc) {
-  std::string fileLoc, nameLoc;
+/// Sets `entry`'s location to the first file location inside `loc`, else to
+/// the first name in it.
+void setLocation(ProbeEntry &entry, Location loc) {
+  StringAttr name;
   loc->walk([&](Location l) {
-    if (auto f = dyn_cast<FileLineColLoc>(l); f && fileLoc.empty())
-      fileLoc = (f.getFilename().strref() + ":" + llvm::Twine(f.getLine()) +
-                 ":" + llvm::Twine(f.getColumn()))
-                    .str();
-    else if (auto n = dyn_cast<NameLoc>(l); n && nameLoc.empty())
-      nameLoc = n.getName().str();
-    return fileLoc.empty() ? WalkResult::advance() : WalkResult::interrupt();
+    if (auto f = dyn_cast<FileLineColLoc>(l)) {
+      entry.location = f.getFilename();
+      entry.line = f.getLine();
+      entry.column = f.getColumn();
+      entry.hasPosition = true;
+      return WalkResult::interrupt();
+    }
+    if (auto n = dyn_cast<NameLoc>(l); n && !name)
+      name = n.getName();
+    return WalkResult::advance();
   });
-  return fileLoc.empty() ? nameLoc : fileLoc;
+  if (!entry.hasPosition)
+    entry.location = name ? name : StringAttr::get(loc->getContext());
 }
 
 /// A `tensor.empty` of static shape: like a constant, it does no work and
@@ -112,22 +117,6 @@ StringAttr enclosingFunctionName(Operation *op) {
   return StringAttr::get(op->getContext());
 }
 
-/// The keys of a probe table entry, uniqued once per run rather than once
-/// per probe, in the sorted order a DictionaryAttr keeps: the entry is then
-/// built with DictionaryAttr::getWithSorted, without a sort per probe.
-struct ProbeEntryKeys {
-  explicit ProbeEntryKeys(MLIRContext *ctx)
-      : bytes(StringAttr::get(ctx, "bytes")),
-        dynDims(StringAttr::get(ctx, "dyn_dims")),
-        flops(StringAttr::get(ctx, "flops")),
-        function(StringAttr::get(ctx, "function")),
-        hash(StringAttr::get(ctx, "hash")),
-        location(StringAttr::get(ctx, "location")),
-        name(StringAttr::get(ctx, "name")),
-        shapes(StringAttr::get(ctx, "shapes")) {}
-  StringAttr bytes, dynDims, flops, function, hash, location, name, shapes;
-};
-
 class TpuProfileInstrumentPass
     : public tpuprof::impl::TpuProfileInstrumentBase<TpuProfileInstrumentPass> {
 public:
@@ -140,9 +129,8 @@ private:
   bool parseSelection();
   bool isSelected(Operation *op) const;
   /// Wraps `op` in probe `id` and returns its table entry.
-  DictionaryAttr instrument(Operation *op, int64_t id, OpHasher &hasher,
-                            const ProbeEntryKeys &keys);
-  void writeManifest(ArrayRef<DictionaryAttr> probes);
+  ProbeEntry instrument(Operation *op, int64_t id, OpHasher &hasher);
+  void writeManifest(ArrayRef<ProbeEntry> probes);
 
   SmallVector<llvm::GlobPattern> includeGlobs, excludeGlobs;
   bool includeDefault = true;
@@ -185,31 +173,21 @@ bool TpuProfileInstrumentPass::isSelected(Operation *op) const {
   return selected;
 }
 
-DictionaryAttr TpuProfileInstrumentPass::instrument(Operation *op, int64_t id,
-                                                    OpHasher &hasher,
-                                                    const ProbeEntryKeys &keys) {
+ProbeEntry TpuProfileInstrumentPass::instrument(Operation *op, int64_t id,
+                                                OpHasher &hasher) {
   MLIRContext *ctx = op->getContext();
-  Builder attrs(ctx);
   // The table entry is computed before the op's operands are rewired, so the
   // hash sees the op exactly as the user wrote it.
-  unsigned dynDims = mode == 0 ? 0 : countDynamicDims(op->getOperandTypes());
-  NamedAttribute entry[] = {
-      {keys.bytes, attrs.getI64IntegerAttr(estimateBytes(op))},
-      {keys.dynDims, attrs.getI64IntegerAttr(dynDims)},
-      {keys.flops, attrs.getI64IntegerAttr(estimateFlops(op))},
-      {keys.function, enclosingFunctionName(op)},
-      {keys.hash,
-       attrs.getStringAttr(llvm::utohexstr(hasher.computeOpHash(op),
-                                           /*LowerCase=*/true, /*Width=*/16))},
-      {keys.location, attrs.getStringAttr(formatLocation(op->getLoc()))},
-      {keys.name, op->getName().getIdentifier()},
-      {keys.shapes,
-       attrs.getStringAttr(hasher.shapeSignature(op->getOperandTypes()))},
-  };
-  assert(llvm::is_sorted(entry, [](NamedAttribute a, NamedAttribute b) {
-    return a.getName().strref() < b.getName().strref();
-  }) && "probe entry keys must be sorted");
-  DictionaryAttr dict = DictionaryAttr::getWithSorted(ctx, entry);
+  ProbeEntry entry;
+  entry.name = op->getName().getIdentifier();
+  entry.hash = hasher.computeOpHash(op);
+  entry.shapes =
+      StringAttr::get(ctx, hasher.shapeSignature(op->getOperandTypes()));
+  setLocation(entry, op->getLoc());
+  entry.function = enclosingFunctionName(op);
+  entry.flops = estimateFlops(op);
+  entry.bytes = estimateBytes(op);
+  entry.dynDims = mode == 0 ? 0 : countDynamicDims(op->getOperandTypes());
 
   // Forward operands through the begin probe and results through the end
   // probe. Constants stay direct: they do no work, and lowerings (e.g.
@@ -226,31 +204,39 @@ DictionaryAttr TpuProfileInstrumentPass::instrument(Operation *op, int64_t id,
     forwarded.push_back(operand.getOperandNumber());
     inputs.push_back(v);
   }
-  auto begin = builder.create<BeginOp>(op->getLoc(), id, inputs);
+  // Result types given rather than inferred, and one id attribute for both
+  // probes: this loop runs once per instrumented op.
+  IntegerAttr probeId = builder.getI64IntegerAttr(id);
+  auto begin = builder.create<BeginOp>(op->getLoc(), ValueRange(inputs).getTypes(),
+                                       probeId, inputs);
   for (auto [i, operandNumber] : llvm::enumerate(forwarded))
     op->setOperand(operandNumber, begin.getResult(i));
 
   builder.setInsertionPointAfter(op);
   SmallVector<Value> results;
   llvm::append_range(results, op->getResults());
-  auto end = builder.create<EndOp>(op->getLoc(), id, results);
+  auto end = builder.create<EndOp>(op->getLoc(), ValueRange(results).getTypes(),
+                                   probeId, results);
   for (auto [r, forwardedResult] : llvm::zip(results, end.getResults()))
     r.replaceAllUsesExcept(forwardedResult, end);
-  return dict;
+  return entry;
 }
 
-void TpuProfileInstrumentPass::writeManifest(ArrayRef<DictionaryAttr> probes) {
+void TpuProfileInstrumentPass::writeManifest(ArrayRef<ProbeEntry> probes) {
   llvm::json::Array array;
-  for (auto [id, probe] : llvm::enumerate(probes)) {
-    llvm::json::Object obj{{"id", static_cast<int64_t>(id)}};
-    for (NamedAttribute a : probe) {
-      if (auto s = dyn_cast<StringAttr>(a.getValue()))
-        obj[a.getName().strref()] = s.str();
-      else if (auto i = dyn_cast<IntegerAttr>(a.getValue()))
-        obj[a.getName().strref()] = i.getInt();
-    }
-    array.push_back(std::move(obj));
-  }
+  for (auto [id, probe] : llvm::enumerate(probes))
+    array.push_back(llvm::json::Object{
+        {"id", static_cast<int64_t>(id)},
+        {"bytes", static_cast<int64_t>(probe.bytes)},
+        {"dyn_dims", static_cast<int64_t>(probe.dynDims)},
+        {"flops", static_cast<int64_t>(probe.flops)},
+        {"function", probe.function.str()},
+        {"hash", llvm::utohexstr(probe.hash, /*LowerCase=*/true,
+                                 /*Width=*/16)},
+        {"location", probe.formatLocation()},
+        {"name", probe.name.str()},
+        {"shapes", probe.shapes.str()},
+    });
   std::error_code ec;
   llvm::raw_fd_ostream os(manifest, ec, llvm::sys::fs::OF_Text);
   if (ec) {
@@ -275,7 +261,7 @@ void TpuProfileInstrumentPass::runOnOperation() {
   }
   if (!parseSelection())
     return signalPassFailure();
-  if (module->hasAttr(kProbesAttrName)) {
+  if (!module.getOps<ProbesOp>().empty() || module->hasAttr(kProbesAttrName)) {
     module.emitWarning("tpu-profile-instrument: module is already "
                        "instrumented; leaving it unchanged");
     return;
@@ -288,16 +274,16 @@ void TpuProfileInstrumentPass::runOnOperation() {
       selected.push_back(op);
   });
 
-  SmallVector<DictionaryAttr> probes;
+  SmallVector<ProbeEntry> probes;
   probes.reserve(selected.size());
   OpHasher hasher(&getContext());
-  ProbeEntryKeys keys(&getContext());
   for (Operation *op : selected)
     probes.push_back(
-        instrument(op, static_cast<int64_t>(probes.size()), hasher, keys));
+        instrument(op, static_cast<int64_t>(probes.size()), hasher));
 
-  SmallVector<Attribute> table(probes.begin(), probes.end());
-  module->setAttr(kProbesAttrName, ArrayAttr::get(&getContext(), table));
+  OpBuilder::atBlockBegin(module.getBody())
+      .create<ProbesOp>(module.getLoc(),
+                        ProbeTableAttr::get(&getContext(), probes));
   if (!manifest.empty())
     writeManifest(probes);
 }

@@ -61,8 +61,9 @@ public:
   void runOnOperation() override;
 
 private:
-  /// Reads the `tpuprof.probes` attribute; false (with a diagnostic) when it
-  /// is malformed.
+  /// Reads the module's `tpuprof.probes` op (or the module attribute of the
+  /// same name that older versions wrote); false (with a diagnostic) when
+  /// there is none or more than one.
   bool readTable(ModuleOp module, std::vector<ProbeInfo> &probes);
   /// Declares runtime symbols, embeds the table, adds the constructor.
   void emitModuleGlobals(ModuleOp module, ArrayRef<ProbeInfo> probes);
@@ -72,47 +73,44 @@ private:
 
 bool TpuProfileLowerPass::readTable(ModuleOp module,
                                     std::vector<ProbeInfo> &probes) {
-  auto table = module->getAttrOfType<ArrayAttr>(kProbesAttrName);
-  if (!table) {
+  Attribute attr = module->getAttr(kProbesAttrName);
+  auto tables = module.getOps<ProbesOp>();
+  SmallVector<ProbeEntry> parsed;
+  ArrayRef<ProbeEntry> entries;
+  if (!tables.empty()) {
+    if (std::next(tables.begin()) != tables.end() || attr) {
+      module.emitError("tpu-profile-lower: module has more than one probe "
+                       "table ('tpuprof.probes')");
+      return false;
+    }
+    entries = (*tables.begin()).getTable().getEntries();
+  } else if (auto array = dyn_cast_or_null<ArrayAttr>(attr)) {
+    // The plain array of dictionaries that tpuprof wrote before the table
+    // became one attribute: still accepted, so old instrumented IR lowers.
+    FailureOr<SmallVector<ProbeEntry>> read =
+        readProbeEntries(array, kProbesAttrName, [&] {
+          return module.emitError("tpu-profile-lower: ");
+        });
+    if (failed(read))
+      return false;
+    parsed = std::move(*read);
+    entries = parsed;
+  } else {
     module.emitError("tpu-profile-lower: module has tpuprof probes but no '")
         << kProbesAttrName << "' table";
     return false;
   }
-  for (auto [i, entry] : llvm::enumerate(table)) {
-    auto dict = dyn_cast<DictionaryAttr>(entry);
-    auto str = [&](StringRef key) -> std::optional<std::string> {
-      if (auto s = dict ? dict.getAs<StringAttr>(key) : StringAttr())
-        return s.str();
-      return std::nullopt;
-    };
-    auto num = [&](StringRef key) -> std::optional<uint64_t> {
-      if (auto a = dict ? dict.getAs<IntegerAttr>(key) : IntegerAttr())
-        return a.getValue().getZExtValue();
-      return std::nullopt;
-    };
+  probes.reserve(entries.size());
+  for (const ProbeEntry &e : entries) {
     ProbeInfo p;
-    std::optional<std::string> name = str("name"), hash = str("hash"),
-                               shapes = str("shapes"), loc = str("location"),
-                               fn = str("function");
-    std::optional<uint64_t> flops = num("flops"), bytes = num("bytes"),
-                            dyn = num("dyn_dims");
-    uint64_t hashValue = 0;
-    if (!name || !hash || !shapes || !loc || !fn || !flops || !bytes || !dyn ||
-        llvm::StringRef(*hash).getAsInteger(16, hashValue) || *dyn > 255) {
-      module.emitError("tpu-profile-lower: entry #")
-          << i << " of '" << kProbesAttrName
-          << "' is malformed: it needs string name, hash (hex), shapes, "
-             "location, function and integer flops, bytes, dyn_dims (<256)";
-      return false;
-    }
-    p.name = *name;
-    p.hash = hashValue;
-    p.shapes = *shapes;
-    p.location = *loc;
-    p.function = *fn;
-    p.flops = *flops;
-    p.bytes = *bytes;
-    p.numDynDims = static_cast<uint8_t>(*dyn);
+    p.name = e.name.str();
+    p.hash = e.hash;
+    p.shapes = e.shapes.str();
+    p.location = e.formatLocation();
+    p.function = e.function.str();
+    p.flops = e.flops;
+    p.bytes = e.bytes;
+    p.numDynDims = e.dynDims;
     p.kind = TPUPROF_KIND_OP;
     probes.push_back(std::move(p));
   }
@@ -255,7 +253,8 @@ void TpuProfileLowerPass::runOnOperation() {
     if (isa<BeginOp, EndOp>(op))
       probeOps.push_back(op);
   });
-  if (probeOps.empty() && !module->hasAttr(kProbesAttrName))
+  if (probeOps.empty() && module.getOps<ProbesOp>().empty() &&
+      !module->hasAttr(kProbesAttrName))
     return;
 
   std::vector<ProbeInfo> probes;
@@ -277,6 +276,8 @@ void TpuProfileLowerPass::runOnOperation() {
     lowerProbe(op, probe, probes[probe].numDynDims > 0);
   }
   module->removeAttr(kProbesAttrName);
+  for (ProbesOp table : llvm::make_early_inc_range(module.getOps<ProbesOp>()))
+    table.erase();
 }
 
 } // namespace

@@ -1,7 +1,7 @@
 // RUN: tpuprof-opt %s --tpu-profile-instrument --tpu-profile-instrument --verify-diagnostics | FileCheck %s
 
 // Running the pass twice does not wrap ops twice.
-// CHECK-LABEL: module attributes {tpuprof.probes = [{{.*}}]}
+// CHECK-LABEL: tpuprof.probes [{{.*}}]
 // CHECK: tpuprof.begin 0
 // CHECK-NOT: tpuprof.begin
 // expected-warning@+1 {{tpu-profile-instrument: module is already instrumented; leaving it unchanged}}

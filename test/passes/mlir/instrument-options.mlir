@@ -3,20 +3,20 @@
 // RUN: tpuprof-opt %s --split-input-file --tpu-profile-instrument="include=default,arith.* exclude=tosa.*" | FileCheck %s --check-prefix=DEFAULT
 // RUN: tpuprof-opt %s --split-input-file --tpu-profile-instrument="manifest=%t.json" -o /dev/null && FileCheck %s --check-prefix=MANIFEST < %t.json
 
-// INCLUDE-LABEL: module attributes {tpuprof.probes = [{{.*}}name = "tosa.mul"{{.*}}]}
+// INCLUDE-LABEL: tpuprof.probes [{{.*}}name = "tosa.mul"{{.*}}]
 // INCLUDE: func.func @select
 // INCLUDE-NEXT: tosa.add %arg0, %arg1
 // INCLUDE-NEXT: arith.addf
 // INCLUDE-NEXT: tpuprof.begin 0
 // INCLUDE-NEXT: tosa.mul
 
-// EXCLUDE-LABEL: module attributes {tpuprof.probes = [{{.*}}name = "tosa.mul"{{.*}}]}
+// EXCLUDE-LABEL: tpuprof.probes [{{.*}}name = "tosa.mul"{{.*}}]
 // EXCLUDE: func.func @select
 // EXCLUDE-NEXT: tosa.add %arg0, %arg1
 // EXCLUDE-NEXT: arith.addf
 // EXCLUDE-NEXT: tpuprof.begin 0
 
-// DEFAULT-LABEL: module attributes {tpuprof.probes = [{{.*}}name = "arith.addf"{{.*}}]}
+// DEFAULT-LABEL: tpuprof.probes [{{.*}}name = "arith.addf"{{.*}}]
 // DEFAULT: func.func @select
 // DEFAULT-NEXT: tosa.add %arg0, %arg1
 // DEFAULT-NEXT: tpuprof.begin 0

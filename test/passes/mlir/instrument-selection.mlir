@@ -2,7 +2,8 @@
 // RUN: tpuprof-opt %s --split-input-file --tpu-profile-instrument | tpuprof-opt --split-input-file | FileCheck %s
 
 // Every tosa op gets a probe pair; constants and terminators do not.
-// CHECK-LABEL: module attributes {tpuprof.probes = [{{.*}}name = "tosa.add"{{.*}}name = "tosa.mul"
+// CHECK-LABEL: tpuprof.probes [{{.*}}name = "tosa.add"
+// CHECK-NEXT: name = "tosa.mul"
 // CHECK: func.func @tosa_ops
 func.func @tosa_ops(%a: tensor<4x8xf32>, %b: tensor<4x8xf32>) -> tensor<4x8xf32> {
   // CHECK: %[[C:.*]] = "tosa.const"
@@ -25,7 +26,7 @@ func.func @tosa_ops(%a: tensor<4x8xf32>, %b: tensor<4x8xf32>) -> tensor<4x8xf32>
 
 // Calls are instrumented, except calls into the runtime itself; ops that
 // are not graph-level (arith) are left alone.
-// CHECK-LABEL: module attributes {tpuprof.probes = [{bytes = 128 : i64, dyn_dims = 0 : i64, flops = 0 : i64, function = "calls", hash = "{{[0-9a-f]+}}", location = "{{.*}}instrument-selection.mlir{{.*}}:{{[0-9]+}}:{{[0-9]+}}", name = "func.call", shapes = "f32[16]"}]}
+// CHECK-LABEL: tpuprof.probes [{bytes = 128, dyn_dims = 0, flops = 0, function = "calls", hash = "{{[0-9a-f]+}}", location = "{{.*}}instrument-selection.mlir{{.*}}:{{[0-9]+}}:{{[0-9]+}}", name = "func.call", shapes = "f32[16]"}]
 // CHECK: func.func @calls
 func.func private @kernel(tensor<16xf32>) -> tensor<16xf32>
 func.func private @__tpuprof_helper()
@@ -49,7 +50,8 @@ func.func @calls(%x: tensor<16xf32>, %i: index) -> tensor<16xf32> {
 // linalg body never do, even when selected by name.
 // Static FLOPs: matmul = 8*16*4 points x (mulf + addf); generic = 32 negf.
 // Bytes: operands and results (512 + 256 + 128 + 128 for the matmul).
-// CHECK-LABEL: module attributes {tpuprof.probes = [{bytes = 1024 : i64, dyn_dims = 0 : i64, flops = 1024 : i64, {{.*}}name = "linalg.matmul", shapes = "f32[8, 16], f32[16, 4], f32[8, 4]"}, {bytes = 256 : i64, dyn_dims = 0 : i64, flops = 32 : i64, {{.*}}name = "linalg.generic"
+// CHECK-LABEL: tpuprof.probes [{bytes = 1024, dyn_dims = 0, flops = 1024, {{.*}}name = "linalg.matmul", shapes = "f32[8, 16], f32[16, 4], f32[8, 4]"},
+// CHECK-NEXT: {bytes = 256, dyn_dims = 0, flops = 32, {{.*}}name = "linalg.generic"
 // CHECK: func.func @linalg_ops
 func.func @linalg_ops(%a: tensor<8x16xf32>, %b: tensor<16x4xf32>, %c: tensor<8x4xf32>) -> tensor<8x4xf32> {
   // CHECK: tpuprof.begin 0(%arg0, %arg1, %arg2)
@@ -75,7 +77,7 @@ func.func @linalg_ops(%a: tensor<8x16xf32>, %b: tensor<16x4xf32>, %c: tensor<8x4
 // -----
 
 // Ops on buffers: probes forward the memrefs and keep their order.
-// CHECK-LABEL: module attributes {tpuprof.probes = [{{.*}}name = "linalg.copy"
+// CHECK-LABEL: tpuprof.probes [{{.*}}name = "linalg.copy"
 // CHECK: func.func @memref_ops
 func.func @memref_ops(%a: memref<4x4xf32>, %b: memref<4x4xf32>) {
   // CHECK: %[[IN:.*]]:2 = tpuprof.begin 0(%arg0, %arg1) : memref<4x4xf32>, memref<4x4xf32>
@@ -88,7 +90,8 @@ func.func @memref_ops(%a: memref<4x4xf32>, %b: memref<4x4xf32>) {
 // -----
 
 // gpu.launch_func is a graph-level launch.
-// CHECK-LABEL: module attributes {gpu.container_module, tpuprof.probes = [{{.*}}name = "gpu.launch_func"
+// CHECK-LABEL: module attributes {gpu.container_module} {
+// CHECK-NEXT: tpuprof.probes [{{.*}}name = "gpu.launch_func"
 // CHECK: func.func @launch
 module attributes {gpu.container_module} {
   gpu.module @kernels {

@@ -131,3 +131,32 @@ func.func @missing_probe(%a: memref<4xf32>) {
   %0 = "tpuprof.begin"(%a) : (memref<4xf32>) -> memref<4xf32>
   return
 }
+
+// -----
+
+// The table op's entries are checked when the IR is read.
+module {
+  // expected-error@+1 {{entry #0 of 'tpuprof.probes' is malformed: it needs string name, hash (hex), shapes, location, function and integer flops, bytes, dyn_dims (<256)}}
+  tpuprof.probes [{bytes = 16, dyn_dims = 0, flops = 4, function = "f", hash = "xyz", location = "", name = "tosa.abs", shapes = "f32[4]"}]
+}
+
+// -----
+
+// expected-error@+1 {{tpu-profile-lower: module has more than one probe table ('tpuprof.probes')}}
+module {
+  tpuprof.probes [{bytes = 16, dyn_dims = 0, flops = 4, function = "f", hash = "1", location = "", name = "tosa.abs", shapes = "f32[4]"}]
+  tpuprof.probes [{bytes = 16, dyn_dims = 0, flops = 4, function = "f", hash = "2", location = "", name = "tosa.abs", shapes = "f32[4]"}]
+  func.func @two_tables(%a: memref<4xf32>) {
+    %0 = tpuprof.begin 0 (%a) : memref<4xf32>
+    return
+  }
+}
+
+// -----
+
+// The table belongs to a module, not to a function.
+func.func @table_in_function() {
+  // expected-error@+1 {{'tpuprof.probes' op expects parent op 'builtin.module'}}
+  tpuprof.probes []
+  return
+}

@@ -6,7 +6,7 @@
 
 // --tpu-profile-lower on hand-written probes (the tables are written out so
 // that this file does not depend on --tpu-profile-instrument).
-// No probe of this file survives lowering, and no table attribute either.
+// No probe of this file survives lowering, and no table either.
 // NOPROBE-NOT: tpuprof.begin
 // NOPROBE-NOT: tpuprof.end
 // NOPROBE-NOT: tpuprof.probes
@@ -70,9 +70,10 @@
 // The constructor is registered once.
 // CHECK: llvm.mlir.global_ctors {ctors = [@__tpuprof_module_ctor], priorities = [65535 : i32]}
 // CHECK-NOT: llvm.mlir.global_ctors
-module attributes {tpuprof.probes = [
-  {bytes = 16 : i64, dyn_dims = 0 : i64, flops = 4 : i64, function = "f", hash = "00112233aabbccdd", location = "x.mlir:1:1", name = "tosa.abs", shapes = "f32[4]"},
-  {bytes = 32 : i64, dyn_dims = 0 : i64, flops = 0 : i64, function = "f", hash = "ffffffffffffffff", location = "x.mlir:2:1", name = "linalg.copy", shapes = "f32[4], f32[4]"}]} {
+module {
+  tpuprof.probes [
+  {bytes = 16, dyn_dims = 0, flops = 4, function = "f", hash = "00112233aabbccdd", location = "x.mlir:1:1", name = "tosa.abs", shapes = "f32[4]"},
+  {bytes = 32, dyn_dims = 0, flops = 0, function = "f", hash = "ffffffffffffffff", location = "x.mlir:2:1", name = "linalg.copy", shapes = "f32[4], f32[4]"}]
   func.func @static(%a: memref<4xf32>, %b: memref<4xf32>) {
     %0:2 = tpuprof.begin 0 (%a, %b) : memref<4xf32>, memref<4xf32>
     "test.work"(%0#0, %0#1) : (memref<4xf32>, memref<4xf32>) -> ()
@@ -100,6 +101,8 @@ module attributes {tpuprof.probes = [
 // CHECK: llvm.call @__tpuprof_end(
 // CHECK: llvm.mlir.global_ctors {ctors = [@__tpuprof_module_ctor, @other_ctor], priorities = [65535 : i32, 100 : i32]}
 // CHECK-NOT: llvm.mlir.global_ctors
+// (This table is in the module-attribute form that earlier builds wrote;
+// it still lowers.)
 module attributes {tpuprof.probes = [{bytes = 16 : i64, dyn_dims = 0 : i64, flops = 4 : i64, function = "with_ctor", hash = "1", location = "", name = "tosa.abs", shapes = "f32[4]"}]} {
   llvm.func @other_ctor() {
     llvm.return
@@ -154,7 +157,8 @@ module attributes {tpuprof.probes = [{bytes = 16 : i64, dyn_dims = 0 : i64, flop
 // CHECK-NEXT: }
 // CHECK-NEXT: }
 // CHECK-NEXT: return
-module attributes {tpuprof.probes = [{bytes = 0 : i64, dyn_dims = 3 : i64, flops = 0 : i64, function = "dynamic", hash = "ab", location = "", name = "linalg.copy", shapes = "f32[?, 8, ?], f32[?]"}]} {
+module {
+  tpuprof.probes [{bytes = 0, dyn_dims = 3, flops = 0, function = "dynamic", hash = "ab", location = "", name = "linalg.copy", shapes = "f32[?, 8, ?], f32[?]"}]
   func.func @dynamic(%m: memref<?x8x?xf32>, %v: memref<?xf32>, %n: index) {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
@@ -182,9 +186,10 @@ module attributes {tpuprof.probes = [{bytes = 0 : i64, dyn_dims = 3 : i64, flops
 // CHECK: llvm.call @__tpuprof_begin_dims(%{{.*}}, %[[S1]], %{{.*}})
 // CHECK: llvm.call @__tpuprof_end(
 // CHECK: return
-module attributes {tpuprof.probes = [
-  {bytes = 0 : i64, dyn_dims = 1 : i64, flops = 0 : i64, function = "two_dynamic", hash = "1", location = "", name = "tosa.abs", shapes = "f32[?]"},
-  {bytes = 0 : i64, dyn_dims = 1 : i64, flops = 0 : i64, function = "two_dynamic", hash = "2", location = "", name = "tosa.abs", shapes = "f32[?]"}]} {
+module {
+  tpuprof.probes [
+  {bytes = 0, dyn_dims = 1, flops = 0, function = "two_dynamic", hash = "1", location = "", name = "tosa.abs", shapes = "f32[?]"},
+  {bytes = 0, dyn_dims = 1, flops = 0, function = "two_dynamic", hash = "2", location = "", name = "tosa.abs", shapes = "f32[?]"}]
   func.func @two_dynamic(%a: memref<?xf32>) {
     %0 = tpuprof.begin 0 (%a) : memref<?xf32>
     "test.work"(%0) : (memref<?xf32>) -> ()
@@ -209,7 +214,8 @@ module attributes {tpuprof.probes = [
 // CHECK: %[[R:.*]] = tosa.abs %[[T]] : (tensor<?x4xf32>) -> tensor<?x4xf32>
 // CHECK: llvm.call @__tpuprof_end(
 // CHECK: return %[[R]] : tensor<?x4xf32>
-module attributes {tpuprof.probes = [{bytes = 0 : i64, dyn_dims = 1 : i64, flops = 0 : i64, function = "tensor_level", hash = "1", location = "", name = "tosa.abs", shapes = "f32[?, 4]"}]} {
+module {
+  tpuprof.probes [{bytes = 0, dyn_dims = 1, flops = 0, function = "tensor_level", hash = "1", location = "", name = "tosa.abs", shapes = "f32[?, 4]"}]
   func.func @tensor_level(%t: tensor<?x4xf32>) -> tensor<?x4xf32> {
     %0 = tpuprof.begin 0 (%t) : tensor<?x4xf32>
     %1 = tosa.abs %0 : (tensor<?x4xf32>) -> tensor<?x4xf32>
@@ -229,7 +235,8 @@ module attributes {tpuprof.probes = [{bytes = 0 : i64, dyn_dims = 1 : i64, flops
 // CHECK: llvm.call @__tpuprof_begin(%{{.*}}) : (i32) -> ()
 // CHECK-NOT: __tpuprof_begin_dims(
 // CHECK: llvm.call @__tpuprof_end(
-module attributes {tpuprof.probes = [{bytes = 0 : i64, dyn_dims = 0 : i64, flops = 0 : i64, function = "mode0_table", hash = "1", location = "", name = "tosa.abs", shapes = "f32[?]"}]} {
+module {
+  tpuprof.probes [{bytes = 0, dyn_dims = 0, flops = 0, function = "mode0_table", hash = "1", location = "", name = "tosa.abs", shapes = "f32[?]"}]
   func.func @mode0_table(%a: memref<?xf32>) {
     %0 = tpuprof.begin 0 (%a) : memref<?xf32>
     "test.work"(%0) : (memref<?xf32>) -> ()

@@ -1,6 +1,7 @@
 //===- Dialect.h - tpuprof probe dialect ------------------------*- C++ -*-===//
 //
-// The `tpuprof` dialect: probe ops placed by --tpu-profile-instrument.
+// The `tpuprof` dialect: probe ops placed by --tpu-profile-instrument and
+// the probe table attribute they refer to.
 //
 //===----------------------------------------------------------------------===//
 
@@ -10,6 +11,9 @@
 #include "mlir/Bytecode/BytecodeOpInterface.h"
 #include "mlir/Dialect/Bufferization/IR/BufferizableOpInterface.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/IR/Attributes.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Dialect.h"
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -17,9 +21,41 @@
 #include "tpuprof/passes/mlir/TpuProfDialect.h.inc"
 
 namespace tpuprof {
+
+/// One probe's descriptor in a module's probe table (#tpuprof.probes).
+/// Strings are uniqued attributes: op names, functions, files and shape
+/// signatures repeat across probes, so an entry is a few words.
+struct ProbeEntry {
+  mlir::StringAttr name;     ///< Op name.
+  uint64_t hash = 0;         ///< Stable op hash (docs/hash.md).
+  mlir::StringAttr shapes;   ///< Shape signature of the operands.
+  mlir::StringAttr location; ///< A file (with line/column) or a name, or "".
+  uint32_t line = 0, column = 0;
+  bool hasPosition = false;  ///< `location` is a file and line:column follow.
+  mlir::StringAttr function; ///< Symbol name of the enclosing function.
+  uint64_t flops = 0, bytes = 0; ///< Static estimates, 0 = unknown.
+  uint8_t dynDims = 0;       ///< Dynamic dimensions the begin probe captures.
+
+  /// The location as the table prints it: "file:line:col", a name, or "".
+  std::string formatLocation() const;
+  bool operator==(const ProbeEntry &other) const;
+};
+llvm::hash_code hash_value(const ProbeEntry &entry);
+
+/// Reads the dictionary form of a probe table (what #tpuprof.probes prints
+/// between its brackets, and the plain array attribute older tpuprof
+/// versions wrote). Returns failure after one diagnostic naming the first
+/// malformed entry of `tableName`.
+mlir::FailureOr<llvm::SmallVector<ProbeEntry>>
+readProbeEntries(mlir::ArrayAttr table, llvm::StringRef tableName,
+                 llvm::function_ref<mlir::InFlightDiagnostic()> emitError);
+
 /// Shared verifier of tpuprof.begin and tpuprof.end: results mirror operands.
 mlir::LogicalResult verifyProbeOp(mlir::Operation *op);
 } // namespace tpuprof
+
+#define GET_ATTRDEF_CLASSES
+#include "tpuprof/passes/mlir/TpuProfAttrs.h.inc"
 
 #define GET_OP_CLASSES
 #include "tpuprof/passes/mlir/TpuProfOps.h.inc"

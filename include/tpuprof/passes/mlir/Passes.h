@@ -22,7 +22,9 @@ namespace tpuprof {
 #define GEN_PASS_DECL
 #include "tpuprof/passes/mlir/Passes.h.inc"
 
-/// Name of the module attribute that holds the probe table before lowering.
+/// Name of the probe table: the `tpuprof.probes` op, and the module
+/// attribute that held the table in earlier builds (still read by
+/// --tpu-profile-lower, never written).
 inline constexpr llvm::StringLiteral kProbesAttrName = "tpuprof.probes";
 
 /// Registers --tpu-profile-instrument and --tpu-profile-lower with the

@@ -11,22 +11,11 @@
 #ifndef TPUPROF_OPS_TD
 #define TPUPROF_OPS_TD
 
+include "TpuProfAttrs.td"
 include "mlir/IR/OpBase.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "mlir/Dialect/Bufferization/IR/BufferizableOpInterface.td"
-
-def TpuProf_Dialect : Dialect {
-  let name = "tpuprof";
-  let cppNamespace = "::tpuprof";
-  let summary = "Profiling probes placed around graph-level ops";
-  let description = [{
-    Probes inserted by `--tpu-profile-instrument` and lowered to runtime
-    calls by `--tpu-profile-lower`. Each probe refers by `probe` to an entry of
-    the module's probe table (the `tpuprof.probes` module attribute).
-  }];
-  let dependentDialects = ["::mlir::bufferization::BufferizationDialect"];
-}
 
 /// A probe that forwards its operands as results of the same types. The
 /// memory effects keep probes ordered with respect to each other and to
@@ -82,6 +71,31 @@ def TpuProf_EndOp : TpuProf_ProbeOp<"end"> {
     %r1 = tpuprof.end 0 (%r) : tensor<?x128xf32>
     ```
   }];
+}
+
+def TpuProf_ProbesOp : Op<TpuProf_Dialect, "probes",
+                           [HasParent<"::mlir::ModuleOp">]> {
+  let summary = "The module's probe table";
+  let description = [{
+    One per instrumented module, first in its body, so that a tool without
+    the tpuprof dialect stops on it with a one-line error. Entry `i`
+    describes probe `i`: the wrapped op's name, its stable hash (16 hex
+    digits), the shape signature of its operands, its source location, the
+    function around it, static FLOP and byte estimates (0 = unknown) and the
+    number of dynamic dimensions its begin probe captures. It has no side
+    effects of its own but declares none either: canonicalization must not
+    drop it as dead. `--tpu-profile-lower` embeds it and erases it.
+
+    ```mlir
+    tpuprof.probes [
+      {bytes = 1024, dyn_dims = 0, flops = 1024, function = "main",
+       hash = "1f0c...", location = "model.mlir:12:8", name = "linalg.matmul",
+       shapes = "f32[8, 16], f32[16, 4], f32[8, 4]"}
+    ]
+    ```
+  }];
+  let arguments = (ins TpuProf_ProbeTableAttr:$table);
+  let hasCustomAssemblyFormat = 1;
 }
 
 #endif // TPUPROF_OPS_TD
