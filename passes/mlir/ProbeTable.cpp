@@ -182,13 +182,3 @@ void ProbesOp::print(OpAsmPrinter &printer) {
   printer.decreaseIndent();
   printer.printOptionalAttrDict((*this)->getAttrs(), {"table"});
 }
-
-#define GET_ATTRDEF_CLASSES
-#include "tpuprof/passes/mlir/TpuProfAttrs.cpp.inc"
-
-void TpuProfDialect::registerAttributes() {
-  addAttributes<
-#define GET_ATTRDEF_LIST
-#include "tpuprof/passes/mlir/TpuProfAttrs.cpp.inc"
-      >();
-}
