@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "DumpParser.h"
+#include "OutputDirTest.h"
 #include "tpuprof/tpuprof.h"
 
 #include <gtest/gtest.h>
@@ -36,19 +37,6 @@ ino_t inodeOf(const std::string &p) {
   return stat(p.c_str(), &st) == 0 ? st.st_ino : 0;
 }
 
-/// Names in `dir`, sorted, without "." and "..".
-std::vector<std::string> namesIn(const std::string &dir) {
-  std::vector<std::string> out;
-  if (DIR *d = opendir(dir.c_str())) {
-    while (dirent *e = readdir(d))
-      if (std::string(e->d_name) != "." && std::string(e->d_name) != "..")
-        out.push_back(e->d_name);
-    closedir(d);
-  }
-  std::sort(out.begin(), out.end());
-  return out;
-}
-
 void pair(uint32_t id) {
   __tpuprof_begin(id);
   __tpuprof_end(id);
@@ -61,45 +49,8 @@ void spinFor(std::chrono::microseconds us) {
     x = x + 1;
 }
 
-/// Per-test output directory; no window left open.
-class Close : public ::testing::Test {
-protected:
-  void SetUp() override {
-    if (tpuprof_is_enabled())
-      tpuprof_disable();
-    char tmpl[] = "/tmp/tpuprof-close-test-XXXXXX";
-    ASSERT_NE(mkdtemp(tmpl), nullptr);
-    Dir = tmpl;
-    tpuprof_set_output(Dir.c_str(), 0);
-  }
-  void TearDown() override {
-    if (tpuprof_is_enabled())
-      tpuprof_disable();
-    tpuprof_set_events(nullptr);
-    for (const std::string &n : namesIn(Dir))
-      std::remove((Dir + "/" + n).c_str());
-    rmdir(Dir.c_str());
-  }
-  std::string path(const std::string &name) const { return Dir + "/" + name; }
-  std::vector<std::string> listDir(const std::string &dir) const {
-    return namesIn(dir);
-  }
-  Dump onlyDump() {
-    Dump d;
-    std::vector<std::string> names = namesIn(Dir);
-    EXPECT_EQ(names.size(), 1u);
-    if (!names.empty())
-      EXPECT_EQ(parseDump(path(names[0]), d), "") << names[0];
-    return d;
-  }
-  Dump lastDump() {
-    Dump d;
-    EXPECT_EQ(parseDump(tpuprof_last_dump_path(), d), "")
-        << tpuprof_last_dump_path();
-    return d;
-  }
-  std::string Dir;
-};
+using tpuprof::test::listDir;
+using Close = tpuprof::test::OutputDirTest;
 
 } // namespace
 

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "DumpParser.h"
+#include "OutputDirTest.h"
 #include "FsUtil.h"
 #include "rt_internal.h"
 #include "tpuprof/tpuprof.h"
@@ -100,32 +101,8 @@ int eventIndex(const Dump &d, const std::string &name) {
   return -1;
 }
 
-class Counters : public ::testing::Test {
+class Counters : public tpuprof::test::OutputDirTest {
 protected:
-  void SetUp() override {
-    if (tpuprof_is_enabled())
-      tpuprof_disable();
-    tpuprof_set_schedule(nullptr);
-    char tmpl[] = "/tmp/tpuprof-ctr-test-XXXXXX";
-    ASSERT_NE(mkdtemp(tmpl), nullptr);
-    Dir = tmpl;
-    tpuprof_set_output(Dir.c_str(), 0);
-  }
-  void TearDown() override {
-    tpuprof_set_schedule(nullptr);
-    if (tpuprof_is_enabled())
-      tpuprof_disable();
-    tpuprof_set_events(nullptr);
-    for (const std::string &n : listDir(Dir))
-      std::remove((Dir + "/" + n).c_str());
-    rmdir(Dir.c_str());
-  }
-  Dump lastDump() {
-    Dump d;
-    std::string err = parseDump(tpuprof_last_dump_path(), d);
-    EXPECT_EQ(err, "") << tpuprof_last_dump_path();
-    return d;
-  }
   /// The first record of `probe` in `d`, or nullptr.
   static const Record *recordOf(const Dump &d, uint32_t probe) {
     for (const ThreadSection &t : d.threads)
@@ -134,7 +111,6 @@ protected:
           return &r;
     return nullptr;
   }
-  std::string Dir;
 };
 
 } // namespace

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "DumpParser.h"
+#include "OutputDirTest.h"
 #include "FsUtil.h"
 #include "rt_internal.h"
 #include "tpuprof/ProbeTable.h"
@@ -47,46 +48,8 @@ void writeFile(const std::string &path, const std::string &data) {
 }
 
 /// Per-test output directory and a clean runtime state.
-class Runtime : public ::testing::Test {
+class Runtime : public tpuprof::test::OutputDirTest {
 protected:
-  void SetUp() override {
-    if (tpuprof_is_enabled())
-      tpuprof_disable();
-    char tmpl[] = "/tmp/tpuprof-rt-test-XXXXXX";
-    ASSERT_NE(mkdtemp(tmpl), nullptr);
-    Dir = tmpl;
-    tpuprof_set_output(Dir.c_str(), 0);
-  }
-
-  void TearDown() override {
-    if (tpuprof_is_enabled())
-      tpuprof_disable();
-    for (const std::string &n : listDir(Dir))
-      std::remove((Dir + "/" + n).c_str());
-    rmdir(Dir.c_str());
-  }
-
-  std::string path(const std::string &name) const { return Dir + "/" + name; }
-
-  /// Parses the single dump expected in Dir.
-  Dump onlyDump() {
-    Dump d;
-    std::vector<std::string> names = listDir(Dir);
-    EXPECT_EQ(names.size(), 1u);
-    if (names.empty())
-      return d;
-    std::string err = parseDump(path(names[0]), d);
-    EXPECT_EQ(err, "") << names[0];
-    return d;
-  }
-
-  Dump lastDump() {
-    Dump d;
-    std::string err = parseDump(tpuprof_last_dump_path(), d);
-    EXPECT_EQ(err, "") << tpuprof_last_dump_path();
-    return d;
-  }
-
   /// The THREAD section of thread `tid`, or nullptr.
   static const ThreadSection *threadOf(const Dump &d, uint64_t tid) {
     for (const ThreadSection &t : d.threads)
@@ -95,7 +58,6 @@ protected:
     return nullptr;
   }
 
-  std::string Dir;
 };
 
 void pair(uint32_t id) {
