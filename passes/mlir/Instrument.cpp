@@ -14,6 +14,7 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -128,8 +129,13 @@ private:
   /// Parses `include`/`exclude`; false (with a diagnostic) on a bad glob.
   bool parseSelection();
   bool isSelected(Operation *op) const;
+  /// Static (flops, bytes) by op hash. The estimates are functions of what
+  /// the hash covers (name, attributes, types, regions), and models repeat
+  /// ops: a linalg op's loop ranges then need building once per kind.
+  using CostCache = llvm::DenseMap<uint64_t, std::pair<uint64_t, uint64_t>>;
   /// Wraps `op` in probe `id` and returns its table entry.
-  ProbeEntry instrument(Operation *op, int64_t id, OpHasher &hasher);
+  ProbeEntry instrument(Operation *op, int64_t id, OpHasher &hasher,
+                        CostCache &costs);
   void writeManifest(ArrayRef<ProbeEntry> probes);
 
   SmallVector<llvm::GlobPattern> includeGlobs, excludeGlobs;
@@ -174,7 +180,8 @@ bool TpuProfileInstrumentPass::isSelected(Operation *op) const {
 }
 
 ProbeEntry TpuProfileInstrumentPass::instrument(Operation *op, int64_t id,
-                                                OpHasher &hasher) {
+                                                OpHasher &hasher,
+                                                CostCache &costs) {
   MLIRContext *ctx = op->getContext();
   // The table entry is computed before the op's operands are rewired, so the
   // hash sees the op exactly as the user wrote it.
@@ -185,8 +192,10 @@ ProbeEntry TpuProfileInstrumentPass::instrument(Operation *op, int64_t id,
       StringAttr::get(ctx, hasher.shapeSignature(op->getOperandTypes()));
   setLocation(entry, op->getLoc());
   entry.function = enclosingFunctionName(op);
-  entry.flops = estimateFlops(op);
-  entry.bytes = estimateBytes(op);
+  auto [cost, isNew] = costs.try_emplace(entry.hash);
+  if (isNew)
+    cost->second = {estimateFlops(op), estimateBytes(op)};
+  std::tie(entry.flops, entry.bytes) = cost->second;
   entry.dynDims = mode == 0 ? 0 : countDynamicDims(op->getOperandTypes());
 
   // Forward operands through the begin probe and results through the end
@@ -277,9 +286,10 @@ void TpuProfileInstrumentPass::runOnOperation() {
   SmallVector<ProbeEntry> probes;
   probes.reserve(selected.size());
   OpHasher hasher(&getContext());
+  CostCache costs;
   for (Operation *op : selected)
     probes.push_back(
-        instrument(op, static_cast<int64_t>(probes.size()), hasher));
+        instrument(op, static_cast<int64_t>(probes.size()), hasher, costs));
 
   OpBuilder::atBlockBegin(module.getBody())
       .create<ProbesOp>(module.getLoc(),
