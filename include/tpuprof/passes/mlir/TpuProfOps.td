@@ -83,8 +83,8 @@ def TpuProf_ProbesOp : Op<TpuProf_Dialect, "probes",
     digits), the shape signature of its operands, its source location, the
     function around it, static FLOP and byte estimates (0 = unknown) and the
     number of dynamic dimensions its begin probe captures. It has no side
-    effects of its own but declares none either: canonicalization must not
-    drop it as dead. `--tpu-profile-lower` embeds it and erases it.
+    effects of its own but implements no memory-effect interface, so MLIR
+    treats its effects as unknown and canonicalization keeps it. `--tpu-profile-lower` embeds it and erases it.
 
     ```mlir
     tpuprof.probes [
