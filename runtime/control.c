@@ -308,46 +308,8 @@ static int close_window_locked(int reopen, int write) {
       sizeof(h) + module_bytes + events_bytes + calibration_bytes();
   uint64_t total = prefix + thread_bytes;
   uint64_t dropped = lost;
-  // In place when the file's prefix is still right (no module registered
-  // since it was created) and the one thread's records lie in its first
-  // THREAD section: finalizing then moves no record.
-  tpuprof_rt_inplace ip;
-  if (w->fd >= 0 && prefix == w->prefix_end &&
-      __tpuprof_rt_threads_in_place_locked(gen, w, &ip) == 0) {
-    __tpuprof_rt_modules_unlock();
-    int detached = __tpuprof_rt_threads_detach_locked(w);
-    int err = errno;
-    __tpuprof_rt_threads_reap_locked();
-    __tpuprof_rt_threads_unlock();
-    uint64_t begin = window_begin;
-    if (reopen)
-      window_begin = end;
-    else
-      window_open = 0;
-    if (detached != 0) {
-      // A thread might still store into the file: leave it as it is, an
-      // incomplete dump of every record.
-      fprintf(stderr, "tpuprof: cannot write dump '%s': %s\n", w->path,
-              strerror(err));
-      __tpuprof_rt_wfile_forget(w);
-      return -1;
-    }
-    fill_header(&h);
-    h.window_begin = begin;
-    h.window_end = end;
-    h.dropped = dropped + ip.dropped;
-    h.num_sections = num_modules + 1 + (calib_valid ? 1 : 0) +
-                     (ip.section ? 1 : 0);
-    char path[sizeof(last_dump_path)];
-    uint32_t n = 0;
-    if (__tpuprof_rt_wfile_finish_in_place(w, &h, &ip, path, sizeof(path),
-                                           &n) != 0)
-      return -1;
-    memcpy(last_dump_path, path, sizeof(path));
-    return 0;
-  }
-  // Streamed when every thread's records are in the file: only the prefix
-  // is built in memory, the records go from the file to a fresh one.
+  // Where each thread's records lie in the crash-safe file; NULL when a
+  // buffer is heap memory (its records are then copied into the image).
   tpuprof_rt_tsec *secs = NULL;
   if (w->fd >= 0 && num_threads) {
     secs = (tpuprof_rt_tsec *)malloc(num_threads * sizeof(*secs));
@@ -357,8 +319,18 @@ static int close_window_locked(int reopen, int write) {
       secs = NULL;
     }
   }
+  // In place when the file's prefix is still right (no module registered
+  // since it was created) and at most one thread recorded, into the first
+  // THREAD section, without wrapping: finalizing then moves no record.
+  // Else streamed when every thread's records are in the file: only the
+  // prefix is built in memory, the records go from the file to a fresh one.
+  int in_place = w->fd >= 0 && prefix == w->prefix_end &&
+                 (num_threads == 0 ||
+                  (secs && num_threads == 1 &&
+                   secs[0].section == w->prefix_end && secs[0].wrap == 0));
   // calloc: section padding and every reserved field must be zero.
-  uint8_t *image = (uint8_t *)calloc(1, secs ? prefix : total);
+  uint8_t *image =
+      in_place ? NULL : (uint8_t *)calloc(1, secs ? prefix : total);
   if (image) {
     uint8_t *p = image + sizeof(h);
     p = __tpuprof_rt_modules_write(p);
@@ -377,7 +349,7 @@ static int close_window_locked(int reopen, int write) {
     __tpuprof_rt_modules_unlock();
   }
   int detach_err = 0;
-  if (image && secs) {
+  if (in_place || (image && secs)) {
     for (uint32_t i = 0; i < num_threads; ++i)
       dropped += secs[i].dropped;
     if (__tpuprof_rt_threads_detach_locked(w) != 0)
@@ -391,7 +363,7 @@ static int close_window_locked(int reopen, int write) {
     window_begin = end;
   else
     window_open = 0;
-  if (!image || detach_err) {
+  if ((!in_place && !image) || detach_err) {
     if (detach_err)
       fprintf(stderr, "tpuprof: cannot write dump '%s': %s\n", w->path,
               strerror(detach_err));
@@ -412,12 +384,16 @@ static int close_window_locked(int reopen, int write) {
   h.window_end = end;
   h.dropped = dropped;
   h.num_sections = num_modules + 1 + (calib_valid ? 1 : 0) + num_threads;
-  memcpy(image, &h, sizeof(h));
+  if (image)
+    memcpy(image, &h, sizeof(h));
 
   char path[sizeof(last_dump_path)];
   uint32_t n = 0;
   int rc;
-  if (secs) {
+  if (in_place) {
+    rc = __tpuprof_rt_wfile_finish_in_place(w, &h, secs, path, sizeof(path),
+                                            &n);
+  } else if (secs) {
     rc = __tpuprof_rt_wfile_finish_streamed(w, image, prefix, secs,
                                             num_threads, path, sizeof(path),
                                             &n);

@@ -251,6 +251,26 @@ uint8_t *__tpuprof_rt_wfile_add_thread(tpuprof_rt_wfile *w, uint64_t tid,
   return (uint8_t *)m;
 }
 
+/// Ends a close that made `w`'s file the complete dump: its path and N.
+static int close_done(tpuprof_rt_wfile *w, char *path, size_t path_size,
+                      uint32_t *call_num) {
+  w->fd = -1;
+  snprintf(path, path_size, "%s", w->path);
+  *call_num = w->h.call_num;
+  return 0;
+}
+
+/// Ends a close that failed (errno says why) after one line on stderr; the
+/// window file stays, readable as an incomplete dump.
+static int close_failed(tpuprof_rt_wfile *w) {
+  fprintf(stderr, "tpuprof: cannot write dump '%s': %s\n", w->path,
+          strerror(errno));
+  if (w->fd >= 0)
+    close(w->fd);
+  w->fd = -1;
+  return -1;
+}
+
 int __tpuprof_rt_wfile_finish(tpuprof_rt_wfile *w, uint8_t *image,
                               uint64_t size, char *path, size_t path_size,
                               uint32_t *call_num) {
@@ -283,17 +303,10 @@ int __tpuprof_rt_wfile_finish(tpuprof_rt_wfile *w, uint8_t *image,
     goto fail;
   }
   close(w->fd);
-  w->fd = -1;
-  snprintf(path, path_size, "%s", w->path);
-  *call_num = w->h.call_num;
-  return 0;
+  return close_done(w, path, path_size, call_num);
 
 fail:
-  fprintf(stderr, "tpuprof: cannot write dump '%s': %s\n", w->path,
-          strerror(errno));
-  close(w->fd);
-  w->fd = -1;
-  return -1;
+  return close_failed(w);
 }
 
 
@@ -318,19 +331,19 @@ static int settle_records(uint8_t *stream, uint64_t size, uint64_t *records) {
 
 int __tpuprof_rt_wfile_finish_in_place(tpuprof_rt_wfile *w,
                                        const tpuprof_dump_header *final,
-                                       const tpuprof_rt_inplace *t, char *path,
+                                       const tpuprof_rt_tsec *t, char *path,
                                        size_t path_size, uint32_t *call_num) {
   // No other mapping of the file is left (the owners' were detached), so
   // the records below the snapshot are final and plain loads read them.
   uint64_t records = 0;
   uint64_t size = w->prefix_end;
   kill_point(1);
-  if (t->section) {
+  if (t) {
     uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
     uint64_t stream_off = t->section + sizeof(tpuprof_section_header) +
                           sizeof(tpuprof_thread_section);
-    size = stream_off + t->stream;
-    if (t->stream) {
+    size = stream_off + t->pos;
+    if (t->pos) {
       uint64_t map_off = stream_off & ~(page - 1);
       uint64_t bytes = size - map_off;
       // MAP_POPULATE: the pages are in the page cache; map them in one go
@@ -340,7 +353,7 @@ int __tpuprof_rt_wfile_finish_in_place(tpuprof_rt_wfile *w,
       if (m == MAP_FAILED)
         goto fail;
       int bad = settle_records((uint8_t *)m + (stream_off - map_off),
-                               t->stream, &records);
+                               t->pos, &records);
       munmap(m, bytes);
       if (bad) {
         errno = EIO; // The runtime's own records: never seen, but no dump.
@@ -359,7 +372,7 @@ int __tpuprof_rt_wfile_finish_in_place(tpuprof_rt_wfile *w,
   kill_point(2);
   if (write_all(w->fd, (const uint8_t *)&h, sizeof(h), 0, 1) != 0)
     goto fail;
-  if (t->section) {
+  if (t) {
     // Section header and THREAD header in one write: a single page copy in
     // the kernel (all but rare layouts), which a kill cannot split.
     struct {
@@ -368,11 +381,11 @@ int __tpuprof_rt_wfile_finish_in_place(tpuprof_rt_wfile *w,
     } th;
     memset(&th, 0, sizeof(th));
     th.sh.kind = TPUPROF_SECTION_THREAD;
-    th.sh.size = sizeof(th.ts) + t->stream;
+    th.sh.size = sizeof(th.ts) + t->pos;
     th.ts.tid = t->tid;
     th.ts.dropped = t->dropped;
     th.ts.num_records = records;
-    th.ts.stream_size = t->stream;
+    th.ts.stream_size = t->pos;
     kill_point(3);
     if (write_all(w->fd, (const uint8_t *)&th, sizeof(th), t->section, 1) !=
         0)
@@ -391,18 +404,10 @@ int __tpuprof_rt_wfile_finish_in_place(tpuprof_rt_wfile *w,
     w->fd = -1;
     goto fail;
   }
-  w->fd = -1;
-  snprintf(path, path_size, "%s", w->path);
-  *call_num = w->h.call_num;
-  return 0;
+  return close_done(w, path, path_size, call_num);
 
 fail:
-  fprintf(stderr, "tpuprof: cannot write dump '%s': %s\n", w->path,
-          strerror(errno));
-  if (w->fd >= 0)
-    close(w->fd);
-  w->fd = -1;
-  return -1;
+  return close_failed(w);
 }
 
 int __tpuprof_rt_wfile_finish_streamed(tpuprof_rt_wfile *w, uint8_t *prefix,
@@ -474,10 +479,7 @@ int __tpuprof_rt_wfile_finish_streamed(tpuprof_rt_wfile *w, uint8_t *prefix,
     goto fail_tmp;
   munmap(m, bytes);
   close(w->fd);
-  w->fd = -1;
-  snprintf(path, path_size, "%s", w->path);
-  *call_num = w->h.call_num;
-  return 0;
+  return close_done(w, path, path_size, call_num);
 
 fail_tmp: {
   int err = errno;
@@ -486,14 +488,12 @@ fail_tmp: {
   unlink(tmp);
   errno = err;
 }
-fail:
-  fprintf(stderr, "tpuprof: cannot write dump '%s': %s\n", w->path,
-          strerror(errno));
+fail: {
+  int rc = close_failed(w);
   if (m)
     munmap(m, bytes);
-  close(w->fd);
-  w->fd = -1;
-  return -1;
+  return rc;
+}
 }
 
 void __tpuprof_rt_wfile_discard(tpuprof_rt_wfile *w) {

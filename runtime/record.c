@@ -668,27 +668,6 @@ uint8_t *__tpuprof_rt_threads_write_locked(uint32_t gen, uint8_t *p,
   return p;
 }
 
-int __tpuprof_rt_threads_in_place_locked(uint32_t gen,
-                                         const tpuprof_rt_wfile *w,
-                                         tpuprof_rt_inplace *out) {
-  memset(out, 0, sizeof(*out));
-  uint32_t n = 0;
-  for (rt_thread *t = threads_head; t; t = t->next) {
-    if (t->gen != gen)
-      continue;
-    // Its records must be in the file, as one stream, in the section that
-    // follows the prefix: a second section would have to move down.
-    if (++n > 1 || !t->map || t->wserial != w->serial ||
-        t->wsec != w->prefix_end || t->snap_wrap)
-      return -1;
-    out->section = t->wsec;
-    out->stream = t->snap_pos;
-    out->tid = t->tid;
-    out->dropped = __atomic_load_n(&t->dropped, __ATOMIC_RELAXED);
-  }
-  return 0;
-}
-
 int __tpuprof_rt_threads_sections_locked(uint32_t gen,
                                          const tpuprof_rt_wfile *w,
                                          tpuprof_rt_tsec *out, uint32_t max) {

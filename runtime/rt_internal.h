@@ -264,24 +264,9 @@ uint8_t *__tpuprof_rt_threads_write_locked(uint32_t gen, uint8_t *p,
 
 struct tpuprof_rt_wfile;
 
-/// The one THREAD section an in-place close finalizes (dump_writer.c).
-typedef struct tpuprof_rt_inplace {
-  uint64_t section; ///< File offset of its section header; 0: no thread.
-  uint64_t stream;  ///< Record bytes fixed by the snapshot.
-  uint64_t tid;
-  uint64_t dropped;
-} tpuprof_rt_inplace;
-
-/// Whether window `gen`, snapshotted, can be finalized in place in `w`: at
-/// most one thread recorded, its buffer is the first THREAD section of `w`
-/// and its ring (if any) never wrapped. Then fills `out` and returns 0, else
-/// -1. Lock held.
-int __tpuprof_rt_threads_in_place_locked(uint32_t gen,
-                                         const struct tpuprof_rt_wfile *w,
-                                         tpuprof_rt_inplace *out);
-
 /// Where one thread's records lie in the window file, for a close that
-/// streams them from the file into a fresh one (dump_writer.c).
+/// finalizes the file in place or streams them from it into a fresh one
+/// (dump_writer.c).
 typedef struct tpuprof_rt_tsec {
   uint64_t section; ///< File offset of its section header.
   uint64_t tail;    ///< Ring wrapped (wrap != 0): the previous lap's records
@@ -448,7 +433,8 @@ int __tpuprof_rt_wfile_finish(tpuprof_rt_wfile *w, uint8_t *image,
 
 /// Finalizes the window file in place into the complete dump whose header
 /// is `h` (call_num and flags are taken care of here), with `t`'s THREAD
-/// section as the only one; every mapping of the file must be detached.
+/// section (unwrapped, first after the prefix) as the only one, or none
+/// when `t` is NULL; every mapping of the file must be detached.
 /// Zeroes the counter words of records that did not end, writes the header
 /// and the section's counts, truncates the unused capacity and sets
 /// TPUPROF_DUMP_COMPLETE last; each step leaves a readable dump, so a
@@ -456,7 +442,7 @@ int __tpuprof_rt_wfile_finish(tpuprof_rt_wfile *w, uint8_t *image,
 /// Returns 0 with the path and N, or -1 after one line on stderr.
 int __tpuprof_rt_wfile_finish_in_place(tpuprof_rt_wfile *w,
                                        const tpuprof_dump_header *h,
-                                       const tpuprof_rt_inplace *t, char *path,
+                                       const tpuprof_rt_tsec *t, char *path,
                                        size_t path_size, uint32_t *call_num);
 
 /// Tests only (test/reliability/CloseCrashTest.cpp): when 1..6, the in-place
