@@ -178,27 +178,32 @@ def main():
             print(f"    {name:18} {actual[a]:>7} -> {actual[b]:<7} time "
                   f"{wb / wa:6.2f}x  max RSS {rb / ra:6.2f}x")
 
-    # suite|<section>|<metric>|<tpuprof>|<peer name>|<peer>|<unit>|<ratio>|<target>|<verdict>
-    def verdict(ok):
-        return "met" if ok else "NOT met"
+    def suite(metric, value, peer, peer_value, unit, ratio, target, ok):
+        """suite|compile|<metric>|<tpuprof>|<peer name>|<peer>|<unit>|<ratio>|
+        <target>|<verdict>; `ok` None: no target."""
+        verdict = "n/a" if ok is None else "met" if ok else "NOT met"
+        print(f"suite|compile|{metric}|{value}|{peer}|{peer_value}|{unit}|"
+              f"{ratio}|{target}|{verdict}")
+
     for size in sizes:
         bw, br = results[(size, "parse+print")]
         w, r = results[(size, "instrument")]
         label = f"{size // 1000} k ops"
-        print(f"suite|compile|instrument, {label}, time|{w * 1e3:.1f}|"
-              f"parse+print|{bw * 1e3:.1f}|ms|{w / bw:.3f}|<= 10 % over|"
-              f"{verdict(w / bw <= TARGET)}")
-        print(f"suite|compile|instrument, {label}, max RSS|{r / 1024:.1f}|"
-              f"parse+print|{br / 1024:.1f}|MiB|{r / br:.3f}|<= 10 % over|"
-              f"{verdict(r / br <= TARGET)}")
+        suite(f"instrument, {label}, time", f"{w * 1e3:.1f}", "parse+print",
+              f"{bw * 1e3:.1f}", "ms", f"{w / bw:.3f}", "<= 10 % over",
+              w / bw <= TARGET)
+        suite(f"instrument, {label}, max RSS", f"{r / 1024:.1f}",
+              "parse+print", f"{br / 1024:.1f}", "MiB", f"{r / br:.3f}",
+              "<= 10 % over", r / br <= TARGET)
         if pass_time[size] is not None:
             p = pass_time[size]
-            print(f"suite|compile|pass alone, {label}|{p * 1e3:.1f}|"
-                  f"parse+print|{bw * 1e3:.1f}|ms|{p / bw:.3f}|<= 0.10 of|"
-                  f"{verdict(p / bw <= TARGET - 1)}")
+            suite(f"pass alone, {label}", f"{p * 1e3:.1f}", "parse+print",
+                  f"{bw * 1e3:.1f}", "ms", f"{p / bw:.3f}", "<= 0.10 of",
+                  p / bw <= TARGET - 1)
         lw, lr = results[(size, "instrument+lower")]
-        print(f"suite|compile|instrument+lower, {label}, time|{lw * 1e3:.1f}|"
-              f"parse+print|{bw * 1e3:.1f}|ms|{lw / bw:.3f}||n/a")
+        suite(f"instrument+lower, {label}, time", f"{lw * 1e3:.1f}",
+              "parse+print", f"{bw * 1e3:.1f}", "ms", f"{lw / bw:.3f}", "",
+              None)
     for a, b in zip(sizes, sizes[1:]):
         wa, ra = results[(a, "instrument")]
         wb, rb = results[(b, "instrument")]
@@ -206,11 +211,11 @@ def main():
         pb, _ = results[(b, "parse+print")]
         span = f"{a // 1000} k -> {b // 1000} k ops"
         # Linear within the noise and fixed costs: at most 12x for 10x ops.
-        print(f"suite|compile|time growth, {span}|{wb / wa:.2f}|parse+print|"
-              f"{pb / pa:.2f}|x|{(wb / wa) / (pb / pa):.3f}|linear (<= 12x)|"
-              f"{verdict(wb / wa <= 12)}")
-        print(f"suite|compile|max RSS growth, {span}|{rb / ra:.2f}|||x||"
-              f"linear (<= 12x)|{verdict(rb / ra <= 12)}")
+        suite(f"time growth, {span}", f"{wb / wa:.2f}", "parse+print",
+              f"{pb / pa:.2f}", "x", f"{(wb / wa) / (pb / pa):.3f}",
+              "linear (<= 12x)", wb / wa <= 12)
+        suite(f"max RSS growth, {span}", f"{rb / ra:.2f}", "", "", "x", "",
+              "linear (<= 12x)", rb / ra <= 12)
 
 
 if __name__ == "__main__":
