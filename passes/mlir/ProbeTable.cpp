@@ -43,7 +43,7 @@ llvm::hash_code tpuprof::hash_value(const ProbeEntry &entry) {
 namespace {
 /// Splits "file:line:col" into its parts; a string without two trailing
 /// numbers is a name.
-void setLocation(ProbeEntry &entry, StringAttr text) {
+void setLocationFromText(ProbeEntry &entry, StringAttr text) {
   StringRef s = text.getValue();
   auto [rest, col] = s.rsplit(':');
   auto [file, line] = rest.rsplit(':');
@@ -92,7 +92,7 @@ tpuprof::readProbeEntries(ArrayAttr table, StringRef tableName,
                      "integer flops, bytes, dyn_dims (<256)";
       return failure();
     }
-    setLocation(entry, location);
+    setLocationFromText(entry, location);
     entry.flops = *flops;
     entry.bytes = *bytes;
     entry.dynDims = static_cast<uint8_t>(*dyn);
