@@ -53,46 +53,55 @@ void appendShape(Type type, llvm::raw_ostream &os, AsmState &state) {
 /// than kept: they are rare, and keeping them would double their memory.
 constexpr size_t kMaxCachedText = 1024;
 
-/// Writes the text `cache` holds for `key`, printing it with `print` (and
-/// keeping it when short) the first time.
+/// Appends the text `cache` holds for `key` to `out`, printing it with
+/// `print` (and keeping it when short) the first time.
 template <typename Key, typename Print>
 void appendCached(llvm::DenseMap<Key, std::string> &cache, Key key,
-                  llvm::raw_ostream &os, Print print) {
+                  llvm::SmallVectorImpl<char> &out, Print print) {
   if (auto it = cache.find(key); it != cache.end()) {
-    os << it->second;
+    out.append(it->second.begin(), it->second.end());
     return;
   }
   std::string text;
   llvm::raw_string_ostream textOs(text);
   print(textOs);
-  textOs.flush();
-  os << text;
+  out.append(text.begin(), text.end());
   if (text.size() <= kMaxCachedText)
     cache.try_emplace(key, std::move(text));
 }
+
+void append(llvm::SmallVectorImpl<char> &out, llvm::StringRef text) {
+  out.append(text.begin(), text.end());
+}
 } // namespace
 
-void OpHasher::appendAttr(Attribute attr, llvm::raw_ostream &os) {
-  appendCached(attrText, attr, os,
+void OpHasher::appendAttr(Attribute attr) {
+  appendCached(attrText, attr, text,
                [&](llvm::raw_ostream &out) { attr.print(out, *hashState); });
 }
 
-void OpHasher::appendType(Type type, llvm::raw_ostream &os) {
-  appendCached(typeText, type, os,
+void OpHasher::appendType(Type type) {
+  appendCached(typeText, type, text,
                [&](llvm::raw_ostream &out) { type.print(out, *hashState); });
 }
 
-void OpHasher::appendShapeOf(Type type, llvm::raw_ostream &os) {
-  appendCached(shapeText, type, os, [&](llvm::raw_ostream &out) {
-    appendShape(type, out, *shapeState);
+void OpHasher::appendShapeOf(Type type, llvm::SmallVectorImpl<char> &out) {
+  appendCached(shapeText, type, out, [&](llvm::raw_ostream &os) {
+    appendShape(type, os, *shapeState);
   });
 }
 
 /// Appends `op`'s name, attributes (sorted by name, tpuprof's own skipped)
 /// and operand/result types; then, recursively, the same for every op in its
 /// regions, so that e.g. two linalg.generic with different bodies differ.
-void OpHasher::appendOp(Operation *op, llvm::raw_ostream &os, unsigned depth) {
-  os << "op:" << depth << ':' << op->getName().getStringRef() << '\n';
+/// Writes straight into `text`: it runs for every op and nested op, and most
+/// of what it writes is cached text.
+void OpHasher::appendOp(Operation *op, unsigned depth) {
+  append(text, "op:");
+  llvm::raw_svector_ostream(text) << depth;
+  text.push_back(':');
+  append(text, op->getName().getStringRef());
+  text.push_back('\n');
   // The attributes getAttrDictionary() returns (the discardable ones plus
   // inherent ones kept as properties, sorted by name), gathered without
   // uniquing a DictionaryAttr for every op hashed.
@@ -107,31 +116,33 @@ void OpHasher::appendOp(Operation *op, llvm::raw_ostream &os, unsigned depth) {
   for (NamedAttribute attr : sorted) {
     if (attr.getName().strref().starts_with("tpuprof."))
       continue;
-    os << "attr:" << attr.getName().strref() << '=';
-    appendAttr(attr.getValue(), os);
-    os << '\n';
+    append(text, "attr:");
+    append(text, attr.getName().strref());
+    text.push_back('=');
+    appendAttr(attr.getValue());
+    text.push_back('\n');
   }
   for (Type t : op->getOperandTypes()) {
-    os << "operand:";
-    appendType(t, os);
-    os << '\n';
+    append(text, "operand:");
+    appendType(t);
+    text.push_back('\n');
   }
   for (Type t : op->getResultTypes()) {
-    os << "result:";
-    appendType(t, os);
-    os << '\n';
+    append(text, "result:");
+    appendType(t);
+    text.push_back('\n');
   }
   for (Region &region : op->getRegions()) {
-    os << "region\n";
+    append(text, "region\n");
     for (Block &block : region) {
-      os << "block";
+      append(text, "block");
       for (Type t : block.getArgumentTypes()) {
-        os << ' ';
-        appendType(t, os);
+        text.push_back(' ');
+        appendType(t);
       }
-      os << '\n';
+      text.push_back('\n');
       for (Operation &nested : block)
-        appendOp(&nested, os, depth + 1);
+        appendOp(&nested, depth + 1);
     }
   }
 }
@@ -142,24 +153,30 @@ OpHasher::OpHasher(MLIRContext *context)
 
 OpHasher::~OpHasher() = default;
 
+void OpHasher::buildText(Operation *op) {
+  text.clear();
+  append(text, kOpHashVersion);
+  text.push_back('\n');
+  appendOp(op, 0);
+}
+
 std::string OpHasher::canonicalOpText(Operation *op) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  os << kOpHashVersion << '\n';
-  appendOp(op, os, 0);
-  return text;
+  buildText(op);
+  return std::string(text.begin(), text.end());
 }
 
 uint64_t OpHasher::computeOpHash(Operation *op) {
-  return llvm::xxh3_64bits(llvm::StringRef(canonicalOpText(op)));
+  buildText(op);
+  return llvm::xxh3_64bits(llvm::ArrayRef(
+      reinterpret_cast<const uint8_t *>(text.data()), text.size()));
 }
 
 std::string OpHasher::shapeSignature(TypeRange types) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
+  llvm::SmallString<128> out;
   llvm::interleave(
-      types, os, [&](Type t) { appendShapeOf(t, os); }, ", ");
-  return text;
+      types, [&](Type t) { appendShapeOf(t, out); },
+      [&] { append(out, ", "); });
+  return std::string(out);
 }
 
 std::string tpuprof::canonicalOpText(Operation *op) {

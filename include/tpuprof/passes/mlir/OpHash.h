@@ -12,6 +12,7 @@
 
 #include "mlir/IR/Operation.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallString.h"
 
 #include <memory>
 #include <string>
@@ -60,11 +61,14 @@ private:
   /// Hash-state text of attributes and types, shape text of types.
   llvm::DenseMap<mlir::Attribute, std::string> attrText;
   llvm::DenseMap<mlir::Type, std::string> typeText, shapeText;
+  /// The canonical text being built, reused from op to op.
+  llvm::SmallString<1024> text;
 
-  void appendAttr(mlir::Attribute attr, llvm::raw_ostream &os);
-  void appendType(mlir::Type type, llvm::raw_ostream &os);
-  void appendShapeOf(mlir::Type type, llvm::raw_ostream &os);
-  void appendOp(mlir::Operation *op, llvm::raw_ostream &os, unsigned depth);
+  void buildText(mlir::Operation *op);
+  void appendAttr(mlir::Attribute attr);
+  void appendType(mlir::Type type);
+  void appendShapeOf(mlir::Type type, llvm::SmallVectorImpl<char> &out);
+  void appendOp(mlir::Operation *op, unsigned depth);
 };
 
 /// Number of dynamic dimensions over all ranked shaped types in `types`.
