@@ -120,7 +120,8 @@ def components():
                             built)],
             lambda build, runs, quick: [py, src("bench/llvm_plugin/run.py"),
                                         build, "--runs", str(runs)] +
-            (["--iters", "2000", "--functions", "150"] if quick else
+            (["--iters", "2000", "--functions", "150",
+              "--callgrind-functions", "20"] if quick else
              ["--iters", "10000", "--functions", "600"]),
             1800),
     ]

@@ -11,6 +11,7 @@ packages=(
   libpfm4-dev                   # PMU event encoding
   libgtest-dev libbenchmark-dev # tests and benchmarks
   libpapi-dev                   # bench/: the PAPI_read peer of the mode-1 probe cost
+  valgrind                      # bench/: callgrind instruction counts (plugin compile work)
   libsqlite3-dev sqlite3        # report export --format sqlite; sqlite3 CLI for its tests
   chromium                      # the HTML report's browser test (test only)
 )
