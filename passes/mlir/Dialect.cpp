@@ -24,7 +24,10 @@ void tpuprof::TpuProfDialect::initialize() {
   registerAttributes();
 }
 
-LogicalResult tpuprof::verifyProbeOp(Operation *op) {
+LogicalResult tpuprof::verifyProbeOp(Operation *op, int64_t probe) {
+  // -1 is also what an op without the property holds.
+  if (probe < 0)
+    return op->emitOpError("needs a probe id: property 'probe' >= 0");
   if (op->getNumOperands() != op->getNumResults())
     return op->emitOpError("expects as many results as operands, got ")
            << op->getNumResults() << " and " << op->getNumOperands();
@@ -35,6 +38,20 @@ LogicalResult tpuprof::verifyProbeOp(Operation *op) {
              << i << " has type " << std::get<1>(pair)
              << " but forwards an operand of type " << std::get<0>(pair);
   return success();
+}
+
+ParseResult tpuprof::parseProbeId(OpAsmParser &parser, int64_t &probe) {
+  SMLoc loc = parser.getCurrentLocation();
+  if (parser.parseInteger(probe))
+    return failure();
+  if (probe < 0)
+    return parser.emitError(loc, "probe id must not be negative, got ")
+           << probe;
+  return success();
+}
+
+void tpuprof::printProbeId(OpAsmPrinter &printer, Operation *, int64_t probe) {
+  printer << probe;
 }
 
 namespace {

@@ -13,6 +13,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/IR/Threading.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringExtras.h"
@@ -50,30 +51,30 @@ bool isDefaultSelected(Operation *op) {
 }
 
 /// Ops that never get probes, whatever the options say: they do no work of
-/// their own, or a probe there would break their parent's rules.
+/// their own. (Where an op sits is the selection walk's business, `Scope`.)
 bool isNeverInstrumented(Operation *op) {
   if (isa<BeginOp, EndOp>(op) || op->hasTrait<OpTrait::ConstantLike>() ||
       op->hasTrait<OpTrait::IsTerminator>())
     return true;
   // An unregistered op ending a block may be its terminator.
-  if (!op->isRegistered() && op->getNumResults() == 0 &&
-      op == &op->getBlock()->back())
-    return true;
-  bool inFunction = false;
-  for (Operation *parent = op->getParentOp(); parent;
-       parent = parent->getParentOp()) {
-    if (isa<FunctionOpInterface>(parent)) {
-      inFunction = true;
-      break;
-    }
-    StringRef name = parent->getName().getStringRef();
-    // Bodies of linalg ops are scalar code; device code cannot call the
-    // host runtime.
-    if (parent->getName().getDialectNamespace() == "linalg" ||
-        name == "gpu.launch" || name == "gpu.module")
-      return true;
-  }
-  return !inFunction;
+  return !op->isRegistered() && op->getNumResults() == 0 &&
+         op == &op->getBlock()->back();
+}
+
+/// Where the selection walk is. Only ops in a function body get probes.
+/// Bodies of linalg ops are scalar code, and device code cannot call the
+/// host runtime: nothing below them does, functions (gpu.func) included.
+enum class Scope { Outside, Function, Excluded };
+
+/// The scope of `op`'s regions, given `op`'s own.
+Scope scopeOfRegions(Operation *op, Scope scope) {
+  if (scope == Scope::Excluded)
+    return scope;
+  StringRef name = op->getName().getStringRef();
+  if (op->getName().getDialectNamespace() == "linalg" ||
+      name == "gpu.launch" || name == "gpu.module")
+    return Scope::Excluded;
+  return isa<FunctionOpInterface>(op) ? Scope::Function : scope;
 }
 
 /// Sets `entry`'s location to the first file location inside `loc`, else to
@@ -129,13 +130,20 @@ private:
   /// Parses `include`/`exclude`; false (with a diagnostic) on a bad glob.
   bool parseSelection();
   bool isSelected(Operation *op) const;
+  /// Appends the selected ops under `region`, in pre-order.
+  void select(Region &region, Scope scope,
+              SmallVectorImpl<Operation *> &selected) const;
   /// Static (flops, bytes) by op hash. The estimates are functions of what
   /// the hash covers (name, attributes, types, regions), and models repeat
   /// ops: a linalg op's loop ranges then need building once per kind.
   using CostCache = llvm::DenseMap<uint64_t, std::pair<uint64_t, uint64_t>>;
-  /// Wraps `op` in probe `id` and returns its table entry.
-  ProbeEntry instrument(Operation *op, int64_t id, OpHasher &hasher,
-                        CostCache &costs);
+  /// The table entry of `op`, computed before any op is rewired so that the
+  /// hash sees the op exactly as the user wrote it. Reads the IR only.
+  ProbeEntry describe(Operation *op, OpHasher &hasher, CostCache &costs) const;
+  /// Table entries of `ops`, in order, on the context's threads.
+  SmallVector<ProbeEntry> describeAll(ArrayRef<Operation *> ops);
+  /// Wraps `op` in probes with id `id`.
+  static void wrap(Operation *op, int64_t id);
   void writeManifest(ArrayRef<ProbeEntry> probes);
 
   SmallVector<llvm::GlobPattern> includeGlobs, excludeGlobs;
@@ -179,17 +187,27 @@ bool TpuProfileInstrumentPass::isSelected(Operation *op) const {
   return selected;
 }
 
-ProbeEntry TpuProfileInstrumentPass::instrument(Operation *op, int64_t id,
-                                                OpHasher &hasher,
-                                                CostCache &costs) {
-  MLIRContext *ctx = op->getContext();
-  // The table entry is computed before the op's operands are rewired, so the
-  // hash sees the op exactly as the user wrote it.
+void TpuProfileInstrumentPass::select(
+    Region &region, Scope scope, SmallVectorImpl<Operation *> &selected) const {
+  for (Block &block : region)
+    for (Operation &op : block) {
+      if (scope == Scope::Function && isSelected(&op))
+        selected.push_back(&op);
+      Scope inner = scopeOfRegions(&op, scope);
+      if (inner == Scope::Excluded)
+        continue;
+      for (Region &nested : op.getRegions())
+        select(nested, inner, selected);
+    }
+}
+
+ProbeEntry TpuProfileInstrumentPass::describe(Operation *op, OpHasher &hasher,
+                                              CostCache &costs) const {
   ProbeEntry entry;
   entry.name = op->getName().getIdentifier();
   entry.hash = hasher.computeOpHash(op);
-  entry.shapes =
-      StringAttr::get(ctx, hasher.shapeSignature(op->getOperandTypes()));
+  entry.shapes = StringAttr::get(op->getContext(),
+                                 hasher.shapeSignature(op->getOperandTypes()));
   setLocation(entry, op->getLoc());
   entry.function = enclosingFunctionName(op);
   auto [cost, isNew] = costs.try_emplace(entry.hash);
@@ -197,7 +215,32 @@ ProbeEntry TpuProfileInstrumentPass::instrument(Operation *op, int64_t id,
     cost->second = {estimateFlops(op), estimateBytes(op)};
   std::tie(entry.flops, entry.bytes) = cost->second;
   entry.dynDims = mode == 0 ? 0 : countDynamicDims(op->getOperandTypes());
+  return entry;
+}
 
+SmallVector<ProbeEntry>
+TpuProfileInstrumentPass::describeAll(ArrayRef<Operation *> ops) {
+  // Hashing is most of the pass. Ops are independent, so each thread takes
+  // a contiguous slice with its own hasher (printer state and text caches)
+  // and cost cache; the context's uniquers are thread-safe. Small modules
+  // stay on this thread: each slice builds its own printer state.
+  MLIRContext *ctx = &getContext();
+  size_t slices = 1;
+  if (ctx->isMultithreadingEnabled())
+    slices = std::min<size_t>(ctx->getNumThreads(), ops.size() / 512 + 1);
+  SmallVector<ProbeEntry> entries(ops.size());
+  size_t perSlice = (ops.size() + slices - 1) / slices;
+  parallelFor(ctx, 0, slices, [&](size_t slice) {
+    OpHasher hasher(ctx);
+    CostCache costs;
+    size_t end = std::min(ops.size(), (slice + 1) * perSlice);
+    for (size_t i = slice * perSlice; i < end; ++i)
+      entries[i] = describe(ops[i], hasher, costs);
+  });
+  return entries;
+}
+
+void TpuProfileInstrumentPass::wrap(Operation *op, int64_t id) {
   // Forward operands through the begin probe and results through the end
   // probe. Constants stay direct: they do no work, and lowerings (e.g.
   // tosa.pad, tosa.transpose) need to see them as constants.
@@ -213,11 +256,9 @@ ProbeEntry TpuProfileInstrumentPass::instrument(Operation *op, int64_t id,
     forwarded.push_back(operand.getOperandNumber());
     inputs.push_back(v);
   }
-  // Result types given rather than inferred, and one id attribute for both
-  // probes: this loop runs once per instrumented op.
-  IntegerAttr probeId = builder.getI64IntegerAttr(id);
-  auto begin = builder.create<BeginOp>(op->getLoc(), ValueRange(inputs).getTypes(),
-                                       probeId, inputs);
+  // Result types given rather than inferred: this runs once per op.
+  auto begin = builder.create<BeginOp>(op->getLoc(),
+                                       ValueRange(inputs).getTypes(), id, inputs);
   for (auto [i, operandNumber] : llvm::enumerate(forwarded))
     op->setOperand(operandNumber, begin.getResult(i));
 
@@ -225,10 +266,9 @@ ProbeEntry TpuProfileInstrumentPass::instrument(Operation *op, int64_t id,
   SmallVector<Value> results;
   llvm::append_range(results, op->getResults());
   auto end = builder.create<EndOp>(op->getLoc(), ValueRange(results).getTypes(),
-                                   probeId, results);
+                                   id, results);
   for (auto [r, forwardedResult] : llvm::zip(results, end.getResults()))
     r.replaceAllUsesExcept(forwardedResult, end);
-  return entry;
 }
 
 void TpuProfileInstrumentPass::writeManifest(ArrayRef<ProbeEntry> probes) {
@@ -278,18 +318,11 @@ void TpuProfileInstrumentPass::runOnOperation() {
 
   // Select first, then rewrite: wrapping must not disturb the walk.
   SmallVector<Operation *> selected;
-  module.walk<WalkOrder::PreOrder>([&](Operation *op) {
-    if (isSelected(op))
-      selected.push_back(op);
-  });
+  select(module.getBodyRegion(), Scope::Outside, selected);
 
-  SmallVector<ProbeEntry> probes;
-  probes.reserve(selected.size());
-  OpHasher hasher(&getContext());
-  CostCache costs;
-  for (Operation *op : selected)
-    probes.push_back(
-        instrument(op, static_cast<int64_t>(probes.size()), hasher, costs));
+  SmallVector<ProbeEntry> probes = describeAll(selected);
+  for (auto [id, op] : llvm::enumerate(selected))
+    wrap(op, static_cast<int64_t>(id));
 
   OpBuilder::atBlockBegin(module.getBody())
       .create<ProbesOp>(module.getLoc(),

@@ -246,6 +246,13 @@ void TpuProfileLowerPass::lowerProbe(Operation *op, int64_t probe,
   op->erase();
 }
 
+/// The id of a tpuprof.begin or tpuprof.end.
+int64_t probeId(Operation *op) {
+  if (auto begin = dyn_cast<BeginOp>(op))
+    return begin.getProbe();
+  return cast<EndOp>(op).getProbe();
+}
+
 void TpuProfileLowerPass::runOnOperation() {
   ModuleOp module = getOperation();
   SmallVector<Operation *> probeOps;
@@ -261,7 +268,7 @@ void TpuProfileLowerPass::runOnOperation() {
   if (!readTable(module, probes))
     return signalPassFailure();
   for (Operation *op : probeOps) {
-    int64_t probe = op->getAttrOfType<IntegerAttr>("probe").getInt();
+    int64_t probe = probeId(op);
     if (probe >= static_cast<int64_t>(probes.size())) {
       op->emitError("tpu-profile-lower: probe ")
           << probe << " is not in the module's table of " << probes.size()
@@ -272,7 +279,7 @@ void TpuProfileLowerPass::runOnOperation() {
 
   emitModuleGlobals(module, probes);
   for (Operation *op : probeOps) {
-    int64_t probe = op->getAttrOfType<IntegerAttr>("probe").getInt();
+    int64_t probe = probeId(op);
     lowerProbe(op, probe, probes[probe].numDynDims > 0);
   }
   module->removeAttr(kProbesAttrName);

@@ -33,11 +33,12 @@ bool ProbeEntry::operator==(const ProbeEntry &other) const {
          bytes == other.bytes && dynDims == other.dynDims;
 }
 
+/// Hashes the fields that tell entries apart in practice (op hash and
+/// position); equality still compares all of them. The table's uniquing
+/// hashes every entry once, so this runs once per probe.
 llvm::hash_code tpuprof::hash_value(const ProbeEntry &entry) {
-  return llvm::hash_combine(entry.name, entry.hash, entry.shapes,
-                            entry.location, entry.line, entry.column,
-                            entry.hasPosition, entry.function, entry.flops,
-                            entry.bytes, entry.dynDims);
+  return llvm::hash_combine(entry.hash, entry.location, entry.line,
+                            entry.column);
 }
 
 namespace {

@@ -106,3 +106,27 @@ module attributes {gpu.container_module} {
     return
   }
 }
+
+// -----
+
+// Device code gets no probes: a gpu.func is a function, but its body runs on
+// the device, which cannot call the host runtime. The host op still does.
+// CHECK-LABEL: module attributes {gpu.container_module} {
+// CHECK-NEXT: tpuprof.probes [{{.*}}name = "tosa.negate"{{.*}}}]
+// CHECK: gpu.func @device_tosa
+// CHECK-NOT: tpuprof.begin
+// CHECK: gpu.return
+// CHECK: func.func @host
+// CHECK: tpuprof.begin 0
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @device_tosa(%a: tensor<4xf32>) kernel {
+      %b = tosa.abs %a : (tensor<4xf32>) -> tensor<4xf32>
+      gpu.return
+    }
+  }
+  func.func @host(%a: tensor<4xf32>) -> tensor<4xf32> {
+    %b = tosa.negate %a : (tensor<4xf32>) -> tensor<4xf32>
+    return %b : tensor<4xf32>
+  }
+}

@@ -119,16 +119,32 @@ func.func @result_count_mismatch(%a: memref<4xf32>) {
 // -----
 
 func.func @negative_probe(%a: memref<4xf32>) {
-  // expected-error@+1 {{'tpuprof.begin' op attribute 'probe' failed to satisfy constraint: 64-bit signless integer attribute whose value is non-negative}}
-  %0 = "tpuprof.begin"(%a) <{probe = -1 : i64}> : (memref<4xf32>) -> memref<4xf32>
+  // expected-error@+1 {{'tpuprof.begin' op needs a probe id: property 'probe' >= 0}}
+  %0 = "tpuprof.begin"(%a) <{probe = -2 : i64}> : (memref<4xf32>) -> memref<4xf32>
   return
 }
 
 // -----
 
 func.func @missing_probe(%a: memref<4xf32>) {
-  // expected-error@+1 {{'tpuprof.begin' op requires attribute 'probe'}}
+  // expected-error@+1 {{'tpuprof.begin' op needs a probe id: property 'probe' >= 0}}
   %0 = "tpuprof.begin"(%a) : (memref<4xf32>) -> memref<4xf32>
+  return
+}
+
+// -----
+
+func.func @negative_probe_custom_form(%a: memref<4xf32>) {
+  // expected-error@+1 {{probe id must not be negative, got -3}}
+  %0 = tpuprof.end -3(%a) : memref<4xf32>
+  return
+}
+
+// -----
+
+func.func @probe_not_an_integer(%a: memref<4xf32>) {
+  // expected-error@+1 {{invalid properties {probe = "zero"} for op tpuprof.end: expected IntegerAttr}}
+  %0 = "tpuprof.end"(%a) <{probe = "zero"}> : (memref<4xf32>) -> memref<4xf32>
   return
 }
 

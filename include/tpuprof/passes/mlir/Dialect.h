@@ -16,6 +16,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Dialect.h"
 #include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/OpImplementation.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 #include "tpuprof/passes/mlir/TpuProfDialect.h.inc"
@@ -50,8 +51,14 @@ mlir::FailureOr<llvm::SmallVector<ProbeEntry>>
 readProbeEntries(mlir::ArrayAttr table, llvm::StringRef tableName,
                  llvm::function_ref<mlir::InFlightDiagnostic()> emitError);
 
-/// Shared verifier of tpuprof.begin and tpuprof.end: results mirror operands.
-mlir::LogicalResult verifyProbeOp(mlir::Operation *op);
+/// Shared verifier of tpuprof.begin and tpuprof.end: the id is set and not
+/// negative, and results mirror operands.
+mlir::LogicalResult verifyProbeOp(mlir::Operation *op, int64_t probe);
+
+/// The probe id in the custom form: a non-negative integer.
+mlir::ParseResult parseProbeId(mlir::OpAsmParser &parser, int64_t &probe);
+void printProbeId(mlir::OpAsmPrinter &printer, mlir::Operation *op,
+                  int64_t probe);
 } // namespace tpuprof
 
 #define GET_ATTRDEF_CLASSES
