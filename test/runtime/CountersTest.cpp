@@ -155,9 +155,13 @@ TEST_F(Counters, TaskClockMatchesTheOpsDuration) {
       ticksToNs(d.header, r->rec.end) - ticksToNs(d.header, r->rec.begin);
   double taskNs = double(r->counters[0]);
   double enabledNs = double(r->counters[1]);
-  // Task clock = the thread's time on a CPU during the op: the kernel's own
-  // per-thread CPU clock, read just outside the probes, agrees with it.
-  EXPECT_NEAR(taskNs, cpuNs, 0.05 * cpuNs + 100000);
+  // Task clock = the thread's time on a CPU during the op. It lies between
+  // the kernel's per-thread CPU clock, read just outside the probes, and the
+  // op's wall time: under a hypervisor, time the vCPU was stolen while the
+  // thread ran counts in the task clock (perf's clock) but not in the thread
+  // CPU clock (the scheduler's, less steal). Seen in CI: 13.5 ms task clock,
+  // 10.1 ms CPU clock, for a 20 ms op.
+  EXPECT_GE(taskNs, 0.95 * cpuNs - 100000);
   EXPECT_LE(taskNs, durNs * 1.05 + 50000);
   // A per-thread group's time advances while the thread runs.
   EXPECT_NEAR(enabledNs, taskNs, 0.01 * taskNs + 10000);
