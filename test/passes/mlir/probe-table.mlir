@@ -6,8 +6,15 @@
 // RUN: tpuprof-opt %t.mlir --split-input-file --allow-unregistered-dialect | diff %t.mlir -
 // RUN: tpuprof-opt %t.mlir --split-input-file --allow-unregistered-dialect --canonicalize | FileCheck %s --check-prefix=CANON
 // The manifest carries the same locations (one split: each split rewrites it).
-// RUN: head -n 27 %s | tpuprof-opt --tpu-profile-instrument=manifest=%t.json > /dev/null
+// RUN: sed -n '/^func.func @locs/,/^}/p' %s | tpuprof-opt --tpu-profile-instrument=manifest=%t.json > /dev/null
 // RUN: FileCheck %s --check-prefix=JSON < %t.json
+// The probe id is a property: it survives bytecode and the generic form.
+// RUN: sed -n '/^func.func @locs/,/^}/p' %s | tpuprof-opt --tpu-profile-instrument > %t.one.mlir
+// RUN: tpuprof-opt %t.one.mlir --emit-bytecode | tpuprof-opt | diff %t.one.mlir -
+// RUN: tpuprof-opt %t.one.mlir --mlir-print-op-generic | FileCheck %s --check-prefix=GENERIC
+// RUN: tpuprof-opt %t.one.mlir --mlir-print-op-generic | tpuprof-opt | diff %t.one.mlir -
+// GENERIC: "tpuprof.begin"({{.*}}) <{probe = 0 : i64}>
+// GENERIC: "tpuprof.end"({{.*}}) <{probe = 0 : i64}>
 
 // CHECK-LABEL: module {
 // CHECK-NEXT: tpuprof.probes [{bytes = 48, dyn_dims = 0, flops = 4, function = "locs", hash = "{{[0-9a-f]+}}", location = "model.py:7:3", name = "tosa.add", shapes = "f32[4], f32[4]"},
