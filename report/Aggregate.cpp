@@ -312,3 +312,12 @@ Expected<Profile> tpuprof::report::aggregateDumps(ArrayRef<std::string> paths) {
       return std::move(err);
   return agg.take();
 }
+
+std::string tpuprof::report::lossSummary(const Profile &p) {
+  if (p.dropped == 0)
+    return "";
+  return (Twine(p.dropped) + (p.dropped == 1 ? " record was" : " records were") +
+          " dropped (a buffer was full); the figures leave " +
+          (p.dropped == 1 ? "it" : "them") + " out")
+      .str();
+}

@@ -96,6 +96,8 @@ TEST(Aggregate, SampleDump) {
   EXPECT_LE(p.coveredNs, p.totalNs);
   EXPECT_EQ(p.unfinished, 1u);
   EXPECT_EQ(p.dropped, 1u);
+  EXPECT_EQ(lossSummary(p), "1 record was dropped (a buffer was full); the "
+                            "figures leave it out");
   EXPECT_EQ(p.threads, 2u);
   EXPECT_EQ(p.records, 4u);
   ASSERT_EQ(p.dumps.size(), 1u);
@@ -343,3 +345,12 @@ TEST(Aggregate, ExpandsDirectories) {
 }
 
 } // namespace
+
+TEST(Aggregate, LossSummaryIsEmptyUnlessRecordsWereDropped) {
+  Profile p;
+  p.unfinished = 3; // Unfinished probes have their own column everywhere.
+  EXPECT_EQ(lossSummary(p), "");
+  p.dropped = 25;
+  EXPECT_EQ(lossSummary(p), "25 records were dropped (a buffer was full); "
+                            "the figures leave them out");
+}

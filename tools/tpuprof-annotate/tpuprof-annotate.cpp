@@ -79,6 +79,9 @@ int main(int argc, char **argv) {
       loadProfile(dumps, llvm::sys::Process::StandardErrIsDisplayed());
   if (!profile)
     return fail(llvm::toString(profile.takeError()));
+  // Annotated IR and source listings have no place for the dropped count.
+  if (std::string lost = lossSummary(*profile); !lost.empty())
+    llvm::WithColor::warning(llvm::errs(), "tpuprof-annotate") << lost << '\n';
 
   std::error_code ec;
   llvm::ToolOutputFile out(outFile, ec, llvm::sys::fs::OF_Text);

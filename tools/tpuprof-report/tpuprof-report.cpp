@@ -343,6 +343,10 @@ int runExport() {
   Expected<Profile> profile = loadProfile(exportDumps, showProgress());
   if (!profile)
     return fail(profile.takeError());
+  // JSON carries the dropped count; a CSV table has no place for it.
+  if (std::string lost = lossSummary(*profile);
+      !lost.empty() && exportFormat == "csv")
+    WithColor::warning(errs(), "tpuprof-report export") << lost << '\n';
   return withOutput(exportOut, [&](raw_ostream &o) {
     if (exportFormat == "csv")
       writeCsv(*profile, o);

@@ -147,6 +147,12 @@ expandDumpPaths(llvm::ArrayRef<std::string> paths);
 /// Expands `paths` and aggregates every dump they name.
 llvm::Expected<Profile> aggregateDumps(llvm::ArrayRef<std::string> paths);
 
+/// What `p`'s figures leave out, in one line, for outputs that have no
+/// place to say it (CSV, annotated IR): "25 records were dropped (a buffer
+/// was full); the figures leave them out". Empty when no record was
+/// dropped. (Unfinished probes have their own column in every view.)
+std::string lossSummary(const Profile &p);
+
 } // namespace report
 } // namespace tpuprof
 
