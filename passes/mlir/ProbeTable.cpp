@@ -11,6 +11,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/Format.h"
@@ -44,21 +45,28 @@ llvm::hash_code tpuprof::hash_value(const ProbeEntry &entry) {
 namespace {
 /// Splits "file:line:col" into its parts; a string without two trailing
 /// numbers is a name.
-void setLocationFromText(ProbeEntry &entry, StringAttr text) {
-  StringRef s = text.getValue();
+void setLocationFromText(ProbeEntry &entry, StringRef s, MLIRContext *ctx) {
   auto [rest, col] = s.rsplit(':');
   auto [file, line] = rest.rsplit(':');
   uint32_t lineNo = 0, colNo = 0;
   if (!col.empty() && !line.empty() && col.size() < s.size() &&
       line.size() < rest.size() && !col.getAsInteger(10, colNo) &&
       !line.getAsInteger(10, lineNo)) {
-    entry.location = StringAttr::get(text.getContext(), file);
+    entry.location = StringAttr::get(ctx, file);
     entry.line = lineNo;
     entry.column = colNo;
     entry.hasPosition = true;
     return;
   }
-  entry.location = text;
+  entry.location = StringAttr::get(ctx, s);
+}
+
+/// What every reader says of an entry it cannot use.
+void describeMalformed(InFlightDiagnostic &&diag, size_t index,
+                       StringRef tableName) {
+  diag << "entry #" << index << " of '" << tableName
+       << "' is malformed: it needs string name, hash (hex), shapes, "
+          "location, function and integer flops, bytes, dyn_dims (<256)";
 }
 } // namespace
 
@@ -87,13 +95,10 @@ tpuprof::readProbeEntries(ArrayAttr table, StringRef tableName,
     if (!entry.name || !hash || !entry.shapes || !location ||
         !entry.function || !flops || !bytes || !dyn ||
         hash.getValue().getAsInteger(16, entry.hash) || *dyn > 255) {
-      emitError() << "entry #" << i << " of '" << tableName
-                  << "' is malformed: it needs string "
-                     "name, hash (hex), shapes, location, function and "
-                     "integer flops, bytes, dyn_dims (<256)";
+      describeMalformed(emitError(), i, tableName);
       return failure();
     }
-    setLocationFromText(entry, location);
+    setLocationFromText(entry, location.getValue(), table.getContext());
     entry.flops = *flops;
     entry.bytes = *bytes;
     entry.dynDims = static_cast<uint8_t>(*dyn);
@@ -103,15 +108,98 @@ tpuprof::readProbeEntries(ArrayAttr table, StringRef tableName,
 }
 
 namespace {
-/// Parses `[{...}, ...]`, the table's list of dictionaries.
+/// Parses `[{...}, ...]`, the table's list of dictionaries, straight into
+/// entries: the generic attribute parser would unique a DictionaryAttr, a
+/// hash string and three integers per entry in the context, which was a
+/// tenth of reading a 100 k-op instrumented module back and stayed in its
+/// memory. Keys may come in any order; unknown keys are read and ignored,
+/// like the dictionary reader does; integers may carry a type (`: i64`).
 FailureOr<SmallVector<ProbeEntry>> parseEntries(AsmParser &parser,
                                                 StringRef tableName) {
-  ArrayAttr table;
-  SMLoc loc = parser.getCurrentLocation();
-  if (parser.parseAttribute(table))
+  MLIRContext *ctx = parser.getContext();
+  SmallVector<ProbeEntry> entries;
+  auto parseEntry = [&]() -> ParseResult {
+    SMLoc entryLoc = parser.getCurrentLocation();
+    ProbeEntry entry;
+    std::optional<std::string> hash, location;
+    std::optional<uint64_t> flops, bytes, dyn;
+    bool wellFormed = true;
+    // A value of the wrong kind is read as an attribute, so that the entry
+    // fails with the table's own message rather than a syntax error.
+    auto wrongKind = [&]() -> ParseResult {
+      wellFormed = false;
+      Attribute skipped;
+      return parser.parseAttribute(skipped);
+    };
+    auto string = [&](auto &&store) -> ParseResult {
+      std::string value;
+      if (failed(parser.parseOptionalString(&value)))
+        return wrongKind();
+      store(std::move(value));
+      return success();
+    };
+    auto integer = [&](std::optional<uint64_t> &out) -> ParseResult {
+      uint64_t value;
+      OptionalParseResult r = parser.parseOptionalInteger(value);
+      if (!r.has_value())
+        return wrongKind();
+      if (failed(*r))
+        return failure();
+      out = value;
+      Type ignored;
+      if (succeeded(parser.parseOptionalColon()) && parser.parseType(ignored))
+        return failure();
+      return success();
+    };
+    auto attr = [&](StringAttr &out) {
+      return string([&](std::string v) { out = StringAttr::get(ctx, v); });
+    };
+    llvm::SmallDenseSet<StringRef, 8> seen;
+    auto parseField = [&]() -> ParseResult {
+      StringRef key;
+      if (parser.parseKeyword(&key) || parser.parseEqual())
+        return failure();
+      if (!seen.insert(key).second)
+        wellFormed = false; // A dictionary has each key once.
+      if (key == "name")
+        return attr(entry.name);
+      if (key == "shapes")
+        return attr(entry.shapes);
+      if (key == "function")
+        return attr(entry.function);
+      if (key == "hash")
+        return string([&](std::string v) { hash = std::move(v); });
+      if (key == "location")
+        return string([&](std::string v) { location = std::move(v); });
+      if (key == "flops")
+        return integer(flops);
+      if (key == "bytes")
+        return integer(bytes);
+      if (key == "dyn_dims")
+        return integer(dyn);
+      Attribute unknown;
+      return parser.parseAttribute(unknown);
+    };
+    if (parser.parseCommaSeparatedList(AsmParser::Delimiter::Braces,
+                                       parseField))
+      return failure();
+    if (!wellFormed || !entry.name || !hash || !entry.shapes || !location ||
+        !entry.function || !flops || !bytes || !dyn ||
+        StringRef(*hash).getAsInteger(16, entry.hash) || *dyn > 255) {
+      describeMalformed(parser.emitError(entryLoc), entries.size(),
+                        tableName);
+      return failure();
+    }
+    setLocationFromText(entry, *location, ctx);
+    entry.flops = *flops;
+    entry.bytes = *bytes;
+    entry.dynDims = static_cast<uint8_t>(*dyn);
+    entries.push_back(entry);
+    return success();
+  };
+  if (parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, parseEntry))
     return failure();
-  return readProbeEntries(table, tableName,
-                          [&] { return parser.emitError(loc); });
+  return entries;
 }
 
 /// Prints `[{...}, ...]`, calling `newline` between entries. Written straight

@@ -158,6 +158,38 @@ module {
 
 // -----
 
+// A value of the wrong kind, in the second entry: the table's message, with
+// the entry's index, not a syntax error.
+module {
+  // expected-error@+1 {{entry #1 of 'tpuprof.probes' is malformed}}
+  tpuprof.probes [{bytes = 16, dyn_dims = 0, flops = 4, function = "f", hash = "a", location = "", name = "tosa.abs", shapes = "f32[4]"}, {bytes = "16", dyn_dims = 0, flops = 4, function = "f", hash = "b", location = "", name = "tosa.abs", shapes = "f32[4]"}]
+}
+
+// -----
+
+module {
+  // expected-error@+1 {{entry #0 of 'tpuprof.probes' is malformed}}
+  tpuprof.probes [{bytes = 16, dyn_dims = 0, flops = 4, function = "f", hash = 12, location = "", name = "tosa.abs", shapes = "f32[4]"}]
+}
+
+// -----
+
+// A key given twice.
+module {
+  // expected-error@+1 {{entry #0 of 'tpuprof.probes' is malformed}}
+  tpuprof.probes [{bytes = 16, bytes = 32, dyn_dims = 0, flops = 4, function = "f", hash = "a", location = "", name = "tosa.abs", shapes = "f32[4]"}]
+}
+
+// -----
+
+// A key missing.
+module {
+  // expected-error@+1 {{entry #0 of 'tpuprof.probes' is malformed}}
+  tpuprof.probes [{dyn_dims = 0, flops = 4, function = "f", hash = "a", location = "", name = "tosa.abs", shapes = "f32[4]"}]
+}
+
+// -----
+
 // expected-error@+1 {{tpu-profile-lower: module has more than one probe table ('tpuprof.probes')}}
 module {
   tpuprof.probes [{bytes = 16, dyn_dims = 0, flops = 4, function = "f", hash = "1", location = "", name = "tosa.abs", shapes = "f32[4]"}]

@@ -51,3 +51,14 @@ func.func @nothing(%a: f32) -> f32 {
 module {
   "test.table"() {table = #tpuprof.probes<[{bytes = 1, dyn_dims = 2, flops = 3, function = "g", hash = "ff", location = "a.mlir:1:2", name = "x.y", shapes = ""}, {bytes = 0, dyn_dims = 0, flops = 0, function = "", hash = "0", location = "", name = "z", shapes = ""}]>} : () -> ()
 }
+
+// -----
+
+// The reader takes what the dictionary syntax allows: integers with a type,
+// keys in any order, and keys it does not know (ignored); it prints the
+// table back in its own form.
+// CHECK-LABEL: module {
+// CHECK-NEXT: tpuprof.probes [{bytes = 16, dyn_dims = 1, flops = 4, function = "f", hash = "00000000000000ab", location = "a.mlir:3:4", name = "tosa.abs", shapes = "f32[?]"}]
+module {
+  tpuprof.probes [{name = "tosa.abs", hash = "ab", bytes = 16 : i64, dyn_dims = 1 : i64, flops = 4 : i64, function = "f", location = "a.mlir:3:4", shapes = "f32[?]", note = [1, "x"]}]
+}
