@@ -69,7 +69,36 @@ private:
   void emitModuleGlobals(ModuleOp module, ArrayRef<ProbeInfo> probes);
   /// Replaces one probe op with its guarded runtime call.
   void lowerProbe(Operation *op, int64_t probe, bool captureDims);
+
+  /// What every probe of one function (an isolated-from-above op) uses,
+  /// created once at its entry: the two symbols' addresses and the zero the
+  /// flag is compared with. Per probe that leaves the flag's load, the
+  /// compare and the scf.if: 3 ops fewer of ~11, and the same code once
+  /// LLVM has folded the constants.
+  struct FunctionValues {
+    Value enabledAddr, baseAddr, zero;
+  };
+  FunctionValues &valuesFor(Operation *probe);
+  llvm::DenseMap<Operation *, FunctionValues> functionValues;
 };
+
+TpuProfileLowerPass::FunctionValues &
+TpuProfileLowerPass::valuesFor(Operation *probe) {
+  Operation *scope = probe->getParentWithTrait<OpTrait::IsIsolatedFromAbove>();
+  auto [it, isNew] = functionValues.try_emplace(scope);
+  if (isNew) {
+    // The entry block dominates every block of the region, and nothing
+    // outside an isolated-from-above op may be used inside it.
+    auto ptrTy = LLVM::LLVMPointerType::get(&getContext());
+    Location loc = scope->getLoc();
+    auto b = OpBuilder::atBlockBegin(&scope->getRegion(0).front());
+    it->second.enabledAddr =
+        b.create<LLVM::AddressOfOp>(loc, ptrTy, kEnabledSym);
+    it->second.baseAddr = b.create<LLVM::AddressOfOp>(loc, ptrTy, kBaseSym);
+    it->second.zero = b.create<arith::ConstantIntOp>(loc, 0, 32);
+  }
+  return it->second;
+}
 
 bool TpuProfileLowerPass::readTable(ModuleOp module,
                                     std::vector<ProbeInfo> &probes) {
@@ -185,6 +214,8 @@ void TpuProfileLowerPass::lowerProbe(Operation *op, int64_t probe,
   auto ptrTy = LLVM::LLVMPointerType::get(ctx);
   OpBuilder b(op);
   auto i32 = b.getI32Type(), i64 = b.getI64Type();
+  // First, so that the stack slots below go before these in the entry block.
+  FunctionValues &fn = valuesFor(op);
 
   // Dynamic dims are written to a stack slot allocated once, at function
   // entry, so that a probe inside a loop does not grow the stack.
@@ -205,19 +236,17 @@ void TpuProfileLowerPass::lowerProbe(Operation *op, int64_t probe,
                                             /*alignment=*/8);
   }
 
-  Value enabledAddr = b.create<LLVM::AddressOfOp>(loc, ptrTy, kEnabledSym);
   // Monotonic: a plain load on x86 and ARM, and race-free for TSan while
   // another thread switches profiling on or off.
   Value enabled = b.create<LLVM::LoadOp>(
-      loc, i32, enabledAddr, /*alignment=*/4, /*isVolatile=*/false,
+      loc, i32, fn.enabledAddr, /*alignment=*/4, /*isVolatile=*/false,
       /*isNonTemporal=*/false, /*isInvariant=*/false,
       LLVM::AtomicOrdering::monotonic);
-  Value zero = b.create<arith::ConstantIntOp>(loc, 0, 32);
   Value on =
-      b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ne, enabled, zero);
+      b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ne, enabled, fn.zero);
   b.create<scf::IfOp>(loc, on, [&](OpBuilder &then, Location l) {
-    Value baseAddr = then.create<LLVM::AddressOfOp>(l, ptrTy, kBaseSym);
-    Value base = then.create<LLVM::LoadOp>(l, i32, baseAddr);
+    // Under the check: with profiling off, the flag's load is the only cost.
+    Value base = then.create<LLVM::LoadOp>(l, i32, fn.baseAddr);
     Value local = then.create<arith::ConstantIntOp>(l, probe, 32);
     Value id = then.create<arith::AddIOp>(l, base, local);
     if (isa<EndOp>(op)) {

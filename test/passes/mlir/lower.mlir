@@ -29,13 +29,15 @@
 // CHECK-NEXT: llvm.return
 // CHECK: func.func @static(%[[A:.*]]: memref<4xf32>, %[[B:.*]]: memref<4xf32>)
 // CHECK-NOT: llvm.alloca
-// Probe 0, begin.
-// CHECK: %[[EN:.*]] = llvm.mlir.addressof @__tpuprof_enabled : !llvm.ptr
-// CHECK-NEXT: %[[ON:.*]] = llvm.load %[[EN]] atomic monotonic {alignment = 4 : i64} : !llvm.ptr -> i32
+// Once per function, at its entry: the flag's and the base's addresses, and
+// the zero the flag is compared with.
+// CHECK-NEXT: %[[EN:.*]] = llvm.mlir.addressof @__tpuprof_enabled : !llvm.ptr
+// CHECK-NEXT: %[[BA:.*]] = llvm.mlir.addressof @__tpuprof_module_base : !llvm.ptr
 // CHECK-NEXT: %[[ZERO:.*]] = arith.constant 0 : i32
+// Probe 0, begin.
+// CHECK-NEXT: %[[ON:.*]] = llvm.load %[[EN]] atomic monotonic {alignment = 4 : i64} : !llvm.ptr -> i32
 // CHECK-NEXT: %[[COND:.*]] = arith.cmpi ne, %[[ON]], %[[ZERO]] : i32
 // CHECK-NEXT: scf.if %[[COND]] {
-// CHECK-NEXT: %[[BA:.*]] = llvm.mlir.addressof @__tpuprof_module_base : !llvm.ptr
 // CHECK-NEXT: %[[BV:.*]] = llvm.load %[[BA]] : !llvm.ptr -> i32
 // CHECK-NEXT: %[[LOCAL:.*]] = arith.constant 0 : i32
 // CHECK-NEXT: %[[ID:.*]] = arith.addi %[[BV]], %[[LOCAL]] : i32
@@ -43,13 +45,10 @@
 // CHECK-NEXT: }
 // The probe's results are replaced by its operands.
 // CHECK-NEXT: "test.work"(%[[A]], %[[B]])
-// Probe 0, end.
-// CHECK-NEXT: %[[EN:.*]] = llvm.mlir.addressof @__tpuprof_enabled : !llvm.ptr
+// Probe 0, end: the same addresses and zero.
 // CHECK-NEXT: %[[ON:.*]] = llvm.load %[[EN]] atomic monotonic {alignment = 4 : i64} : !llvm.ptr -> i32
-// CHECK-NEXT: %[[ZERO:.*]] = arith.constant 0 : i32
 // CHECK-NEXT: %[[COND:.*]] = arith.cmpi ne, %[[ON]], %[[ZERO]] : i32
 // CHECK-NEXT: scf.if %[[COND]] {
-// CHECK-NEXT: %[[BA:.*]] = llvm.mlir.addressof @__tpuprof_module_base : !llvm.ptr
 // CHECK-NEXT: %[[BV:.*]] = llvm.load %[[BA]] : !llvm.ptr -> i32
 // CHECK-NEXT: %[[LOCAL:.*]] = arith.constant 0 : i32
 // CHECK-NEXT: %[[ID:.*]] = arith.addi %[[BV]], %[[LOCAL]] : i32
@@ -127,6 +126,9 @@ module attributes {tpuprof.probes = [{bytes = 16 : i64, dyn_dims = 0 : i64, flop
 // CHECK: func.func @dynamic(%[[M:.*]]: memref<?x8x?xf32>, %[[V:.*]]: memref<?xf32>, %[[N:.*]]: index)
 // CHECK-NEXT: %[[CNT:.*]] = llvm.mlir.constant(3 : i64) : i64
 // CHECK-NEXT: %[[SLOT:.*]] = llvm.alloca %[[CNT]] x i64 {alignment = 8 : i64} : (i64) -> !llvm.ptr
+// CHECK-NEXT: llvm.mlir.addressof @__tpuprof_enabled
+// CHECK-NEXT: llvm.mlir.addressof @__tpuprof_module_base
+// CHECK-NEXT: arith.constant 0 : i32
 // CHECK-NOT: llvm.alloca
 // CHECK: scf.for
 // CHECK-NOT: llvm.alloca

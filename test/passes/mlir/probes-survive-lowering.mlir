@@ -20,10 +20,13 @@
 // the probe, so tosa-to-linalg still sees it and makes a linalg.transpose.
 
 // BUF-LABEL: func.func @main(%arg0: memref<1x4x8xf32>, %arg1: memref<1x8x16xf32>, %arg2: memref<1x4x16xf32>) -> memref<1x16x4xf32>
+// The flag's and the base's addresses and the zero, once, at entry.
+// BUF-NEXT: llvm.mlir.addressof @__tpuprof_enabled
+// BUF-NEXT: llvm.mlir.addressof @__tpuprof_module_base
+// BUF-NEXT: arith.constant 0 : i32
 // Begin of probe 0, then exactly the exp's allocation and loop nest, then
 // the end of probe 0.
 // BUF: scf.if
-// BUF-NEXT: llvm.mlir.addressof @__tpuprof_module_base
 // BUF-NEXT: llvm.load
 // BUF-NEXT: %[[L0:.*]] = arith.constant 0 : i32
 // BUF-NEXT: %[[ID0:.*]] = arith.addi %{{.*}}, %[[L0]] : i32
@@ -35,24 +38,18 @@
 // BUF-NEXT: math.exp
 // BUF-NEXT: linalg.yield
 // BUF-NEXT: }
-// BUF-NEXT: llvm.mlir.addressof @__tpuprof_enabled
 // BUF-NEXT: llvm.load {{.*}} atomic monotonic
-// BUF-NEXT: arith.constant 0 : i32
 // BUF-NEXT: arith.cmpi ne
 // BUF-NEXT: scf.if
-// BUF-NEXT: llvm.mlir.addressof @__tpuprof_module_base
 // BUF-NEXT: llvm.load
 // BUF-NEXT: %[[L0:.*]] = arith.constant 0 : i32
 // BUF-NEXT: %[[ID0:.*]] = arith.addi %{{.*}}, %[[L0]] : i32
 // BUF-NEXT: llvm.call @__tpuprof_end(%[[ID0]]) : (i32) -> ()
 // BUF-NEXT: }
 // Probe 1: the matmul's result buffer, its zero fill and the batch matmul.
-// BUF-NEXT: llvm.mlir.addressof @__tpuprof_enabled
 // BUF-NEXT: llvm.load {{.*}} atomic monotonic
-// BUF-NEXT: arith.constant 0 : i32
 // BUF-NEXT: arith.cmpi ne
 // BUF-NEXT: scf.if
-// BUF-NEXT: llvm.mlir.addressof @__tpuprof_module_base
 // BUF-NEXT: llvm.load
 // BUF-NEXT: %[[L1:.*]] = arith.constant 1 : i32
 // BUF-NEXT: %[[ID1:.*]] = arith.addi %{{.*}}, %[[L1]] : i32
@@ -62,24 +59,18 @@
 // BUF-NEXT: %[[MM:.*]] = memref.alloc() {alignment = 64 : i64} : memref<1x4x16xf32>
 // BUF-NEXT: linalg.fill ins(%[[ZERO]] : f32) outs(%[[MM]] : memref<1x4x16xf32>)
 // BUF-NEXT: linalg.batch_matmul ins(%[[EXP]], %arg1 : memref<1x4x8xf32>, memref<1x8x16xf32>) outs(%[[MM]] : memref<1x4x16xf32>)
-// BUF-NEXT: llvm.mlir.addressof @__tpuprof_enabled
 // BUF-NEXT: llvm.load {{.*}} atomic monotonic
-// BUF-NEXT: arith.constant 0 : i32
 // BUF-NEXT: arith.cmpi ne
 // BUF-NEXT: scf.if
-// BUF-NEXT: llvm.mlir.addressof @__tpuprof_module_base
 // BUF-NEXT: llvm.load
 // BUF-NEXT: %[[L1:.*]] = arith.constant 1 : i32
 // BUF-NEXT: %[[ID1:.*]] = arith.addi %{{.*}}, %[[L1]] : i32
 // BUF-NEXT: llvm.call @__tpuprof_end(%[[ID1]]) : (i32) -> ()
 // BUF-NEXT: }
 // Probe 2: the add.
-// BUF-NEXT: llvm.mlir.addressof @__tpuprof_enabled
 // BUF-NEXT: llvm.load {{.*}} atomic monotonic
-// BUF-NEXT: arith.constant 0 : i32
 // BUF-NEXT: arith.cmpi ne
 // BUF-NEXT: scf.if
-// BUF-NEXT: llvm.mlir.addressof @__tpuprof_module_base
 // BUF-NEXT: llvm.load
 // BUF-NEXT: %[[L2:.*]] = arith.constant 2 : i32
 // BUF-NEXT: %[[ID2:.*]] = arith.addi %{{.*}}, %[[L2]] : i32
@@ -91,24 +82,18 @@
 // BUF-NEXT: arith.addf
 // BUF-NEXT: linalg.yield
 // BUF-NEXT: }
-// BUF-NEXT: llvm.mlir.addressof @__tpuprof_enabled
 // BUF-NEXT: llvm.load {{.*}} atomic monotonic
-// BUF-NEXT: arith.constant 0 : i32
 // BUF-NEXT: arith.cmpi ne
 // BUF-NEXT: scf.if
-// BUF-NEXT: llvm.mlir.addressof @__tpuprof_module_base
 // BUF-NEXT: llvm.load
 // BUF-NEXT: %[[L2:.*]] = arith.constant 2 : i32
 // BUF-NEXT: %[[ID2:.*]] = arith.addi %{{.*}}, %[[L2]] : i32
 // BUF-NEXT: llvm.call @__tpuprof_end(%[[ID2]]) : (i32) -> ()
 // BUF-NEXT: }
 // Probe 3: the transpose.
-// BUF-NEXT: llvm.mlir.addressof @__tpuprof_enabled
 // BUF-NEXT: llvm.load {{.*}} atomic monotonic
-// BUF-NEXT: arith.constant 0 : i32
 // BUF-NEXT: arith.cmpi ne
 // BUF-NEXT: scf.if
-// BUF-NEXT: llvm.mlir.addressof @__tpuprof_module_base
 // BUF-NEXT: llvm.load
 // BUF-NEXT: %[[L3:.*]] = arith.constant 3 : i32
 // BUF-NEXT: %[[ID3:.*]] = arith.addi %{{.*}}, %[[L3]] : i32
@@ -116,12 +101,9 @@
 // BUF-NEXT: }
 // BUF-NEXT: %[[TR:.*]] = memref.alloc() {alignment = 64 : i64} : memref<1x16x4xf32>
 // BUF-NEXT: linalg.transpose ins(%[[ADD]] : memref<1x4x16xf32>) outs(%[[TR]] : memref<1x16x4xf32>) permutation = [0, 2, 1]
-// BUF-NEXT: llvm.mlir.addressof @__tpuprof_enabled
 // BUF-NEXT: llvm.load {{.*}} atomic monotonic
-// BUF-NEXT: arith.constant 0 : i32
 // BUF-NEXT: arith.cmpi ne
 // BUF-NEXT: scf.if
-// BUF-NEXT: llvm.mlir.addressof @__tpuprof_module_base
 // BUF-NEXT: llvm.load
 // BUF-NEXT: %[[L3:.*]] = arith.constant 3 : i32
 // BUF-NEXT: %[[ID3:.*]] = arith.addi %{{.*}}, %[[L3]] : i32
