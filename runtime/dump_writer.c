@@ -55,6 +55,26 @@ static int write_all(int fd, const uint8_t *p, uint64_t n, uint64_t offset,
   return 0;
 }
 
+/// A THREAD section's two headers, which both finishers write as one block.
+typedef struct {
+  tpuprof_section_header sh;
+  tpuprof_thread_section ts;
+} thread_headers;
+
+static thread_headers make_thread_headers(uint64_t tid, uint64_t dropped,
+                                          uint64_t records,
+                                          uint64_t stream_size) {
+  thread_headers th;
+  memset(&th, 0, sizeof(th));
+  th.sh.kind = TPUPROF_SECTION_THREAD;
+  th.sh.size = sizeof(th.ts) + stream_size;
+  th.ts.tid = tid;
+  th.ts.dropped = dropped;
+  th.ts.num_records = records;
+  th.ts.stream_size = stream_size;
+  return th;
+}
+
 int __tpuprof_rt_write_dump(const char *dir, uint32_t device, uint32_t first_n,
                             uint8_t *image, uint64_t size, char *path,
                             size_t path_size, uint32_t *call_num) {
@@ -375,17 +395,8 @@ int __tpuprof_rt_wfile_finish_in_place(tpuprof_rt_wfile *w,
   if (t) {
     // Section header and THREAD header in one write: a single page copy in
     // the kernel (all but rare layouts), which a kill cannot split.
-    struct {
-      tpuprof_section_header sh;
-      tpuprof_thread_section ts;
-    } th;
-    memset(&th, 0, sizeof(th));
-    th.sh.kind = TPUPROF_SECTION_THREAD;
-    th.sh.size = sizeof(th.ts) + t->pos;
-    th.ts.tid = t->tid;
-    th.ts.dropped = t->dropped;
-    th.ts.num_records = records;
-    th.ts.stream_size = t->pos;
+    thread_headers th =
+        make_thread_headers(t->tid, t->dropped, records, t->pos);
     kill_point(3);
     if (write_all(w->fd, (const uint8_t *)&th, sizeof(th), t->section, 1) !=
         0)
@@ -449,17 +460,8 @@ int __tpuprof_rt_wfile_finish_streamed(tpuprof_rt_wfile *w, uint8_t *prefix,
       errno = EIO; // The runtime's own records: never seen, but no dump.
       goto fail_tmp;
     }
-    struct {
-      tpuprof_section_header sh;
-      tpuprof_thread_section ts;
-    } th;
-    memset(&th, 0, sizeof(th));
-    th.sh.kind = TPUPROF_SECTION_THREAD;
-    th.sh.size = sizeof(th.ts) + lap + t[i].pos;
-    th.ts.tid = t[i].tid;
-    th.ts.dropped = t[i].dropped;
-    th.ts.num_records = records + more;
-    th.ts.stream_size = lap + t[i].pos;
+    thread_headers th = make_thread_headers(t[i].tid, t[i].dropped,
+                                            records + more, lap + t[i].pos);
     // Oldest first: a wrapped ring's previous lap, then the current one.
     if (write_all(fd, (const uint8_t *)&th, sizeof(th), 0, 0) != 0 ||
         write_all(fd, stream + t[i].tail, lap, 0, 0) != 0 ||
