@@ -2,8 +2,8 @@
 //
 // A module's probe table: the tpuprof.probes op and the one attribute that
 // holds its entries. Both print the entries as a list of dictionaries, one
-// per probe id, read back through MLIR's own attribute parser, so the
-// printed form stays easy to read and to FileCheck.
+// per probe id, in MLIR's dictionary syntax, so the printed form stays easy
+// to read and to FileCheck; they read it back without building attributes.
 //
 //===----------------------------------------------------------------------===//
 
@@ -61,12 +61,40 @@ void setLocationFromText(ProbeEntry &entry, StringRef s, MLIRContext *ctx) {
   entry.location = StringAttr::get(ctx, s);
 }
 
+/// One entry's fields as a reader found them; a missing one is null/empty.
+struct EntryFields {
+  StringAttr name, shapes, function;
+  std::optional<StringRef> hash, location;
+  std::optional<uint64_t> flops, bytes, dynDims;
+};
+
 /// What every reader says of an entry it cannot use.
-void describeMalformed(InFlightDiagnostic &&diag, size_t index,
-                       StringRef tableName) {
+LogicalResult malformed(InFlightDiagnostic &&diag, size_t index,
+                        StringRef tableName) {
   diag << "entry #" << index << " of '" << tableName
        << "' is malformed: it needs string name, hash (hex), shapes, "
           "location, function and integer flops, bytes, dyn_dims (<256)";
+  return failure();
+}
+
+/// Checks `f` and builds its entry, or says why not.
+FailureOr<ProbeEntry>
+makeEntry(const EntryFields &f, MLIRContext *ctx, size_t index,
+          StringRef tableName,
+          llvm::function_ref<InFlightDiagnostic()> emitError) {
+  ProbeEntry entry;
+  if (!f.name || !f.hash || !f.shapes || !f.location || !f.function ||
+      !f.flops || !f.bytes || !f.dynDims ||
+      f.hash->getAsInteger(16, entry.hash) || *f.dynDims > 255)
+    return malformed(emitError(), index, tableName);
+  entry.name = f.name;
+  entry.shapes = f.shapes;
+  entry.function = f.function;
+  setLocationFromText(entry, *f.location, ctx);
+  entry.flops = *f.flops;
+  entry.bytes = *f.bytes;
+  entry.dynDims = static_cast<uint8_t>(*f.dynDims);
+  return entry;
 }
 } // namespace
 
@@ -85,24 +113,22 @@ tpuprof::readProbeEntries(ArrayAttr table, StringRef tableName,
         return a.getValue().getZExtValue();
       return std::nullopt;
     };
-    ProbeEntry entry;
-    StringAttr hash = str("hash"), location = str("location");
-    entry.name = str("name");
-    entry.shapes = str("shapes");
-    entry.function = str("function");
-    std::optional<uint64_t> flops = num("flops"), bytes = num("bytes"),
-                            dyn = num("dyn_dims");
-    if (!entry.name || !hash || !entry.shapes || !location ||
-        !entry.function || !flops || !bytes || !dyn ||
-        hash.getValue().getAsInteger(16, entry.hash) || *dyn > 255) {
-      describeMalformed(emitError(), i, tableName);
+    EntryFields f;
+    f.name = str("name");
+    f.shapes = str("shapes");
+    f.function = str("function");
+    if (StringAttr hash = str("hash"))
+      f.hash = hash.getValue();
+    if (StringAttr location = str("location"))
+      f.location = location.getValue();
+    f.flops = num("flops");
+    f.bytes = num("bytes");
+    f.dynDims = num("dyn_dims");
+    FailureOr<ProbeEntry> entry =
+        makeEntry(f, table.getContext(), i, tableName, emitError);
+    if (failed(entry))
       return failure();
-    }
-    setLocationFromText(entry, location.getValue(), table.getContext());
-    entry.flops = *flops;
-    entry.bytes = *bytes;
-    entry.dynDims = static_cast<uint8_t>(*dyn);
-    entries.push_back(entry);
+    entries.push_back(*entry);
   }
   return entries;
 }
@@ -120,9 +146,8 @@ FailureOr<SmallVector<ProbeEntry>> parseEntries(AsmParser &parser,
   SmallVector<ProbeEntry> entries;
   auto parseEntry = [&]() -> ParseResult {
     SMLoc entryLoc = parser.getCurrentLocation();
-    ProbeEntry entry;
-    std::optional<std::string> hash, location;
-    std::optional<uint64_t> flops, bytes, dyn;
+    EntryFields f;
+    std::string hash, location; // What f.hash and f.location point into.
     bool wellFormed = true;
     // A value of the wrong kind is read as an attribute, so that the entry
     // fails with the table's own message rather than a syntax error.
@@ -154,6 +179,12 @@ FailureOr<SmallVector<ProbeEntry>> parseEntries(AsmParser &parser,
     auto attr = [&](StringAttr &out) {
       return string([&](std::string v) { out = StringAttr::get(ctx, v); });
     };
+    auto text = [&](std::string &storage, std::optional<StringRef> &out) {
+      return string([&](std::string v) {
+        storage = std::move(v);
+        out = storage;
+      });
+    };
     llvm::SmallDenseSet<StringRef, 8> seen;
     auto parseField = [&]() -> ParseResult {
       StringRef key;
@@ -162,39 +193,35 @@ FailureOr<SmallVector<ProbeEntry>> parseEntries(AsmParser &parser,
       if (!seen.insert(key).second)
         wellFormed = false; // A dictionary has each key once.
       if (key == "name")
-        return attr(entry.name);
+        return attr(f.name);
       if (key == "shapes")
-        return attr(entry.shapes);
+        return attr(f.shapes);
       if (key == "function")
-        return attr(entry.function);
+        return attr(f.function);
       if (key == "hash")
-        return string([&](std::string v) { hash = std::move(v); });
+        return text(hash, f.hash);
       if (key == "location")
-        return string([&](std::string v) { location = std::move(v); });
+        return text(location, f.location);
       if (key == "flops")
-        return integer(flops);
+        return integer(f.flops);
       if (key == "bytes")
-        return integer(bytes);
+        return integer(f.bytes);
       if (key == "dyn_dims")
-        return integer(dyn);
+        return integer(f.dynDims);
       Attribute unknown;
       return parser.parseAttribute(unknown);
     };
     if (parser.parseCommaSeparatedList(AsmParser::Delimiter::Braces,
                                        parseField))
       return failure();
-    if (!wellFormed || !entry.name || !hash || !entry.shapes || !location ||
-        !entry.function || !flops || !bytes || !dyn ||
-        StringRef(*hash).getAsInteger(16, entry.hash) || *dyn > 255) {
-      describeMalformed(parser.emitError(entryLoc), entries.size(),
-                        tableName);
+    auto emitError = [&] { return parser.emitError(entryLoc); };
+    if (!wellFormed)
+      return malformed(emitError(), entries.size(), tableName);
+    FailureOr<ProbeEntry> entry =
+        makeEntry(f, ctx, entries.size(), tableName, emitError);
+    if (failed(entry))
       return failure();
-    }
-    setLocationFromText(entry, *location, ctx);
-    entry.flops = *flops;
-    entry.bytes = *bytes;
-    entry.dynDims = static_cast<uint8_t>(*dyn);
-    entries.push_back(entry);
+    entries.push_back(*entry);
     return success();
   };
   if (parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, parseEntry))
