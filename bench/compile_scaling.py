@@ -9,6 +9,8 @@ then runs on each, alternating, N times:
   parse+print   tpuprof-opt IN -o /dev/null                 (the peer)
   instrument    tpuprof-opt IN --tpu-profile-instrument -o /dev/null
   + lower       tpuprof-opt IN --tpu-profile-instrument --tpu-profile-lower
+  read instr.   tpuprof-opt INSTRUMENTED -o /dev/null  (reading the pass's
+                output back, as a separate lowering or tool run does)
 
 and reports each one's median wall time and its peak memory (max RSS of the
 child, from wait4), the ratio to parse+print, and the growth factor from one
@@ -119,6 +121,7 @@ def main():
         ("parse+print", []),
         ("instrument", ["--tpu-profile-instrument"]),
         ("instrument+lower", ["--tpu-profile-instrument", "--tpu-profile-lower"]),
+        ("read instrumented", None),  # parse+print of the instrument output
     ]
     results = {}  # (size, variant) -> (median wall, max RSS KiB)
     pass_time = {}  # size -> median seconds of the instrument pass itself
@@ -130,10 +133,14 @@ def main():
         walls = {v: [] for v, _ in variants}
         rss = {v: 0 for v, _ in variants}
         passes, verified = [], []
+        instrumented = path + ".instrumented.mlir"
         run_once([opt, path, "-o", os.devnull])  # page cache, dynamic loader
+        run_once([opt, path, "--tpu-profile-instrument", "-o", instrumented])
         for _ in range(args.runs):
             for name, extra in variants:
-                w, r, _ = run_once([opt, path, *extra, "-o", os.devnull])
+                cmd = ([opt, instrumented] if extra is None else
+                       [opt, path, *extra])
+                w, r, _ = run_once(cmd + ["-o", os.devnull])
                 walls[name].append(w)
                 rss[name] = max(rss[name], r)
         for _ in range(max(1, args.runs // 2)):
@@ -152,6 +159,7 @@ def main():
         pass_time[size] = statistics.median(passes) if passes else None
         verify_time[size] = statistics.median(verified) if verified else None
         os.remove(path)
+        os.remove(instrumented)
     os.rmdir(tmp)
 
     print(f"tpuprof-opt on generated modules (tosa/linalg/tensor/arith, "
@@ -203,6 +211,10 @@ def main():
         lw, lr = results[(size, "instrument+lower")]
         suite(f"instrument+lower, {label}, time", f"{lw * 1e3:.1f}",
               "parse+print", f"{bw * 1e3:.1f}", "ms", f"{lw / bw:.3f}", "",
+              None)
+        rw, _ = results[(size, "read instrumented")]
+        suite(f"read instrumented, {label}, time", f"{rw * 1e3:.1f}",
+              "parse+print", f"{bw * 1e3:.1f}", "ms", f"{rw / bw:.3f}", "",
               None)
     for a, b in zip(sizes, sizes[1:]):
         wa, ra = results[(a, "instrument")]

@@ -35,6 +35,7 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 CLANGXX = "/usr/lib/llvm-19/bin/clang++"
+OBJCOPY = "/usr/lib/llvm-19/bin/llvm-objcopy"  # llvm-19, which the build needs
 
 
 def sh(cmd, env=None):
@@ -160,7 +161,7 @@ def count_instructions(args, plugin, tmp):
         str(args.launch_every)])
     # valgrind 3.19 cannot read clang 19's DWARF 5: count a stripped copy.
     stripped = os.path.join(tmp, "TpuProfilePlugin.so")
-    sh(["objcopy", "--strip-debug", plugin, stripped])
+    sh([OBJCOPY, "--strip-debug", plugin, stripped])
     cc = [CLANGXX, "-O2", "-c", tu, "-o", os.path.join(tmp, "tu.o")]
     plain = callgrind_instructions(cc, tmp)
     inst = callgrind_instructions(cc + ["-fpass-plugin=" + stripped], tmp)
