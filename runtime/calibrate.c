@@ -16,6 +16,8 @@
 |*   nested = the distance between consecutive inner records' begins: one     *|
 |*            whole pair, call to return, which is what a child adds to its   *|
 |*            parent;                                                         *|
+|*   read   = (modes 1/2) the inner records' READ_TICKS: the part of nested   *|
+|*            that each record also measures for itself;                      *|
 |* each the mean of its fastest 90 % (fast_mean). Mode 0 runs 1024 pairs;    *|
 |* modes 1/2 read the counter group twice per pair (~1-3 us), so they run    *|
 |* 96. Calibration adds ~0.1 ms to a process's first tpuprof_enable in mode  *|
@@ -85,7 +87,8 @@ int __tpuprof_rt_calibrate(uint32_t words, tpuprof_calibration_section *out) {
   uint64_t record = TPUPROF_RECORD_BYTES(0, words);
   uint64_t cap = (uint64_t)(total + 1) * record;
   uint8_t *buf = (uint8_t *)malloc(cap);
-  uint64_t *deltas = (uint64_t *)malloc(2 * sizeof(uint64_t) * pairs);
+  uint64_t *deltas = (uint64_t *)malloc(3 * sizeof(uint64_t) * pairs);
+  int read_word = __tpuprof_rt_counters_read_ticks_word();
   int rc = -1;
   if (!buf || !deltas)
     goto done;
@@ -98,8 +101,8 @@ int __tpuprof_rt_calibrate(uint32_t words, tpuprof_calibration_section *out) {
   // The stream: the outer record, then the inner ones in order. A thread
   // whose group has more words than expected dropped records: use what is
   // complete and of the right shape.
-  uint64_t *self = deltas, *nested = deltas + pairs;
-  uint32_t nself = 0, nnested = 0, index = 0;
+  uint64_t *self = deltas, *nested = deltas + pairs, *reads = nested + pairs;
+  uint32_t nself = 0, nnested = 0, nreads = 0, index = 0;
   uint64_t prev_begin = 0;
   for (uint64_t off = 0; off + sizeof(tpuprof_record) <= used;) {
     const tpuprof_record *r = (const tpuprof_record *)(buf + off);
@@ -107,8 +110,12 @@ int __tpuprof_rt_calibrate(uint32_t words, tpuprof_calibration_section *out) {
     if (r->probe != CALIB_INNER)
       continue;
     uint32_t i = index++;
-    if (i >= CALIB_WARMUP && r->end >= r->begin && nself < pairs)
+    if (i >= CALIB_WARMUP && r->end >= r->begin && nself < pairs) {
       self[nself++] = r->end - r->begin;
+      if (read_word >= 0 && r->num_counters > (uint32_t)read_word)
+        reads[nreads++] =
+            ((const uint64_t *)(r + 1))[r->num_dims + (uint32_t)read_word];
+    }
     if (i > CALIB_WARMUP && r->begin >= prev_begin && nnested < pairs)
       nested[nnested++] = r->begin - prev_begin;
     prev_begin = r->begin;
@@ -118,6 +125,15 @@ int __tpuprof_rt_calibrate(uint32_t words, tpuprof_calibration_section *out) {
   out->self_ticks = fast_mean(self, nself);
   out->nested_ticks = fast_mean(nested, nnested);
   out->pairs = nself;
+  if (nreads >= CALIB_MIN_PAIRS) {
+    uint64_t read = fast_mean(reads, nreads);
+    // Part of a nested pair, so never more than it (clock steps aside). A
+    // mean too large for the field leaves read_ticks 0: no per-record part.
+    if (read > out->nested_ticks)
+      read = out->nested_ticks;
+    if (read <= UINT32_MAX)
+      out->read_ticks = (uint32_t)read;
+  }
   rc = 0;
 done:
   free(deltas);

@@ -10,8 +10,8 @@
 |*     PERF_FORMAT_GROUP (values + time_enabled/time_running), or rdpmc from  *|
 |*     the mmap'd pages where the kernel allows user-space counter reads;     *|
 |*   - a record's counter words are [event deltas..., TIME_ENABLED delta,     *|
-|*     TIME_RUNNING delta] (+ the CPU word in mode 2): the EVENTS section     *|
-|*     names the pseudo-events, so the on-disk format is unchanged.           *|
+|*     TIME_RUNNING delta, READ_TICKS] (+ the CPU word in mode 2): the EVENTS *|
+|*     section names the pseudo-events, so the on-disk format is unchanged.   *|
 |* Everything that can fail (unknown name, no PMU, perf_event_paranoid,       *|
 |* seccomp) is decided at enable time and reported in one line; the window    *|
 |* then goes on with what opened, or with timing only.                        *|
@@ -350,7 +350,11 @@ uint32_t __tpuprof_rt_counters_start_window_locked(uint32_t mode) {
   }
   warned_for_request = 1;
   publish_set(old, old_nev, old_cpu);
-  return words + (win_nev ? win_nev + 2 : 0);
+  return words + TPUPROF_RT_EVENT_WORDS(win_nev);
+}
+
+int __tpuprof_rt_counters_read_ticks_word(void) {
+  return win_nev ? (int)TPUPROF_RT_READ_TICKS_WORD(win_nev) : -1;
 }
 
 uint32_t __tpuprof_rt_counters_names_bytes(void) {
@@ -359,7 +363,8 @@ uint32_t __tpuprof_rt_counters_names_bytes(void) {
     bytes += (uint32_t)strlen(win_events[i].name) + 1;
   if (win_nev)
     bytes += sizeof(TPUPROF_EVENT_TIME_ENABLED) +
-             sizeof(TPUPROF_EVENT_TIME_RUNNING);
+             sizeof(TPUPROF_EVENT_TIME_RUNNING) +
+             sizeof(TPUPROF_EVENT_READ_TICKS);
   if (win_cpu)
     bytes += sizeof(TPUPROF_EVENT_CPU);
   return bytes;
@@ -379,6 +384,7 @@ uint32_t __tpuprof_rt_counters_write_names(uint8_t *p) {
   if (win_nev) {
     PUT(TPUPROF_EVENT_TIME_ENABLED);
     PUT(TPUPROF_EVENT_TIME_RUNNING);
+    PUT(TPUPROF_EVENT_READ_TICKS);
   }
   if (win_cpu)
     PUT(TPUPROF_EVENT_CPU);
@@ -443,7 +449,7 @@ static void setup_rdpmc(tpuprof_rt_group *g) {
 }
 
 uint32_t __tpuprof_rt_group_sync(tpuprof_rt_group *g) {
-  uint32_t words = (win_nev ? win_nev + 2 : 0) + (uint32_t)win_cpu;
+  uint32_t words = TPUPROF_RT_EVENT_WORDS(win_nev) + (uint32_t)win_cpu;
   if (g->setgen == __tpuprof_rt_ctr_setgen)
     return words;
   __tpuprof_rt_group_close(g);
@@ -559,14 +565,14 @@ static inline uint32_t current_cpu(void) {
 void __tpuprof_rt_counters_begin(const tpuprof_rt_group *g, uint64_t *words) {
   // CPU first: the counters are read as close to the op as possible.
   if (g->cpu)
-    words[g->nev ? g->nev + 2 : 0] = current_cpu();
+    words[TPUPROF_RT_EVENT_WORDS(g->nev)] = current_cpu();
   if (g->nev)
     read_group(g, words);
 }
 
 void __tpuprof_rt_counters_end(const tpuprof_rt_group *g, uint64_t *words) {
   uint64_t now[TPUPROF_RT_MAX_EVENTS + 2];
-  uint32_t n = g->nev ? g->nev + 2 : 0;
+  uint32_t n = g->nev ? g->nev + 2 : 0; // READ_TICKS is the caller's.
   if (n)
     read_group(g, now);
   // `words` is published: the flusher may copy it at any time, so stores
@@ -575,8 +581,9 @@ void __tpuprof_rt_counters_end(const tpuprof_rt_group *g, uint64_t *words) {
   for (uint32_t i = 0; i < n; ++i)
     __atomic_store_n(&words[i], now[i] - words[i], __ATOMIC_RELAXED);
   if (g->cpu) {
-    uint64_t b = words[n] & 0xffffffffu;
-    __atomic_store_n(&words[n], b | ((uint64_t)current_cpu() << 32),
+    uint32_t c = TPUPROF_RT_EVENT_WORDS(g->nev);
+    uint64_t b = words[c] & 0xffffffffu;
+    __atomic_store_n(&words[c], b | ((uint64_t)current_cpu() << 32),
                      __ATOMIC_RELAXED);
   }
 }

@@ -474,10 +474,21 @@ rt_begin(uint32_t probe, const int64_t *dims, uint32_t n) {
     out[i] = dims[i];
   e->word = (uint32_t)(pos >> 3);
   // Counters (one group read), then the clock: both as late as possible.
-  if (w)
-    __tpuprof_rt_counters_begin(&t->grp, (uint64_t *)(out + n));
   // Read the clock last, so the runtime's own work is outside the op.
-  r->begin = rt_now();
+  if (w) {
+    uint64_t *cw = (uint64_t *)(out + n);
+    uint32_t nev = t->grp.nev;
+    uint64_t before = nev ? rt_now() : 0;
+    __tpuprof_rt_counters_begin(&t->grp, cw);
+    uint64_t now = rt_now();
+    // The read's own cost, which lands in every enclosing record: the
+    // report subtracts it there (format.h, READ_TICKS).
+    if (nev)
+      cw[TPUPROF_RT_READ_TICKS_WORD(nev)] = now - before;
+    r->begin = now;
+  } else {
+    r->begin = rt_now();
+  }
   __atomic_store_n(&t->pos, pos + need, __ATOMIC_RELEASE);
 }
 
@@ -500,8 +511,17 @@ finish(rt_thread *t, const rt_stack_entry *e, uint64_t now) {
   // that was never written is left alone.
   if (TPUPROF_RT_LIKELY(e->gen == t->gen && e->word != NO_RECORD)) {
     tpuprof_record *r = (tpuprof_record *)(t->buf + ((uint64_t)e->word << 3));
-    if (r->num_counters)
-      __tpuprof_rt_counters_end(&t->grp, (uint64_t *)(r + 1) + r->num_dims);
+    if (r->num_counters) {
+      uint64_t *cw = (uint64_t *)(r + 1) + r->num_dims;
+      __tpuprof_rt_counters_end(&t->grp, cw);
+      uint32_t nev = t->grp.nev;
+      // r->num_counters is 0 in a detached (zeroed) buffer, so the word is
+      // the record's own; add the end read's cost to the begin read's.
+      if (nev) {
+        uint64_t *rt = &cw[TPUPROF_RT_READ_TICKS_WORD(nev)];
+        __atomic_store_n(rt, *rt + (rt_now() - now), __ATOMIC_RELAXED);
+      }
+    }
     // Release: a flusher that sees `end` also sees the counter deltas.
     __atomic_store_n(&r->end, now, __ATOMIC_RELEASE);
   }

@@ -136,9 +136,14 @@ int __tpuprof_rt_set_events_locked(const char *list, int strict);
 
 /// Chooses the window's event set on the calling (enabling) thread: encodes
 /// and test-opens the requested or default events, warns once about those
-/// that do not open, and returns the counter words per record (events + 2
-/// time words, + 1 CPU word in mode 2). ctl mutex held, no window open.
+/// that do not open, and returns the counter words per record
+/// (TPUPROF_RT_EVENT_WORDS, + 1 CPU word in mode 2). ctl mutex held, no
+/// window open.
 uint32_t __tpuprof_rt_counters_start_window_locked(uint32_t mode);
+
+/// The window's READ_TICKS word index, or -1 when it counts no events. ctl
+/// mutex held.
+int __tpuprof_rt_counters_read_ticks_word(void);
 
 /// The EVENTS section's names: their bytes (NULs included), and writing
 /// them at `p` (returns the count, = counter words per record).
@@ -155,6 +160,14 @@ uint32_t __tpuprof_rt_group_sync(tpuprof_rt_group *g);
 
 /// Closes a group's fds (any thread may call it).
 void __tpuprof_rt_group_close(tpuprof_rt_group *g);
+
+/// Counter words per record of a window with `nev` events, before the mode-2
+/// CPU word: the event deltas, TIME_ENABLED, TIME_RUNNING and READ_TICKS
+/// (format.h); none without events.
+#define TPUPROF_RT_EVENT_WORDS(nev) ((nev) ? (nev) + 3u : 0u)
+/// Index of the READ_TICKS word, which the hot path (record.c) fills: the
+/// ticks its two group reads took.
+#define TPUPROF_RT_READ_TICKS_WORD(nev) ((nev) + 2u)
 
 /// Hot path: stores the begin readings (event values, time_enabled,
 /// time_running, mode 2 CPU) into a record's counter words, and at end

@@ -152,10 +152,17 @@ typedef struct tpuprof_events_section {
 ///     time_running (ns) over the probe; present whenever any PMU event is.
 ///     A value was multiplexed when running < enabled; scale it by
 ///     enabled / running (running == 0: the event was never counted).
+///   READ_TICKS  clock ticks this record's own probes spent reading the
+///     group: the begin probe's read (before its clock read) plus the end
+///     probe's (after its clock read). Outside the record's interval, inside
+///     every enclosing one; a report subtracts it there (Calibration below).
+///     Present whenever any PMU event is (runtimes from before it wrote
+///     none). Not a PMU count.
 ///   CPU  (mode 2) the CPU the probe began on (low 32 bits) and ended on
 ///     (high 32 bits); 0xffffffff when unknown. Not a delta.
 #define TPUPROF_EVENT_TIME_ENABLED "tpuprof::TIME_ENABLED"
 #define TPUPROF_EVENT_TIME_RUNNING "tpuprof::TIME_RUNNING"
+#define TPUPROF_EVENT_READ_TICKS "tpuprof::READ_TICKS"
 #define TPUPROF_EVENT_CPU "tpuprof::CPU"
 
 /// The runtime's own cost per probe pair, measured on the enabling thread
@@ -163,15 +170,23 @@ typedef struct tpuprof_events_section {
 /// "Calibration"). At most one per dump, before the THREAD sections; absent
 /// when calibration was off (TPUPROF_CALIBRATE=0) or could not run. Both
 /// values are clock ticks, like the records; a report subtracts
-///   self_ticks + (probe pairs nested inside the record) * nested_ticks
-/// from each record's end - begin (clamped at 0).
+///   self_ticks + the sum over the records nested inside it of
+///     nested_ticks                                 (no READ_TICKS), or
+///     nested_ticks - read_ticks + its READ_TICKS   (the nested record has
+///                                                   one and read_ticks > 0)
+/// from each record's end - begin (clamped at 0). The second form replaces
+/// the calibrated mean cost of the counter reads, the bulk of a nested pair
+/// in modes 1/2 and the part that varies with the machine's state, by what
+/// each nested record measured itself.
 typedef struct tpuprof_calibration_section {
   uint64_t self_ticks;   ///< Mean end - begin of an empty probe pair: the
                          ///< runtime's part of every record's own interval.
   uint64_t nested_ticks; ///< Mean time one empty nested probe pair adds
                          ///< to the interval of the record enclosing it.
   uint32_t pairs;        ///< Empty probe pairs measured.
-  uint32_t reserved;     ///< Zero.
+  uint32_t read_ticks;   ///< Mean READ_TICKS of the measured pairs (part of
+                         ///< nested_ticks); 0 without counters, and in dumps
+                         ///< of runtimes from before READ_TICKS.
 } tpuprof_calibration_section;
 
 /// One thread's records: `stream_size` bytes of tpuprof_record follow.

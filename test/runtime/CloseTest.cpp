@@ -285,9 +285,9 @@ TEST_F(Close, InPlaceCloseZeroesTheCountersOfOpenProbes) {
   ASSERT_EQ(open->rec.probe, 31u);
   ASSERT_EQ(done->rec.probe, 32u);
   EXPECT_EQ(open->rec.end, 0u);
-  EXPECT_EQ(open->counters, std::vector<uint64_t>(3, 0));
+  EXPECT_EQ(open->counters, std::vector<uint64_t>(4, 0));
   ASSERT_NE(done->rec.end, 0u);
-  ASSERT_EQ(done->counters.size(), 3u);
+  ASSERT_EQ(done->counters.size(), 4u);
   EXPECT_GT(done->counters[0], 0u); // Task clock of 2 ms of spinning.
   EXPECT_GT(done->counters[1], 0u);
 }

@@ -127,10 +127,11 @@ TEST_F(Counters, PageFaultsCountTheFreshPagesAnOpTouches) {
   EXPECT_EQ(d.header.mode, 1u);
   ASSERT_EQ(d.eventNames, (std::vector<std::string>{
                               "perf::PAGE-FAULTS", TPUPROF_EVENT_TIME_ENABLED,
-                              TPUPROF_EVENT_TIME_RUNNING}));
+                              TPUPROF_EVENT_TIME_RUNNING,
+                              TPUPROF_EVENT_READ_TICKS}));
   const Record *r = recordOf(d, 10);
   ASSERT_NE(r, nullptr);
-  ASSERT_EQ(r->counters.size(), 3u);
+  ASSERT_EQ(r->counters.size(), 4u);
   EXPECT_GE(r->counters[0], N);
   if (!Sanitized)
     EXPECT_LE(r->counters[0], N + 4) << "more faults than pages touched";
@@ -150,7 +151,7 @@ TEST_F(Counters, TaskClockMatchesTheOpsDuration) {
   Dump d = lastDump();
   const Record *r = recordOf(d, 11);
   ASSERT_NE(r, nullptr);
-  ASSERT_EQ(r->counters.size(), 3u);
+  ASSERT_EQ(r->counters.size(), 4u);
   double durNs =
       ticksToNs(d.header, r->rec.end) - ticksToNs(d.header, r->rec.begin);
   double taskNs = double(r->counters[0]);
@@ -213,6 +214,37 @@ TEST_F(Counters, HardwareEventWithoutPmuWarnsAndTheRunCompletes) {
   EXPECT_TRUE(r->counters.empty());
 }
 
+TEST_F(Counters, ReadTicksMeasureTheReadsOutsideTheRecord) {
+  ASSERT_EQ(tpuprof_set_events("perf::PAGE-FAULTS"), 0);
+  ASSERT_EQ(tpuprof_enable(64, 1), 0);
+  __tpuprof_begin(10);
+  for (uint32_t i = 0; i < 4; ++i) {
+    __tpuprof_begin(11);
+    __tpuprof_end(11);
+  }
+  __tpuprof_end(10);
+  ASSERT_EQ(tpuprof_disable(), 0);
+  Dump d = lastDump();
+  int word = eventIndex(d, TPUPROF_EVENT_READ_TICKS);
+  ASSERT_EQ(word, 3);
+  const ThreadSection &t = d.threads.at(0);
+  ASSERT_EQ(t.records.size(), 5u);
+  const Record &parent = t.records[0];
+  uint64_t inside = 0; // The children's intervals and their reads.
+  for (size_t i = 1; i < t.records.size(); ++i) {
+    const Record &child = t.records[i];
+    ASSERT_EQ(child.rec.probe, 11u);
+    // Two group reads, each a system call here: clock reads apart.
+    EXPECT_GT(child.counters[word], 0u);
+    inside += child.rec.end - child.rec.begin + child.counters[word];
+  }
+  // The reads lie outside the child's own interval and inside its
+  // parent's, and no two of these spans overlap: the parent's interval
+  // holds every child's interval and reads.
+  EXPECT_GE(parent.rec.end - parent.rec.begin, inside);
+  EXPECT_GT(parent.counters[word], 0u);
+}
+
 TEST_F(Counters, DefaultSetFallsBackToSoftwareEventsWithOneWarning) {
   std::string reason = noHardwarePmuReason();
   testing::internal::CaptureStderr();
@@ -233,7 +265,7 @@ TEST_F(Counters, DefaultSetFallsBackToSoftwareEventsWithOneWarning) {
             (std::vector<std::string>{
                 "perf::TASK-CLOCK", "perf::PAGE-FAULTS",
                 "perf::CONTEXT-SWITCHES", TPUPROF_EVENT_TIME_ENABLED,
-                TPUPROF_EVENT_TIME_RUNNING}));
+                TPUPROF_EVENT_TIME_RUNNING, TPUPROF_EVENT_READ_TICKS}));
   // Said once: the next window of the same set is quiet.
   testing::internal::CaptureStderr();
   ASSERT_EQ(tpuprof_enable(64, 1), 0);
@@ -325,7 +357,7 @@ TEST_F(Counters, Mode2RecordsTheCpu) {
   Dump d = lastDump();
   EXPECT_EQ(d.header.mode, 2u);
   int cpu = eventIndex(d, TPUPROF_EVENT_CPU);
-  ASSERT_EQ(cpu, 3);
+  ASSERT_EQ(cpu, 4); // After PAGE-FAULTS, the two times and READ_TICKS.
   const Record *r = recordOf(d, 15);
   ASSERT_NE(r, nullptr);
   EXPECT_EQ(r->dims, (std::vector<int64_t>{3, 7}));
@@ -346,7 +378,7 @@ TEST_F(Counters, UnfinishedRecordsCarryZeroCounters) {
   const Record *r = recordOf(d, 16);
   ASSERT_NE(r, nullptr);
   EXPECT_EQ(r->rec.end, 0u);
-  EXPECT_EQ(r->counters, (std::vector<uint64_t>{0, 0, 0}));
+  EXPECT_EQ(r->counters, (std::vector<uint64_t>{0, 0, 0, 0}));
 }
 
 //===----------------------------------------------------------------------===//

@@ -165,8 +165,8 @@ inline std::string parseDumpBytes(const std::string &bytes, Dump &d) {
         return "calibration section after a thread section";
       std::memcpy(&d.calibration, bytes.data() + payload,
                   sizeof(d.calibration));
-      if (d.calibration.reserved != 0)
-        return "calibration reserved not zero";
+      if (d.calibration.read_ticks > d.calibration.nested_ticks)
+        return "calibration read_ticks exceeds nested_ticks";
       d.hasCalibration = true;
       break;
     }

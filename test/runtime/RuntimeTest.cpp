@@ -429,6 +429,14 @@ TEST_F(Runtime, WindowCarriesItsProbeCostAndNoCalibrationRecords) {
     // means of the fastest 90 % too. Both are clock reads apart: > 0.
     EXPECT_GT(c.nested_ticks, 0u);
     EXPECT_LE(c.self_ticks, c.nested_ticks);
+    // Modes 1/2 read counters (the software ones at least open here), and
+    // that read is part of a nested pair; mode 0 reads none.
+    if (mode == 0) {
+      EXPECT_EQ(c.read_ticks, 0u);
+    } else {
+      EXPECT_GT(c.read_ticks, 0u);
+      EXPECT_LE(c.read_ticks, c.nested_ticks);
+    }
     // Sanity, not speed: a probe pair is nowhere near a millisecond.
     EXPECT_LT(calibTicksToNs(d.header, c.nested_ticks), 1e6);
     // Only the program's two records reach the dump.
@@ -698,11 +706,11 @@ TEST_F(Runtime, DumpRoundTripChecksEveryField) {
   EXPECT_EQ(m.head.table_size, original.size());
   EXPECT_EQ(m.table, original);
   tpuprof_set_events(nullptr);
-  EXPECT_EQ(d.numEvents, 3u);
+  EXPECT_EQ(d.numEvents, 4u);
   EXPECT_EQ(d.eventNames,
-            (std::vector<std::string>{"perf::PAGE-FAULTS",
-                                      TPUPROF_EVENT_TIME_ENABLED,
-                                      TPUPROF_EVENT_TIME_RUNNING}));
+            (std::vector<std::string>{
+                "perf::PAGE-FAULTS", TPUPROF_EVENT_TIME_ENABLED,
+                TPUPROF_EVENT_TIME_RUNNING, TPUPROF_EVENT_READ_TICKS}));
 
   ASSERT_EQ(d.threads.size(), 1u);
   const ThreadSection &t = d.threads[0];
@@ -710,13 +718,13 @@ TEST_F(Runtime, DumpRoundTripChecksEveryField) {
   EXPECT_EQ(t.head.dropped, 0u);
   EXPECT_EQ(t.head.num_records, 2u);
   EXPECT_EQ(t.head.stream_size,
-            TPUPROF_RECORD_BYTES(1, 3) + TPUPROF_RECORD_BYTES(0, 3));
+            TPUPROF_RECORD_BYTES(1, 4) + TPUPROF_RECORD_BYTES(0, 4));
   ASSERT_EQ(t.records.size(), 2u);
   const Record &outer = t.records[0], &inner = t.records[1];
   EXPECT_EQ(outer.rec.probe, first);
   EXPECT_EQ(outer.rec.num_dims, 1u);
-  EXPECT_EQ(outer.rec.num_counters, 3u);
-  EXPECT_EQ(inner.rec.num_counters, 3u);
+  EXPECT_EQ(outer.rec.num_counters, 4u);
+  EXPECT_EQ(inner.rec.num_counters, 4u);
   EXPECT_GE(outer.counters[1], inner.counters[1]); // time enabled nests
   EXPECT_EQ(outer.rec.depth, 0u);
   EXPECT_EQ(outer.dims, std::vector<int64_t>{32});
