@@ -51,7 +51,8 @@ struct Frame {
   /// "Sum".
   bool coveredAbove;
   uint64_t rawTicks;        ///< end - begin.
-  uint64_t descendants = 0; ///< Records nested inside, at any depth.
+  uint64_t pairTicks;       ///< Its probe pair's cost to enclosing records.
+  uint64_t nestedTicks = 0; ///< pairTicks of the records nested inside.
   uint64_t childrenNs = 0;  ///< Corrected durations of finished children.
 };
 
@@ -127,7 +128,7 @@ void Aggregator::add(const DumpReader &dump) {
   // The runtime's time_enabled/time_running words (format.h): a PMU event
   // counted for only part of a probe (multiplexed) is scaled up by their
   // ratio; one never scheduled (running == 0) adds nothing.
-  int enabledWord = -1, runningWord = -1, cpuWord = -1;
+  int enabledWord = -1, runningWord = -1, cpuWord = -1, readWord = -1;
   for (unsigned i = 0; i != dump.events().size(); ++i) {
     StringRef name = dump.events()[i];
     if (name == TPUPROF_EVENT_TIME_ENABLED)
@@ -136,6 +137,8 @@ void Aggregator::add(const DumpReader &dump) {
       runningWord = i;
     else if (name == TPUPROF_EVENT_CPU)
       cpuWord = i;
+    else if (name == TPUPROF_EVENT_READ_TICKS)
+      readWord = i;
   }
   bool scalable = enabledWord >= 0 && runningWord >= 0;
 
@@ -164,17 +167,19 @@ void Aggregator::add(const DumpReader &dump) {
       row.locations.push_back(probe->location.str());
   };
 
-  OverheadCorrection correction = OverheadCorrection::forDump(info);
+  OverheadCorrection correction =
+      OverheadCorrection::forDump(info, dump.events());
   summary.correction = correction.state;
   SmallVector<Frame, 32> stack;
   auto pop = [&]() {
     Frame f = stack.pop_back_val();
     Frame *parent = stack.empty() ? nullptr : &stack.back();
     if (parent)
-      parent->descendants += 1 + f.descendants;
+      parent->nestedTicks = addTicksSaturating(
+          parent->nestedTicks, addTicksSaturating(f.pairTicks, f.nestedTicks));
     if (!f.finished)
       return;
-    uint64_t ns = correction.correctedNs(f.rawTicks, f.descendants);
+    uint64_t ns = correction.correctedNs(f.rawTicks, f.nestedTicks);
     Row &row = result.rows[f.row];
     row.durationNs += ns;
     row.durations.add(ns);
@@ -234,7 +239,7 @@ void Aggregator::add(const DumpReader &dump) {
           if (int(i) == cpuWord)
             continue; // CPU ids, not a count.
           if (scalable && int(i) != enabledWord && int(i) != runningWord &&
-              running < enabled) {
+              int(i) != readWord && running < enabled) {
             if (running == 0)
               continue;
             v = uint64_t(double(v) * double(enabled) / double(running) + 0.5);
@@ -249,7 +254,8 @@ void Aggregator::add(const DumpReader &dump) {
       }
       ++summary.records;
       stack.push_back({rowIdx, record.depth, finished, coveredAbove,
-                       finished ? record.end - record.begin : 0});
+                       finished ? record.end - record.begin : 0,
+                       correction.pairTicks(record)});
     });
     while (!stack.empty())
       pop();

@@ -392,10 +392,17 @@ Error DumpReader::parse() {
       h.calibSelfTicks = TPUPROF_READ_FIELD(pp, C, self_ticks);
       h.calibNestedTicks = TPUPROF_READ_FIELD(pp, C, nested_ticks);
       h.calibPairs = TPUPROF_READ_FIELD(pp, C, pairs);
+      h.calibReadTicks = TPUPROF_READ_FIELD(pp, C, read_ticks);
       if (h.calibPairs == 0)
         return formatError(file, TPUPROF_FIELD_OFFSET(payloadOff, C, pairs),
                            "CALIBRATION " + section +
                                " measured no probe pairs");
+      if (h.calibReadTicks > h.calibNestedTicks)
+        return formatError(
+            file, TPUPROF_FIELD_OFFSET(payloadOff, C, read_ticks),
+            "CALIBRATION " + section + " read_ticks " +
+                Twine(h.calibReadTicks) + " exceeds nested_ticks " +
+                Twine(h.calibNestedTicks) + " (they are part of it)");
       break;
     }
     default:

@@ -84,6 +84,7 @@ void tpuprof::report::writeProfileJson(const Profile &p, raw_ostream &os) {
               j.attribute("self_ticks", i.calibSelfTicks);
               j.attribute("nested_ticks", i.calibNestedTicks);
               j.attribute("pairs", i.calibPairs);
+              j.attribute("read_ticks", i.calibReadTicks);
             });
           // Whether this dump's duration_ns/self_ns/durations are corrected.
           j.attribute("overhead_correction", correctionName(d.correction));
@@ -301,6 +302,8 @@ Expected<Profile> tpuprof::report::readProfileJson(StringRef path) {
         i.calibSelfTicks = c.u64("self_ticks");
         i.calibNestedTicks = c.u64("nested_ticks");
         i.calibPairs = c.u64("pairs");
+        if (c.has("read_ticks")) // Exports from before READ_TICKS lack it.
+          i.calibReadTicks = c.u64("read_ticks");
       }
       if (d.has("overhead_correction")) {
         std::string name = d.str("overhead_correction");
@@ -437,7 +440,8 @@ const char *const kSchema = R"sql(
 CREATE TABLE dumps(id INTEGER PRIMARY KEY, path TEXT, device INTEGER,
   pid INTEGER, call_num INTEGER, mode INTEGER, clock TEXT, complete INTEGER,
   window_begin_ns INTEGER, window_ns INTEGER, dropped INTEGER,
-  overhead_correction TEXT, calib_self_ns REAL, calib_nested_ns REAL);
+  overhead_correction TEXT, calib_self_ns REAL, calib_nested_ns REAL,
+  calib_read_ns REAL);
 CREATE TABLE modules(dump_id INTEGER, module_id INTEGER, name TEXT,
   first_probe INTEGER, num_probes INTEGER);
 CREATE TABLE probes(dump_id INTEGER, probe_id INTEGER, module_id INTEGER,
@@ -523,7 +527,7 @@ Error tpuprof::report::exportSqlite(ArrayRef<std::string> dumpPaths,
   Aggregator agg;
   bool failed = false;
   {
-    Stmt dumpRow(db, "INSERT INTO dumps VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+    Stmt dumpRow(db, "INSERT INTO dumps VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                  failed);
     Stmt moduleRow(db, "INSERT INTO modules VALUES(?,?,?,?,?)", failed);
     Stmt probeRow(db, "INSERT INTO probes VALUES(?,?,?,?,?,?,?,?,?,?,?)",
@@ -550,7 +554,7 @@ Error tpuprof::report::exportSqlite(ArrayRef<std::string> dumpPaths,
           int64_t(info.isComplete()))(int64_t(windowBegin))(
           int64_t(info.windowNs()))(int64_t(info.dropped))(
           correctionName(OverheadCorrection::forDump(info).state))(
-          calibSelfNs(info))(calibNestedNs(info))
+          calibSelfNs(info))(calibNestedNs(info))(calibReadNs(info))
           .run();
       for (const Module &m : reader->modules()) {
         moduleRow(dumpId)(int64_t(m.moduleId))(m.table.moduleName)(

@@ -49,7 +49,9 @@ struct WalkFrame {
   uint64_t durationNs = 0;
   uint64_t rawDurationNs = 0; ///< end - begin, uncorrected.
   uint64_t childrenNs = 0;    ///< Durations of finished direct children.
-  uint64_t descendants = 0;   ///< Records nested inside, at any depth.
+  /// OverheadCorrection::pairTicks() of the records nested inside, at any
+  /// depth: what the correction subtracts for them.
+  uint64_t nestedTicks = 0;
   bool finished = false;
 
   uint64_t selfNs() const {
@@ -68,7 +70,8 @@ walkDump(const DumpReader &dump,
              onRecord,
          llvm::function_ref<void(const ThreadInfo &)> onThread = nullptr) {
   const DumpInfo &info = dump.info();
-  OverheadCorrection correction = OverheadCorrection::forDump(info);
+  OverheadCorrection correction =
+      OverheadCorrection::forDump(info, dump.events());
   uint64_t windowEndNs = absoluteNs(info, info.windowEnd);
   llvm::SmallVector<WalkFrame, 32> stack;
   auto pop = [&](uint64_t closeAt) {
@@ -77,10 +80,12 @@ walkDump(const DumpReader &dump,
       f.endNs = std::max(f.beginNs, closeAt);
     else
       f.durationNs =
-          correction.correctedNs(f.record.end - f.record.begin, f.descendants);
+          correction.correctedNs(f.record.end - f.record.begin, f.nestedTicks);
     if (!stack.empty()) {
       WalkFrame &parent = stack.back();
-      parent.descendants += 1 + f.descendants;
+      parent.nestedTicks = addTicksSaturating(
+          parent.nestedTicks,
+          addTicksSaturating(correction.pairTicks(f.record), f.nestedTicks));
       if (parent.finished) {
         f.endNs = std::min(f.endNs, parent.endNs);
         f.beginNs = std::min(f.beginNs, f.endNs);

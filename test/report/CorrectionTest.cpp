@@ -163,6 +163,80 @@ TEST(Correction, CountsUnfinishedAndDeepDescendants) {
   EXPECT_EQ(row(q, "a").durationNs, 1000u - 10 - 3 * 30);
 }
 
+/// Mode 1: records carry their own counter-read cost (READ_TICKS, ticks).
+/// a [0, 10000) > b [1000, 2000), c [3000, 4000) in ns; calibrated self
+/// 10 ns, nested 600 ns per pair of which 500 ns were reads. b's reads took
+/// 400 ns and c's 900 ns, so b adds 600 - 500 + 400 = 500 ns to a and c
+/// 1000 ns: a = 10000 - 10 - 1500 = 8490, b = c = 990.
+DumpBuilder readTicksDump(uint32_t calibReadNs = 500) {
+  DumpBuilder b;
+  b.header.mode = 1;
+  b.addModule(0, 0, "m",
+              {probe("a", "", "", 1), probe("b", "", "", 2),
+               probe("c", "", "", 3)});
+  b.events = std::vector<std::string>{
+      "perf::TASK-CLOCK", TPUPROF_EVENT_TIME_ENABLED,
+      TPUPROF_EVENT_TIME_RUNNING, TPUPROF_EVENT_READ_TICKS};
+  b.calibrate(10, 600, 96, calibReadNs);
+  auto counters = [](uint64_t readNs) {
+    // Multiplexed at half (running = enabled / 2): the PMU count is scaled
+    // by 2, READ_TICKS is not a count and never is.
+    return std::vector<uint64_t>{100, 200, 100, kTicksPerNs * readNs};
+  };
+  TestThread t;
+  t.records = {{0, 0, ticksAt(0), ticksAt(10000), {}, counters(700)},
+               {1, 1, ticksAt(1000), ticksAt(2000), {}, counters(400)},
+               {2, 1, ticksAt(3000), ticksAt(4000), {}, counters(900)}};
+  b.threads = {t};
+  b.header.window_end = ticksAt(20000);
+  return b;
+}
+
+TEST(Correction, UsesEachNestedRecordsOwnReadCost) {
+  Profile p = aggregate(readTicksDump().build());
+  EXPECT_EQ(row(p, "a").durationNs, 8490u);
+  EXPECT_EQ(row(p, "b").durationNs, 990u);
+  EXPECT_EQ(row(p, "c").durationNs, 990u);
+  EXPECT_EQ(row(p, "a").selfNs, 8490u - 990 - 990);
+  // READ_TICKS sums raw, unscaled; TASK-CLOCK is scaled for multiplexing.
+  ASSERT_EQ(p.events.size(), 4u);
+  EXPECT_EQ(p.events[3], TPUPROF_EVENT_READ_TICKS);
+  EXPECT_EQ(row(p, "b").counters[3], kTicksPerNs * 400);
+  EXPECT_EQ(row(p, "b").counters[0], 200u);
+
+  // The record walk (stacks, summary, trace, SQLite) agrees.
+  TempFile d(readTicksDump().build());
+  EXPECT_EQ(stacks(d.str()), "a 6510\n"
+                             "a;b 990\n"
+                             "a;c 990\n");
+
+  // Without the calibrated mean of the reads (a runtime from before
+  // READ_TICKS measured none) every nested pair costs the calibrated 600.
+  Profile old = aggregate(readTicksDump(/*calibReadNs=*/0).build());
+  EXPECT_EQ(row(old, "a").durationNs, 10000u - 10 - 2 * 600);
+  // Nor without the word, whatever the calibration says.
+  DumpBuilder noWord = readTicksDump();
+  noWord.events->back() = "perf::PAGE-FAULTS";
+  Profile q = aggregate(noWord.build());
+  EXPECT_EQ(row(q, "a").durationNs, 10000u - 10 - 2 * 600);
+}
+
+TEST(Correction, ReadCostWordingAndExport) {
+  Profile p = aggregate(readTicksDump().build());
+  EXPECT_EQ(describeCorrection(p.dumps[0].info),
+            "on (self 10.0 ns, nested 600.0 ns per probe pair, its 500.0 ns "
+            "of counter reads as each record measured them)");
+  std::string json;
+  llvm::raw_string_ostream os(json);
+  writeProfileJson(p, os);
+  EXPECT_TRUE(contains(json, "\"read_ticks\": 1000"));
+  TempFile f(json, "json");
+  llvm::Expected<Profile> back = readProfileJson(f.str());
+  ASSERT_TRUE(bool(back)) << llvm::toString(back.takeError());
+  EXPECT_EQ(back->dumps[0].info.calibReadTicks, 1000u);
+  EXPECT_EQ(row(*back, "a").durationNs, 8490u);
+}
+
 TEST(Correction, RecordViewsUseTheSameCorrection) {
   TempFile d(nestedDump().build());
   EXPECT_EQ(stacks(d.str()), "a 350\n"
@@ -266,6 +340,13 @@ TEST(CalibrationSection, ReaderChecksIt) {
   DumpBuilder zero = nestedDump();
   zero.calibration->pairs = 0;
   EXPECT_TRUE(contains(readError(zero.build()), "measured no probe pairs"));
+
+  // The reads are part of a nested pair: more than the whole is corrupt.
+  DumpBuilder reads = nestedDump();
+  reads.calibration->read_ticks = 61;
+  EXPECT_TRUE(contains(readError(reads.build()),
+                       "CALIBRATION section 1 read_ticks 61 exceeds "
+                       "nested_ticks 60 (they are part of it)"));
 
   // A version 1 dump is read (without correction), but has no such section.
   DumpBuilder v1 = nestedDump(false);

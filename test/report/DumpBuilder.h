@@ -77,10 +77,13 @@ public:
     header.window_end = ticksAt(1000); // 1 us window by default.
   }
 
-  /// Adds a CALIBRATION section: the probe cost in ns of the test clock.
-  void calibrate(uint64_t selfNs, uint64_t nestedNs, uint32_t pairs = 1024) {
-    calibration = tpuprof_calibration_section{kTicksPerNs * selfNs,
-                                              kTicksPerNs * nestedNs, pairs, 0};
+  /// Adds a CALIBRATION section: the probe cost in ns of the test clock
+  /// (`readNs`: the mean READ_TICKS part of `nestedNs`).
+  void calibrate(uint64_t selfNs, uint64_t nestedNs, uint32_t pairs = 1024,
+                 uint32_t readNs = 0) {
+    calibration = tpuprof_calibration_section{
+        kTicksPerNs * selfNs, kTicksPerNs * nestedNs, pairs,
+        uint32_t(kTicksPerNs * readNs)};
   }
 
   /// Adds a module whose probes get ids from `firstProbe`.

@@ -11,11 +11,15 @@
 // OverheadCorrection::correctedNs(). Header-only, so that every tool and
 // test that links the report library gets it without a build change.
 //
-//   corrected = raw - self - descendants * nested, clamped at 0
+//   corrected = raw - self - (sum over the records nested inside this one
+//                             on its thread, at any depth, of pairTicks())
 //
-// where `descendants` counts the records nested inside this one on the same
-// thread, at any depth (each of them is one probe pair's worth of runtime
-// code inside this interval).
+// clamped at 0. A nested record's pairTicks() is the calibrated cost of one
+// probe pair (`nested`), or, where the record carries its own counter-read
+// cost (the READ_TICKS pseudo-event, modes 1/2), `nested` with the
+// calibrated mean of that part replaced by the record's own figure: the
+// reads are most of a pair there, and their cost moves with the machine's
+// state, which a calibration taken once per window cannot follow.
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,6 +28,7 @@
 
 #include "tpuprof/report/Dump.h"
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
@@ -60,16 +65,28 @@ struct OverheadCorrection {
   State state = State::NoCalibration;
   uint64_t selfTicks = 0;
   uint64_t nestedTicks = 0;
+  /// Calibrated mean READ_TICKS, the part of nestedTicks that records
+  /// measure themselves; used only with readWord >= 0.
+  uint64_t readTicks = 0;
+  /// Counter index of READ_TICKS where the per-record figure is used.
+  int readWord = -1;
   const DumpInfo *info = nullptr; ///< For tick to ns conversion.
 
-  /// The correction for `info` under the process-wide switch.
-  static OverheadCorrection forDump(const DumpInfo &info);
+  /// The correction for a dump with header `info` and EVENTS `events` under
+  /// the process-wide switch. Records' own read costs are used when the
+  /// events name READ_TICKS and the calibration measured its mean.
+  static OverheadCorrection forDump(const DumpInfo &info,
+                                    llvm::ArrayRef<std::string> events = {});
 
   bool applied() const { return state == State::Applied; }
 
-  /// Duration in ns of a finished record spanning `rawTicks` with
-  /// `descendants` records nested inside it on its thread.
-  uint64_t correctedNs(uint64_t rawTicks, uint64_t descendants) const;
+  /// Ticks that the nested record `r`'s probe pair adds to the interval of
+  /// every record enclosing it (0 when the correction is not applied).
+  uint64_t pairTicks(const RecordView &r) const;
+
+  /// Duration in ns of a finished record spanning `rawTicks` whose nested
+  /// records' pairTicks() sum to `nestedTicksSum`.
+  uint64_t correctedNs(uint64_t rawTicks, uint64_t nestedTicksSum) const;
 };
 
 /// One line for a view's configuration block, e.g.
@@ -91,6 +108,7 @@ parseCorrectionName(llvm::StringRef name);
 /// The calibration values of `info` in ns (0 without calibration).
 inline double calibSelfNs(const DumpInfo &info);
 inline double calibNestedNs(const DumpInfo &info);
+inline double calibReadNs(const DumpInfo &info);
 
 //===----------------------------------------------------------------------===//
 // Implementation
@@ -103,7 +121,9 @@ inline bool overheadCorrectionRequested() {
   return detail::correctionRequested.load(std::memory_order_relaxed);
 }
 
-inline OverheadCorrection OverheadCorrection::forDump(const DumpInfo &info) {
+inline OverheadCorrection
+OverheadCorrection::forDump(const DumpInfo &info,
+                            llvm::ArrayRef<std::string> events) {
   OverheadCorrection c;
   c.info = &info;
   if (!info.hasCalibration) {
@@ -114,21 +134,43 @@ inline OverheadCorrection OverheadCorrection::forDump(const DumpInfo &info) {
     c.state = State::Applied;
     c.selfTicks = info.calibSelfTicks;
     c.nestedTicks = info.calibNestedTicks;
+    // The reader guarantees calibReadTicks <= calibNestedTicks.
+    if (info.calibReadTicks)
+      for (size_t i = 0; i != events.size(); ++i)
+        if (events[i] == TPUPROF_EVENT_READ_TICKS) {
+          c.readWord = int(i);
+          c.readTicks = info.calibReadTicks;
+        }
   }
   return c;
 }
 
+inline uint64_t OverheadCorrection::pairTicks(const RecordView &r) const {
+  if (!applied())
+    return 0;
+  // An unfinished record's end read never ran: its word is 0 in the dump.
+  if (readWord < 0 || !r.isFinished() || unsigned(readWord) >= r.numCounters)
+    return nestedTicks;
+  uint64_t base = nestedTicks - readTicks;
+  uint64_t own = r.counter(unsigned(readWord));
+  return own > UINT64_MAX - base ? UINT64_MAX : base + own; // Corrupt word.
+}
+
 inline uint64_t OverheadCorrection::correctedNs(uint64_t rawTicks,
-                                                uint64_t descendants) const {
+                                                uint64_t nestedTicksSum) const {
   uint64_t ticks = rawTicks;
   if (applied()) {
-    // Saturating: a corrupt dump's huge calibration or a record with
-    // millions of descendants must clamp to 0, not wrap.
-    unsigned __int128 overhead =
-        selfTicks + (unsigned __int128)descendants * nestedTicks;
+    // Saturating: a corrupt dump's huge calibration or a sum that the
+    // walkers saturated must clamp to 0, not wrap.
+    unsigned __int128 overhead = (unsigned __int128)selfTicks + nestedTicksSum;
     ticks = overhead >= rawTicks ? 0 : rawTicks - uint64_t(overhead);
   }
   return info ? info->ticksToNs(ticks) : ticks;
+}
+
+/// a + b, clamped at UINT64_MAX (the walkers' sums of pairTicks()).
+inline uint64_t addTicksSaturating(uint64_t a, uint64_t b) {
+  return b > UINT64_MAX - a ? UINT64_MAX : a + b;
 }
 
 inline llvm::StringRef correctionName(OverheadCorrection::State state) {
@@ -167,6 +209,13 @@ inline double calibNestedNs(const DumpInfo &info) {
   return tpn > 0 ? double(info.calibNestedTicks) / tpn : 0;
 }
 
+inline double calibReadNs(const DumpInfo &info) {
+  if (!info.hasCalibration)
+    return 0;
+  double tpn = info.ticksPerNs();
+  return tpn > 0 ? double(info.calibReadTicks) / tpn : 0;
+}
+
 inline std::string describeCorrection(const DumpInfo &info) {
   return describeCorrection(OverheadCorrection::forDump(info).state, info);
 }
@@ -184,6 +233,9 @@ inline std::string describeCorrection(OverheadCorrection::State state,
   auto values = [&] {
     os << "self " << llvm::format("%.1f", calibSelfNs(info)) << " ns, nested "
        << llvm::format("%.1f", calibNestedNs(info)) << " ns per probe pair";
+    if (info.calibReadTicks)
+      os << ", its " << llvm::format("%.1f", calibReadNs(info))
+         << " ns of counter reads as each record measured them";
   };
   if (state == OverheadCorrection::State::Applied) {
     os << "on (";

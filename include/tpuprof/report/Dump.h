@@ -59,6 +59,9 @@ struct DumpInfo {
   uint64_t calibSelfTicks = 0;   ///< Inside an empty record's interval.
   uint64_t calibNestedTicks = 0; ///< Added to the enclosing record's.
   uint32_t calibPairs = 0;       ///< Empty pairs the runtime measured.
+  /// Mean READ_TICKS of those pairs (part of calibNestedTicks, never more);
+  /// 0 when records carry no read cost of their own.
+  uint64_t calibReadTicks = 0;
 
   /// True when the writer finished the dump (TPUPROF_DUMP_COMPLETE).
   bool isComplete() const { return flags & TPUPROF_DUMP_COMPLETE; }
