@@ -239,6 +239,7 @@ Error DumpReader::parse() {
   // Pass 1: section framing, probe tables, event names.
   std::vector<PendingModule> pendingModules;
   bool sawEvents = false;
+  uint64_t calibCountsOff = 0; ///< File offset of the CALIBRATION counts.
   uint64_t threadDropped = 0;
   uint64_t off = h.headerSize;
   for (uint32_t s = 0; s != h.numSections; ++s) {
@@ -383,11 +384,23 @@ Error DumpReader::parse() {
       if (h.hasCalibration)
         return formatError(file, off,
                            "second CALIBRATION section (" + section + ")");
-      if (payloadSize != sizeof(C))
+      // Version 3 may follow the struct with one count pair per counter
+      // word; their number is checked against EVENTS after this pass.
+      using N = tpuprof_calibration_counts;
+      if (payloadSize != sizeof(C) &&
+          (h.version < 3 || payloadSize < sizeof(C) ||
+           (payloadSize - sizeof(C)) % sizeof(N) != 0))
         return formatError(file, sizeOff,
                            "CALIBRATION " + section + " size " +
                                Twine(payloadSize) + " is not " +
-                               Twine(sizeof(C)) + " bytes");
+                               Twine(sizeof(C)) + " bytes" +
+                               (h.version < 3 ? "" : " plus 16 per counter"));
+      calibCountsOff = payloadOff + sizeof(C);
+      for (uint64_t o = sizeof(C); o != payloadSize; o += sizeof(N)) {
+        const char *q = pp + o;
+        h.calibCounts.push_back({TPUPROF_READ_FIELD(q, N, self),
+                                 TPUPROF_READ_FIELD(q, N, nested)});
+      }
       h.hasCalibration = true;
       h.calibSelfTicks = TPUPROF_READ_FIELD(pp, C, self_ticks);
       h.calibNestedTicks = TPUPROF_READ_FIELD(pp, C, nested_ticks);
@@ -420,6 +433,13 @@ Error DumpReader::parse() {
                        Twine(size - off) +
                            " trailing bytes after the last of " +
                            Twine(h.numSections) + " sections");
+
+  if (!h.calibCounts.empty() && h.calibCounts.size() != eventNames.size())
+    return formatError(file, calibCountsOff,
+                       "CALIBRATION section has counts for " +
+                           Twine(h.calibCounts.size()) +
+                           " counter words but the EVENTS section names " +
+                           Twine(eventNames.size()));
 
   // The header also counts records lost without a thread buffer. An
   // unfinished dump's header never got the threads' counts.

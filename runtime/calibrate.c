@@ -18,11 +18,14 @@
 |*            parent;                                                         *|
 |*   read   = (modes 1/2) the inner records' READ_TICKS: the part of nested   *|
 |*            that each record also measures for itself;                      *|
-|* each the mean of its fastest 90 % (fast_mean). Mode 0 runs 1024 pairs;    *|
-|* modes 1/2 read the counter group twice per pair (~1-3 us), so they run    *|
-|* 96. Calibration adds ~0.1 ms to a process's first tpuprof_enable in mode  *|
-|* 0, ~75 us to later ones and ~0.25 ms in mode 1 (correction_accuracy       *|
-|* --startup; docs/performance.md, "Measurement truth").                     *|
+|*   counts = (modes 1/2) per PMU event, the inner records' own deltas        *|
+|*            (self) and the outer record's delta per inner pair (nested):    *|
+|*            the probes' share of every record's counts;                     *|
+|* each the mean of its fastest 90 % (fast_mean; nested counts: the mean).    *|
+|* Mode 0 runs 1024 pairs; modes 1/2 read the counter group twice per pair    *|
+|* (~1-3 us), so they run 96. Calibration adds ~0.1 ms to a process's first   *|
+|* tpuprof_enable in mode 0, ~75 us to later ones and ~0.25 ms in mode 1      *|
+|* (correction_accuracy --startup; docs/performance.md, "Measurement truth"). *|
 \*===----------------------------------------------------------------------===*/
 
 #include "rt_internal.h"
@@ -80,15 +83,26 @@ static __attribute__((noinline)) void run_pairs(uint32_t n) {
     __tpuprof_end(CALIB_OUTER);
 }
 
-int __tpuprof_rt_calibrate(uint32_t words, tpuprof_calibration_section *out) {
+/// Counter word `i` of record `r`.
+static uint64_t word_of(const tpuprof_record *r, uint32_t i) {
+  return ((const uint64_t *)(r + 1))[r->num_dims + i];
+}
+
+int __tpuprof_rt_calibrate(uint32_t words, tpuprof_calibration_section *out,
+                           tpuprof_calibration_counts *counts) {
   memset(out, 0, sizeof(*out));
+  memset(counts, 0, (size_t)words * sizeof(*counts));
   uint32_t pairs = words ? 96u : 1024u;
   uint32_t total = CALIB_WARMUP + pairs;
   uint64_t record = TPUPROF_RECORD_BYTES(0, words);
   uint64_t cap = (uint64_t)(total + 1) * record;
+  // Events are counted (and READ_TICKS written) only with a group.
+  uint32_t nev = words ? __tpuprof_rt_counters_window_nev() : 0;
+  if (TPUPROF_RT_EVENT_WORDS(nev) > words)
+    nev = 0;
   uint8_t *buf = (uint8_t *)malloc(cap);
-  uint64_t *deltas = (uint64_t *)malloc(3 * sizeof(uint64_t) * pairs);
-  int read_word = __tpuprof_rt_counters_read_ticks_word();
+  // Per inner pair: self, nested, READ_TICKS, then each event's delta.
+  uint64_t *deltas = (uint64_t *)malloc((3u + nev) * sizeof(uint64_t) * pairs);
   int rc = -1;
   if (!buf || !deltas)
     goto done;
@@ -102,19 +116,31 @@ int __tpuprof_rt_calibrate(uint32_t words, tpuprof_calibration_section *out) {
   // whose group has more words than expected dropped records: use what is
   // complete and of the right shape.
   uint64_t *self = deltas, *nested = deltas + pairs, *reads = nested + pairs;
-  uint32_t nself = 0, nnested = 0, nreads = 0, index = 0;
+  uint64_t *events = reads + pairs; // events[e * pairs + k]
+  uint32_t nself = 0, nnested = 0, nreads = 0, nevents = 0, index = 0;
   uint64_t prev_begin = 0;
+  const tpuprof_record *outer = NULL;
   for (uint64_t off = 0; off + sizeof(tpuprof_record) <= used;) {
     const tpuprof_record *r = (const tpuprof_record *)(buf + off);
     off += TPUPROF_RECORD_BYTES(r->num_dims, r->num_counters);
+    if (r->probe == CALIB_OUTER)
+      outer = r;
     if (r->probe != CALIB_INNER)
       continue;
     uint32_t i = index++;
+    int counted = nev && r->num_counters == words && r->end;
     if (i >= CALIB_WARMUP && r->end >= r->begin && nself < pairs) {
       self[nself++] = r->end - r->begin;
-      if (read_word >= 0 && r->num_counters > (uint32_t)read_word)
-        reads[nreads++] =
-            ((const uint64_t *)(r + 1))[r->num_dims + (uint32_t)read_word];
+      if (counted)
+        reads[nreads++] = word_of(r, TPUPROF_RT_READ_TICKS_WORD(nev));
+      // Counts of records the group ran for the whole pair (never
+      // multiplexed out: time_running == time_enabled).
+      uint64_t enabled = counted ? word_of(r, nev) : 0;
+      if (counted && enabled && word_of(r, nev + 1) == enabled) {
+        for (uint32_t e = 0; e < nev; ++e)
+          events[e * pairs + nevents] = word_of(r, e);
+        ++nevents;
+      }
     }
     if (i > CALIB_WARMUP && r->begin >= prev_begin && nnested < pairs)
       nested[nnested++] = r->begin - prev_begin;
@@ -133,6 +159,19 @@ int __tpuprof_rt_calibrate(uint32_t words, tpuprof_calibration_section *out) {
       read = out->nested_ticks;
     if (read <= UINT32_MAX)
       out->read_ticks = (uint32_t)read;
+  }
+  // What the probes add to each event: an inner record's own deltas
+  // (self), and the outer record's deltas over all `total` inner pairs,
+  // scaled up if the group was multiplexed meanwhile (nested).
+  if (nevents >= CALIB_MIN_PAIRS && outer && outer->end &&
+      outer->num_counters == words) {
+    uint64_t enabled = word_of(outer, nev), running = word_of(outer, nev + 1);
+    for (uint32_t e = 0; running && e < nev; ++e) {
+      counts[e].self = fast_mean(events + (uint64_t)e * pairs, nevents);
+      double n = (double)word_of(outer, e) * (double)enabled /
+                 (double)running / (double)total;
+      counts[e].nested = (uint64_t)(n + 0.5);
+    }
   }
   rc = 0;
 done:

@@ -53,6 +53,11 @@ static int buffer_policy;
 /// The probe cost measured when the open window was enabled (calibrate.c);
 /// windows a flush or a schedule reopens keep it. calib_valid 0: none.
 static tpuprof_calibration_section window_calib;
+/// Its per-counter-word counts (format.h), `window_calib_words` of them
+/// (the window's counter words; 0 in mode 0).
+static tpuprof_calibration_counts
+    window_calib_counts[TPUPROF_RT_EVENT_WORDS(TPUPROF_RT_MAX_EVENTS) + 1];
+static uint32_t window_calib_words;
 static int calib_valid;
 
 /*===-- Initialization ---------------------------------------------------===*/
@@ -124,8 +129,13 @@ __attribute__((constructor)) static void tpuprof_rt_constructor(void) {
 /*===-- Windows ----------------------------------------------------------===*/
 
 /// Bytes of the CALIBRATION section, 0 when the window has none.
+static uint64_t calibration_payload(void) {
+  return sizeof(window_calib) +
+         (uint64_t)window_calib_words * sizeof(window_calib_counts[0]);
+}
+
 static uint64_t calibration_bytes(void) {
-  return calib_valid ? __tpuprof_rt_section_bytes(sizeof(window_calib)) : 0;
+  return calib_valid ? __tpuprof_rt_section_bytes(calibration_payload()) : 0;
 }
 
 /// Writes the CALIBRATION section (if any) at `p`; returns the end.
@@ -133,9 +143,11 @@ static uint8_t *write_calibration(uint8_t *p) {
   if (!calib_valid)
     return p;
   uint8_t *q = __tpuprof_rt_put_section(p, TPUPROF_SECTION_CALIBRATION,
-                                        sizeof(window_calib));
+                                        calibration_payload());
   memcpy(q, &window_calib, sizeof(window_calib));
-  return q + sizeof(window_calib);
+  memcpy(q + sizeof(window_calib), window_calib_counts,
+         window_calib_words * sizeof(window_calib_counts[0]));
+  return q + calibration_payload();
 }
 
 /// Fills the header fields every dump of this window shares.
@@ -223,8 +235,10 @@ static int enable_locked(uint64_t max_records, int mode, int quiet) {
   uint64_t cap = max_records * TPUPROF_RECORD_BYTES(0, words);
   window_mode = (uint32_t)mode;
   // Before the window exists, in its mode: the pairs record privately.
-  calib_valid = __tpuprof_rt_calibration_on &&
-                __tpuprof_rt_calibrate(words, &window_calib) == 0;
+  window_calib_words = words;
+  calib_valid =
+      __tpuprof_rt_calibration_on &&
+      __tpuprof_rt_calibrate(words, &window_calib, window_calib_counts) == 0;
   tpuprof_rt_wfile *w = &wfiles[wfile_cur];
   create_window_file_locked(w);
   __tpuprof_rt_threads_lock();

@@ -353,9 +353,7 @@ uint32_t __tpuprof_rt_counters_start_window_locked(uint32_t mode) {
   return words + TPUPROF_RT_EVENT_WORDS(win_nev);
 }
 
-int __tpuprof_rt_counters_read_ticks_word(void) {
-  return win_nev ? (int)TPUPROF_RT_READ_TICKS_WORD(win_nev) : -1;
-}
+uint32_t __tpuprof_rt_counters_window_nev(void) { return win_nev; }
 
 uint32_t __tpuprof_rt_counters_names_bytes(void) {
   uint32_t bytes = 0;

@@ -141,9 +141,9 @@ int __tpuprof_rt_set_events_locked(const char *list, int strict);
 /// window open.
 uint32_t __tpuprof_rt_counters_start_window_locked(uint32_t mode);
 
-/// The window's READ_TICKS word index, or -1 when it counts no events. ctl
-/// mutex held.
-int __tpuprof_rt_counters_read_ticks_word(void);
+/// PMU events in the window's set (its counter words: format.h and
+/// TPUPROF_RT_EVENT_WORDS). ctl mutex held.
+uint32_t __tpuprof_rt_counters_window_nev(void);
 
 /// The EVENTS section's names: their bytes (NULs included), and writing
 /// them at `p` (returns the count, = counter words per record).
@@ -331,10 +331,13 @@ extern int __tpuprof_rt_calibration_on;
 
 /// Measures the runtime's own cost per probe pair on the calling thread in
 /// the coming window's mode (its event set chosen, `words` counter words
-/// per record) and fills `out` (ticks). 0, or -1 when it could not measure
-/// (no memory, no thread state): the window then has no CALIBRATION
-/// section. ctl mutex held, no window open on this thread's behalf.
-int __tpuprof_rt_calibrate(uint32_t words, tpuprof_calibration_section *out);
+/// per record) and fills `out` (ticks) and `counts[0, words)` (what the
+/// probes add to each word; zeros where it cannot tell). 0, or -1 when it
+/// could not measure (no memory, no thread state): the window then has no
+/// CALIBRATION section. ctl mutex held, no window open on this thread's
+/// behalf.
+int __tpuprof_rt_calibrate(uint32_t words, tpuprof_calibration_section *out,
+                           tpuprof_calibration_counts *counts);
 
 /*===-- Control (control.c) ----------------------------------------------===*/
 

@@ -77,9 +77,11 @@ typedef struct tpuprof_record {
 /*===-- Dump file --------------------------------------------------------===*/
 
 #define TPUPROF_DUMP_MAGIC "TPUPROF\0"
-/// Version 2 added the CALIBRATION section; readers still accept version 1
-/// dumps, which have none (no probe-overhead correction).
-#define TPUPROF_DUMP_VERSION 2u
+/// Version 2 added the CALIBRATION section; version 3 lets it carry the
+/// probes' own counts per counter word (tpuprof_calibration_counts).
+/// Readers accept versions 1 to 3 (version 1: no probe-overhead correction;
+/// version 2: times only).
+#define TPUPROF_DUMP_VERSION 3u
 
 /// Time source of every tick value in a dump.
 enum tpuprof_clock_source {
@@ -188,6 +190,21 @@ typedef struct tpuprof_calibration_section {
                          ///< nested_ticks); 0 without counters, and in dumps
                          ///< of runtimes from before READ_TICKS.
 } tpuprof_calibration_section;
+
+/// Version 3: when the EVENTS section names any counter words, the
+/// CALIBRATION payload goes on with one of these per word, in the EVENTS
+/// order: what the probes themselves add to each PMU event (both 0 for the
+/// pseudo-events, and where the calibration could not tell, e.g. its group
+/// was multiplexed). A report subtracts, from each finished record's value
+/// of a PMU event,
+///   self + (records nested inside it) * nested        (clamped at 0)
+/// except for the task clock, which is a time: there the nested part is the
+/// time the duration correction takes off, so the two stay in step.
+typedef struct tpuprof_calibration_counts {
+  uint64_t self;   ///< Mean delta of an empty probe pair's own record.
+  uint64_t nested; ///< Mean delta one empty nested pair adds to the
+                   ///< record enclosing it.
+} tpuprof_calibration_counts;
 
 /// One thread's records: `stream_size` bytes of tpuprof_record follow.
 typedef struct tpuprof_thread_section {

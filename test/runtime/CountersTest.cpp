@@ -245,6 +245,29 @@ TEST_F(Counters, ReadTicksMeasureTheReadsOutsideTheRecord) {
   EXPECT_GT(parent.counters[word], 0u);
 }
 
+TEST_F(Counters, CalibrationMeasuresWhatTheProbesAddToEachEvent) {
+  ASSERT_EQ(tpuprof_set_events("perf::TASK-CLOCK,perf::PAGE-FAULTS"), 0);
+  ASSERT_EQ(tpuprof_enable(64, 1), 0);
+  ASSERT_EQ(tpuprof_disable(), 0);
+  Dump d = lastDump();
+  ASSERT_TRUE(d.hasCalibration);
+  ASSERT_EQ(d.eventNames.size(), 5u); // 2 events, 2 times, READ_TICKS.
+  ASSERT_EQ(d.calibrationCounts.size(), 5u);
+  const tpuprof_calibration_counts &task = d.calibrationCounts[0];
+  // An empty pair's own task clock holds the parts of its two group reads
+  // that lie between the reads' samples (system calls here): > 0, and less
+  // than a whole nested pair, which adds both reads entirely.
+  EXPECT_GT(task.self, 0u);
+  EXPECT_GT(task.nested, task.self);
+  // Sanity, not speed: a pair's task clock is nowhere near a millisecond.
+  EXPECT_LT(task.nested, 1000000u);
+  // Nothing for the pseudo-events.
+  for (size_t i = 2; i < 5; ++i) {
+    EXPECT_EQ(d.calibrationCounts[i].self, 0u) << d.eventNames[i];
+    EXPECT_EQ(d.calibrationCounts[i].nested, 0u) << d.eventNames[i];
+  }
+}
+
 TEST_F(Counters, DefaultSetFallsBackToSoftwareEventsWithOneWarning) {
   std::string reason = noHardwarePmuReason();
   testing::internal::CaptureStderr();

@@ -46,6 +46,8 @@ struct Dump {
   std::vector<ThreadSection> threads;
   bool hasCalibration = false;
   tpuprof_calibration_section calibration{};
+  /// Per counter word (EVENTS order), or empty (mode 0, older dumps).
+  std::vector<tpuprof_calibration_counts> calibrationCounts;
 };
 
 inline bool allZero(const std::string &b, size_t from, size_t to) {
@@ -159,12 +161,22 @@ inline std::string parseDumpBytes(const std::string &bytes, Dump &d) {
     case TPUPROF_SECTION_CALIBRATION: {
       if (d.hasCalibration)
         return "second calibration section";
-      if (sh.size != sizeof(d.calibration))
+      // The counts follow when the EVENTS section (written before) names
+      // any counter words.
+      uint64_t counts =
+          sh.size == sizeof(d.calibration) ? 0 : uint64_t(d.numEvents);
+      if (sh.size != sizeof(d.calibration) +
+                         counts * sizeof(tpuprof_calibration_counts))
         return "calibration section size wrong";
       if (!d.threads.empty())
         return "calibration section after a thread section";
       std::memcpy(&d.calibration, bytes.data() + payload,
                   sizeof(d.calibration));
+      d.calibrationCounts.resize(counts);
+      if (counts)
+        std::memcpy(d.calibrationCounts.data(),
+                    bytes.data() + payload + sizeof(d.calibration),
+                    counts * sizeof(tpuprof_calibration_counts));
       if (d.calibration.read_ticks > d.calibration.nested_ticks)
         return "calibration read_ticks exceeds nested_ticks";
       d.hasCalibration = true;

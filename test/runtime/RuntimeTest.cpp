@@ -433,9 +433,11 @@ TEST_F(Runtime, WindowCarriesItsProbeCostAndNoCalibrationRecords) {
     // that read is part of a nested pair; mode 0 reads none.
     if (mode == 0) {
       EXPECT_EQ(c.read_ticks, 0u);
+      EXPECT_TRUE(d.calibrationCounts.empty());
     } else {
       EXPECT_GT(c.read_ticks, 0u);
       EXPECT_LE(c.read_ticks, c.nested_ticks);
+      EXPECT_EQ(d.calibrationCounts.size(), d.numEvents);
     }
     // Sanity, not speed: a probe pair is nowhere near a millisecond.
     EXPECT_LT(calibTicksToNs(d.header, c.nested_ticks), 1e6);

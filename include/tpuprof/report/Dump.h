@@ -62,6 +62,13 @@ struct DumpInfo {
   /// Mean READ_TICKS of those pairs (part of calibNestedTicks, never more);
   /// 0 when records carry no read cost of their own.
   uint64_t calibReadTicks = 0;
+  /// Version 3: what the probes add to each counter word (EVENTS order,
+  /// format.h tpuprof_calibration_counts); empty when the dump has none.
+  struct CounterCalibration {
+    uint64_t self = 0;   ///< In every record's own delta.
+    uint64_t nested = 0; ///< Per record nested inside.
+  };
+  std::vector<CounterCalibration> calibCounts;
 
   /// True when the writer finished the dump (TPUPROF_DUMP_COMPLETE).
   bool isComplete() const { return flags & TPUPROF_DUMP_COMPLETE; }
