@@ -44,16 +44,17 @@ namespace {
 /// visited. Its time is booked when it is popped: only then is the number
 /// of records nested inside it, which the overhead correction needs, known.
 struct Frame {
+  RecordView record;
   size_t row;
-  uint16_t depth;
-  bool finished;
   /// A finished record encloses this one, so its time is already part of
   /// "Sum".
   bool coveredAbove;
-  uint64_t rawTicks;        ///< end - begin.
   uint64_t pairTicks;       ///< Its probe pair's cost to enclosing records.
   uint64_t nestedTicks = 0; ///< pairTicks of the records nested inside.
+  uint64_t descendants = 0; ///< Records nested inside, at any depth.
   uint64_t childrenNs = 0;  ///< Corrected durations of finished children.
+
+  bool finished() const { return record.isFinished(); }
 };
 
 } // namespace
@@ -170,21 +171,49 @@ void Aggregator::add(const DumpReader &dump) {
   OverheadCorrection correction =
       OverheadCorrection::forDump(info, dump.events());
   summary.correction = correction.state;
+  // A finished record's counter deltas, scaled for multiplexing and less
+  // the probes' own counts (Correction.h).
+  auto addCounters = [&](Row &row, const Frame &f, uint64_t durationNs) {
+    const RecordView &record = f.record;
+    uint64_t enabled = scalable ? record.counter(enabledWord) : 0;
+    uint64_t running = scalable ? record.counter(runningWord) : 0;
+    for (unsigned i = 0; i != record.numCounters; ++i) {
+      uint64_t v = record.counter(i);
+      if (int(i) == cpuWord)
+        continue; // CPU ids, not a count.
+      if (scalable && int(i) != enabledWord && int(i) != runningWord &&
+          int(i) != readWord && running < enabled) {
+        if (running == 0)
+          continue;
+        v = uint64_t(double(v) * double(enabled) / double(running) + 0.5);
+        row.counterFlags[eventSlot[i]] |= Row::CounterScaled;
+      }
+      row.counterFlags[eventSlot[i]] |= Row::CounterRecorded;
+      row.counters[eventSlot[i]] +=
+          correction.correctedCount(i, v, f.descendants, f.nestedTicks,
+                                    durationNs);
+    }
+  };
   SmallVector<Frame, 32> stack;
+  // Books a record once the records nested inside it are known.
   auto pop = [&]() {
     Frame f = stack.pop_back_val();
     Frame *parent = stack.empty() ? nullptr : &stack.back();
-    if (parent)
+    if (parent) {
       parent->nestedTicks = addTicksSaturating(
           parent->nestedTicks, addTicksSaturating(f.pairTicks, f.nestedTicks));
-    if (!f.finished)
+      parent->descendants += 1 + f.descendants;
+    }
+    if (!f.finished())
       return;
-    uint64_t ns = correction.correctedNs(f.rawTicks, f.nestedTicks);
+    uint64_t ns = correction.correctedNs(f.record.end - f.record.begin,
+                                         f.nestedTicks);
     Row &row = result.rows[f.row];
     row.durationNs += ns;
     row.durations.add(ns);
     row.selfNs += ns - std::min(f.childrenNs, ns);
-    if (parent && parent->finished)
+    addCounters(row, f, ns);
+    if (parent && parent->finished())
       parent->childrenNs += ns;
     if (!f.coveredAbove)
       summary.coveredNs += ns;
@@ -224,38 +253,21 @@ void Aggregator::add(const DumpReader &dump) {
       // the new depth (rather than requiring exact depths) tolerates gaps,
       // e.g. a parent lost to a full buffer: the nearest shallower record
       // is then the parent.
-      while (!stack.empty() && stack.back().depth >= record.depth)
+      while (!stack.empty() && stack.back().record.depth >= record.depth)
         pop();
       Frame *parent = stack.empty() ? nullptr : &stack.back();
 
-      bool finished = record.isFinished();
-      bool coveredAbove = parent && (parent->finished || parent->coveredAbove);
-      if (finished) {
+      bool coveredAbove =
+          parent && (parent->finished() || parent->coveredAbove);
+      if (record.isFinished()) {
         ++row.count;
-        uint64_t enabled = scalable ? record.counter(enabledWord) : 0;
-        uint64_t running = scalable ? record.counter(runningWord) : 0;
-        for (unsigned i = 0; i != record.numCounters; ++i) {
-          uint64_t v = record.counter(i);
-          if (int(i) == cpuWord)
-            continue; // CPU ids, not a count.
-          if (scalable && int(i) != enabledWord && int(i) != runningWord &&
-              int(i) != readWord && running < enabled) {
-            if (running == 0)
-              continue;
-            v = uint64_t(double(v) * double(enabled) / double(running) + 0.5);
-            row.counterFlags[eventSlot[i]] |= Row::CounterScaled;
-          }
-          row.counterFlags[eventSlot[i]] |= Row::CounterRecorded;
-          row.counters[eventSlot[i]] += v;
-        }
       } else {
         ++row.unfinished;
         ++summary.unfinished;
       }
       ++summary.records;
-      stack.push_back({rowIdx, record.depth, finished, coveredAbove,
-                       finished ? record.end - record.begin : 0,
-                       correction.pairTicks(record)});
+      stack.push_back(
+          {record, rowIdx, coveredAbove, correction.pairTicks(record)});
     });
     while (!stack.empty())
       pop();

@@ -85,6 +85,17 @@ void tpuprof::report::writeProfileJson(const Profile &p, raw_ostream &os) {
               j.attribute("nested_ticks", i.calibNestedTicks);
               j.attribute("pairs", i.calibPairs);
               j.attribute("read_ticks", i.calibReadTicks);
+              // Per counter word (the dump's EVENTS order), version 3.
+              if (!i.calibCounts.empty()) {
+                j.attributeArray("self_counts", [&] {
+                  for (const DumpInfo::CounterCalibration &k : i.calibCounts)
+                    j.value(k.self);
+                });
+                j.attributeArray("nested_counts", [&] {
+                  for (const DumpInfo::CounterCalibration &k : i.calibCounts)
+                    j.value(k.nested);
+                });
+              }
             });
           // Whether this dump's duration_ns/self_ns/durations are corrected.
           j.attribute("overhead_correction", correctionName(d.correction));
@@ -304,6 +315,16 @@ Expected<Profile> tpuprof::report::readProfileJson(StringRef path) {
         i.calibPairs = c.u64("pairs");
         if (c.has("read_ticks")) // Exports from before READ_TICKS lack it.
           i.calibReadTicks = c.u64("read_ticks");
+        if (c.has("self_counts") || c.has("nested_counts")) {
+          std::vector<uint64_t> self = c.u64s("self_counts");
+          std::vector<uint64_t> nested = c.u64s("nested_counts");
+          if (self.size() != nested.size() && error.empty())
+            error = "dumps[" + utostr(n) +
+                    "].calibration: 'self_counts' and 'nested_counts' "
+                    "differ in length";
+          for (size_t k = 0; k != self.size() && k != nested.size(); ++k)
+            i.calibCounts.push_back({self[k], nested[k]});
+        }
       }
       if (d.has("overhead_correction")) {
         std::string name = d.str("overhead_correction");
@@ -598,7 +619,7 @@ Error tpuprof::report::exportSqlite(ArrayRef<std::string> dumpPaths,
             recordRow(StringRef(shapes)).run();
             for (unsigned i = 0; i != r.numCounters && i != events.size(); ++i)
               counterRow(dumpId)(int64_t(tid))(int64_t(f.seq))(
-                  StringRef(events[i]))(int64_t(r.counter(i)))
+                  StringRef(events[i]))(int64_t(f.counter(i)))
                   .run();
           },
           [&](const ThreadInfo &t) { tid = t.tid; });

@@ -228,7 +228,7 @@ Error walkRecords(ArrayRef<std::string> files, const HtmlOptions &opts,
             unsigned k = f.probe ? std::min<unsigned>(f.probe->kind, 2) : 3;
             lane->byKind[k] += dur - correction;
             for (unsigned i = 0; i != r.numCounters && i != events.size(); ++i)
-              totals[events[i]] += r.counter(i);
+              totals[events[i]] += f.counter(i);
           }
           if (!data.bucketed) {
             Event e{begin,       dur, correction, s, uint16_t(up.size()),
@@ -242,7 +242,7 @@ Error walkRecords(ArrayRef<std::string> files, const HtmlOptions &opts,
                   &lane->counters[e.counterIndex * profile.events.size()];
               for (unsigned i = 0; i != r.numCounters && i != events.size();
                    ++i)
-                c[eventColumn[i]] = r.counter(i);
+                c[eventColumn[i]] = f.counter(i);
             }
             lane->events.push_back(e);
             return;

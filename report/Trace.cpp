@@ -190,7 +190,7 @@ Error tpuprof::report::writeTrace(ArrayRef<std::string> dumpPaths,
             else if (f.durationNs != f.rawDurationNs)
               j.attribute("corrected_dur_ns", f.durationNs);
             for (unsigned i = 0; i != r.numCounters && i != events.size(); ++i)
-              j.attribute(events[i], r.counter(i));
+              j.attribute(events[i], f.counter(i));
           });
           j.objectEnd();
           // Counter tracks: running totals over top-level records.
@@ -198,7 +198,7 @@ Error tpuprof::report::writeTrace(ArrayRef<std::string> dumpPaths,
             running.resize(events.size(), 0);
             for (unsigned i = 0; i != r.numCounters && i != events.size();
                  ++i) {
-              running[i] += r.counter(i);
+              running[i] += f.counter(i);
               j.object([&] {
                 j.attribute("ph", "C");
                 j.attribute("pid", pid);

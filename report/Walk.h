@@ -52,10 +52,22 @@ struct WalkFrame {
   /// OverheadCorrection::pairTicks() of the records nested inside, at any
   /// depth: what the correction subtracts for them.
   uint64_t nestedTicks = 0;
+  uint64_t descendants = 0; ///< Records nested inside, at any depth.
   bool finished = false;
+  const OverheadCorrection *correction = nullptr; ///< The dump's.
 
   uint64_t selfNs() const {
     return durationNs - std::min(childrenNs, durationNs);
+  }
+
+  /// Counter word `i` as recorded, less the probes' own counts where the
+  /// dump is corrected (Correction.h); valid once the record has closed.
+  uint64_t counter(unsigned i) const {
+    uint64_t v = record.counter(i);
+    return finished && correction
+               ? correction->correctedCount(i, v, descendants, nestedTicks,
+                                            durationNs)
+               : v;
   }
 };
 
@@ -86,6 +98,7 @@ walkDump(const DumpReader &dump,
       parent.nestedTicks = addTicksSaturating(
           parent.nestedTicks,
           addTicksSaturating(correction.pairTicks(f.record), f.nestedTicks));
+      parent.descendants += 1 + f.descendants;
       if (parent.finished) {
         f.endNs = std::min(f.endNs, parent.endNs);
         f.beginNs = std::min(f.beginNs, f.endNs);
@@ -104,6 +117,7 @@ walkDump(const DumpReader &dump,
       f.record = r;
       f.probe = dump.findProbe(r.probe);
       f.seq = seq++;
+      f.correction = &correction;
       f.beginNs = absoluteNs(info, r.begin);
       f.finished = r.isFinished();
       if (f.finished) {

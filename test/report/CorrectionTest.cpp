@@ -22,6 +22,8 @@
 
 #include "gtest/gtest.h"
 
+#include <map>
+
 using namespace tpuprof;
 using namespace tpuprof::report;
 using namespace tpuprof::test;
@@ -235,6 +237,112 @@ TEST(Correction, ReadCostWordingAndExport) {
   ASSERT_TRUE(bool(back)) << llvm::toString(back.takeError());
   EXPECT_EQ(back->dumps[0].info.calibReadTicks, 1000u);
   EXPECT_EQ(row(*back, "a").durationNs, 8490u);
+}
+
+/// Version 3: the calibration also says what the probes add to each event.
+/// a [0, 10000) > b [1000, 2000), c [3000, 4000) in ns, as in
+/// readTicksDump(): b adds 500 ns of probe time to a, c 1000 ns. Per pair
+/// the probes add 200 ns of task clock to a record's own count and 1 page
+/// fault, and 2 page faults per nested record (the task clock's nested part
+/// is the 1500 ns the durations lose). Corrected:
+///   a: task 9000 - 200 - 1500 = 7300, faults 10 - 1 - 2 * 2 = 5;
+///   b: task 1300 - 200 = 1100 -> 990, its corrected duration (a thread is
+///      on a CPU for at most the wall time), faults 3 - 1 = 2;
+///   c: task 150 - 200 -> 0, faults 0 - 1 -> 0 (clamped).
+DumpBuilder countsDump() {
+  DumpBuilder b;
+  b.header.mode = 1;
+  b.addModule(0, 0, "m",
+              {probe("a", "", "", 1), probe("b", "", "", 2),
+               probe("c", "", "", 3)});
+  b.events = std::vector<std::string>{
+      "perf::TASK-CLOCK", "perf::PAGE-FAULTS", TPUPROF_EVENT_TIME_ENABLED,
+      TPUPROF_EVENT_TIME_RUNNING, TPUPROF_EVENT_READ_TICKS};
+  b.calibrate(10, 600, 96, 500);
+  // TIME_ENABLED's nonzero counts stand for a corrupt or future dump: the
+  // pseudo-events are never corrected.
+  b.calibrationCounts = {{200, 999}, {1, 2}, {5, 5}, {0, 0}, {0, 0}};
+  auto counters = [](uint64_t task, uint64_t faults, uint64_t readNs) {
+    return std::vector<uint64_t>{task, faults, 100, 100, kTicksPerNs * readNs};
+  };
+  TestThread t;
+  t.records = {{0, 0, ticksAt(0), ticksAt(10000), {}, counters(9000, 10, 700)},
+               {1, 1, ticksAt(1000), ticksAt(2000), {}, counters(1300, 3, 400)},
+               {2, 1, ticksAt(3000), ticksAt(4000), {}, counters(150, 0, 900)}};
+  b.threads = {t};
+  b.header.window_end = ticksAt(20000);
+  return b;
+}
+
+TEST(Correction, SubtractsTheProbesOwnCounts) {
+  Profile p = aggregate(countsDump().build());
+  ASSERT_EQ(p.events.size(), 5u);
+  EXPECT_EQ(row(p, "a").durationNs, 8490u);
+  EXPECT_EQ(row(p, "a").counters[0], 7300u);
+  EXPECT_EQ(row(p, "a").counters[1], 5u);
+  EXPECT_EQ(row(p, "b").counters[0], 990u);
+  EXPECT_EQ(row(p, "b").counters[1], 2u);
+  EXPECT_EQ(row(p, "c").counters[0], 0u);
+  EXPECT_EQ(row(p, "c").counters[1], 0u);
+  EXPECT_EQ(row(p, "a").counters[2], 100u); // TIME_ENABLED, as recorded.
+  EXPECT_TRUE(contains(describeCorrection(p.dumps[0].info),
+                       "; counters less the probes' own counts)"));
+
+  // The record walk gives each record the same values (trace args).
+  TempFile d(countsDump().build());
+  std::string trace;
+  llvm::raw_string_ostream os(trace);
+  ASSERT_FALSE(bool(writeTrace({d.str()}, TraceOptions(), os)));
+  llvm::Expected<llvm::json::Value> v = llvm::json::parse(trace);
+  ASSERT_TRUE(bool(v)) << llvm::toString(v.takeError());
+  std::map<std::string, int64_t> task;
+  for (const llvm::json::Value &e :
+       *v->getAsObject()->getArray("traceEvents")) {
+    const llvm::json::Object *o = e.getAsObject();
+    if (o->getString("ph") == "X")
+      task[o->getString("name")->str()] =
+          *o->getObject("args")->getInteger("perf::TASK-CLOCK");
+  }
+  EXPECT_EQ(task, (std::map<std::string, int64_t>{
+                      {"a", 7300}, {"b", 990}, {"c", 0}}));
+
+  // A JSON export keeps the corrected counts and the calibration's.
+  std::string json;
+  llvm::raw_string_ostream js(json);
+  writeProfileJson(p, js);
+  EXPECT_TRUE(contains(json, "\"self_counts\": [\n"));
+  TempFile f(json, "json");
+  llvm::Expected<Profile> back = readProfileJson(f.str());
+  ASSERT_TRUE(bool(back)) << llvm::toString(back.takeError());
+  ASSERT_EQ(back->dumps[0].info.calibCounts.size(), 5u);
+  EXPECT_EQ(back->dumps[0].info.calibCounts[1].nested, 2u);
+  EXPECT_EQ(row(*back, "a").counters[0], 7300u);
+
+  // Switched off: the counts as recorded.
+  CorrectionSwitch off(false);
+  Profile q = aggregate(countsDump().build());
+  EXPECT_EQ(row(q, "a").counters[0], 9000u);
+  EXPECT_EQ(row(q, "c").counters[0], 150u);
+}
+
+TEST(CalibrationSection, CountsAreCheckedAgainstTheEvents) {
+  DumpBuilder fewer = countsDump();
+  fewer.calibrationCounts.pop_back();
+  EXPECT_TRUE(contains(readError(fewer.build()),
+                       "CALIBRATION section has counts for 4 counter words "
+                       "but the EVENTS section names 5"));
+  DumpBuilder v2 = countsDump();
+  v2.header.version = 2;
+  EXPECT_TRUE(contains(readError(v2.build()),
+                       "CALIBRATION section 2 size 104 is not 24 bytes at"));
+  // Counts without events to count.
+  DumpBuilder none = countsDump();
+  none.events->clear();
+  for (TestRecord &r : none.threads[0].records)
+    r.counters.clear();
+  EXPECT_TRUE(contains(readError(none.build()),
+                       "CALIBRATION section has counts for 5 counter words "
+                       "but the EVENTS section names 0"));
 }
 
 TEST(Correction, RecordViewsUseTheSameCorrection) {

@@ -56,6 +56,8 @@ public:
   std::optional<std::vector<std::string>> events; ///< No section if unset.
   /// CALIBRATION section (after EVENTS); none if unset.
   std::optional<tpuprof_calibration_section> calibration;
+  /// Written after `calibration` (version 3): one per counter word.
+  std::vector<tpuprof_calibration_counts> calibrationCounts;
   std::vector<TestThread> threads;
 
   DumpBuilder() {
@@ -107,8 +109,12 @@ public:
         payload += e + '\0';
       sections.push_back({TPUPROF_SECTION_EVENTS, payload});
     }
-    if (calibration)
-      sections.push_back({TPUPROF_SECTION_CALIBRATION, raw(*calibration)});
+    if (calibration) {
+      std::string payload = raw(*calibration);
+      for (const tpuprof_calibration_counts &c : calibrationCounts)
+        payload += raw(c);
+      sections.push_back({TPUPROF_SECTION_CALIBRATION, payload});
+    }
     for (const TestThread &t : threads) {
       std::string stream;
       for (const TestRecord &r : t.records) {

@@ -21,18 +21,32 @@
 // reads are most of a pair there, and their cost moves with the machine's
 // state, which a calibration taken once per window cannot follow.
 //
+// Counter deltas get the same treatment where the dump says what the probes
+// add to each event (version 3, tpuprof_calibration_counts): a finished
+// record's value less `self` and `nested` per record nested inside it,
+// clamped at 0. The task clock is a time: its nested part is the same
+// time the duration correction takes off, and it is at most the record's
+// corrected duration (one thread is on a CPU for at most the wall time;
+// what a group read's system call takes beyond its usual cost, an
+// interrupt say, lands in the task clock but not in the interval), so
+// Task-clock % stays at or below 100.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef TPUPROF_REPORT_CORRECTION_H
 #define TPUPROF_REPORT_CORRECTION_H
 
 #include "tpuprof/report/Dump.h"
+#include "tpuprof/report/EventNames.h"
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <optional>
@@ -70,6 +84,11 @@ struct OverheadCorrection {
   uint64_t readTicks = 0;
   /// Counter index of READ_TICKS where the per-record figure is used.
   int readWord = -1;
+  /// Per counter word, what the probes add (zeros for pseudo-events); empty
+  /// when counters are not corrected.
+  llvm::SmallVector<DumpInfo::CounterCalibration, 8> counts;
+  /// Counter index of the task clock (its nested part is a time), or -1.
+  int taskClockWord = -1;
   const DumpInfo *info = nullptr; ///< For tick to ns conversion.
 
   /// The correction for a dump with header `info` and EVENTS `events` under
@@ -87,6 +106,18 @@ struct OverheadCorrection {
   /// Duration in ns of a finished record spanning `rawTicks` whose nested
   /// records' pairTicks() sum to `nestedTicksSum`.
   uint64_t correctedNs(uint64_t rawTicks, uint64_t nestedTicksSum) const;
+
+  /// Whether counter deltas are corrected too.
+  bool correctsCounts() const { return !counts.empty(); }
+
+  /// Counter word `word` of a finished record, `value` as the view shows it
+  /// (scaled for multiplexing, or raw), less what the probes added:
+  /// self + descendants * nested, or for the task clock (ns) self + the ns
+  /// that pairTicks() summed to (`nestedTicksSum`) and at most the record's
+  /// corrected `durationNs`. Clamped at 0. Words without calibration
+  /// (pseudo-events) keep `value`.
+  uint64_t correctedCount(unsigned word, uint64_t value, uint64_t descendants,
+                          uint64_t nestedTicksSum, uint64_t durationNs) const;
 };
 
 /// One line for a view's configuration block, e.g.
@@ -141,8 +172,35 @@ OverheadCorrection::forDump(const DumpInfo &info,
           c.readWord = int(i);
           c.readTicks = info.calibReadTicks;
         }
+    // The reader guarantees one entry per EVENTS name.
+    if (info.calibCounts.size() == events.size()) {
+      for (size_t i = 0; i != events.size(); ++i) {
+        bool pseudo = isPseudoEvent(events[i]);
+        c.counts.push_back(pseudo ? DumpInfo::CounterCalibration()
+                                  : info.calibCounts[i]);
+        if (!pseudo && c.taskClockWord < 0 &&
+            canonicalEvent(events[i]) == "task-clock")
+          c.taskClockWord = int(i);
+      }
+    }
   }
   return c;
+}
+
+inline uint64_t OverheadCorrection::correctedCount(
+    unsigned word, uint64_t value, uint64_t descendants,
+    uint64_t nestedTicksSum, uint64_t durationNs) const {
+  if (word >= counts.size())
+    return value;
+  const DumpInfo::CounterCalibration &k = counts[word];
+  bool taskClock = int(word) == taskClockWord && info;
+  // Saturating: a corrupt dump's huge counts must clamp to 0, not wrap.
+  unsigned __int128 nested = taskClock
+                                 ? info->ticksToNs(nestedTicksSum)
+                                 : (unsigned __int128)descendants * k.nested;
+  unsigned __int128 probes = k.self + nested;
+  uint64_t count = probes >= value ? 0 : value - uint64_t(probes);
+  return taskClock ? std::min(count, durationNs) : count;
 }
 
 inline uint64_t OverheadCorrection::pairTicks(const RecordView &r) const {
@@ -236,6 +294,11 @@ inline std::string describeCorrection(OverheadCorrection::State state,
     if (info.calibReadTicks)
       os << ", its " << llvm::format("%.1f", calibReadNs(info))
          << " ns of counter reads as each record measured them";
+    if (llvm::any_of(info.calibCounts,
+                     [](const DumpInfo::CounterCalibration &k) {
+                       return k.self || k.nested;
+                     }))
+      os << "; counters less the probes' own counts";
   };
   if (state == OverheadCorrection::State::Applied) {
     os << "on (";

@@ -13,6 +13,7 @@
 #define TPUPROF_REPORT_COUNTERS_H
 
 #include "tpuprof/report/Aggregate.h"
+#include "tpuprof/report/EventNames.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
@@ -22,15 +23,6 @@
 
 namespace tpuprof {
 namespace report {
-
-/// Whether `name` is one of the runtime's pseudo-events (not a PMU event).
-bool isPseudoEvent(llvm::StringRef name);
-
-/// The event an (any-spelling) libpfm4 name counts, for derived columns:
-/// "cycles", "instructions", "cache-misses", "branch-misses", "task-clock",
-/// or "" when it is none of those. "perf::CYCLES:u", "CPU-CYCLES" and
-/// "PERF_COUNT_HW_CPU_CYCLES" are all "cycles".
-std::string canonicalEvent(llvm::StringRef name);
 
 /// One extra table column: its title and one cell per row passed in.
 struct CounterColumn {
