@@ -45,6 +45,7 @@
 
 #include "tpuprof/report/Aggregate.h"
 #include "tpuprof/report/Correction.h"
+#include "tpuprof/report/EventNames.h"
 #include "tpuprof/tpuprof.h"
 
 #include "llvm/Support/raw_ostream.h"
@@ -177,6 +178,14 @@ struct Recorded {
   double median = 0, mean = 0;
   uint64_t count = 0;
   std::vector<double> roundMedian;
+  /// Sums over all records (modes 1/2): task clock and duration, ns.
+  double taskClockNs = 0, durationNs = 0;
+  bool hasTaskClock = false;
+
+  /// The task clock's share of the wall time, %, as `Task-clock %`.
+  double taskClockPct() const {
+    return durationNs > 0 ? 100.0 * taskClockNs / durationNs : 0;
+  }
 };
 
 double median(std::vector<uint64_t> v) {
@@ -208,12 +217,21 @@ std::vector<Recorded> readBack(const std::string &dump, bool corrected,
   std::vector<Recorded> out(kKinds);
   for (Recorded &o : out)
     o.roundMedian.assign(rounds, 0);
+  int taskClock = -1;
+  for (size_t i = 0; i != p.events.size(); ++i)
+    if (canonicalEvent(p.events[i]) == "task-clock")
+      taskClock = int(i);
   for (const Row &r : p.rows) {
     if (r.probeId < 16 || !r.count)
       continue;
     uint32_t kind = (r.probeId - 16) % kKinds;
     unsigned round = (r.probeId - 16) / kKinds;
     Recorded &o = out[kind];
+    o.durationNs += double(r.durationNs);
+    if (taskClock >= 0 && size_t(taskClock) < r.counters.size()) {
+      o.taskClockNs += double(r.counters[taskClock]);
+      o.hasTaskClock = true;
+    }
     o.mean += double(r.durationNs);
     o.count += r.count;
     if (round < rounds)
@@ -367,7 +385,17 @@ int scenario(WorkFn fn, const char *label, const char *tag, unsigned rounds,
               "parent of 100 x 250 ns children", raw[ParentOp].median,
               cor[ParentOp].median, parent, parentRaw, parentCor);
   std::printf("(err %%: median over batches of recorded / uninstrumented - "
-              "1)\n\n");
+              "1)\n");
+  // Counters: the task clock against the duration, as the table's
+  // Task-clock % (corrected: both corrected, the task clock capped at the
+  // duration; raw: the counters include the probes' own reads).
+  bool taskClock = cor[WorkOp].hasTaskClock && cor[ParentOp].hasTaskClock;
+  if (taskClock)
+    std::printf("task clock / duration: 5 us op %.1f %% (raw %.1f %%), "
+                "parent %.1f %% (raw %.1f %%)\n",
+                cor[WorkOp].taskClockPct(), raw[WorkOp].taskClockPct(),
+                cor[ParentOp].taskClockPct(), raw[ParentOp].taskClockPct());
+  std::printf("\n");
 
   // The empty op: its corrected median is at most 5 % of what a probe pair
   // costs (the calibrated nested cost), or 1 ns, the resolution of the
@@ -389,6 +417,15 @@ int scenario(WorkFn fn, const char *label, const char *tag, unsigned rounds,
             parent, parentCor, within, judge(parentCor));
   suiteLine(metric("parent of 100 children, raw"), raw[ParentOp].median, parent,
             parentRaw, "", -1);
+  if (taskClock) {
+    for (Kind k : {WorkOp, ParentOp}) {
+      const char *what = k == WorkOp ? "5 us op" : "parent of 100 children";
+      suiteRow(metric((std::string(what) + ", task clock %, corrected").c_str()),
+               cor[k].taskClockPct(), "", -1, "%", NAN, "", -1);
+      suiteRow(metric((std::string(what) + ", task clock %, raw").c_str()),
+               raw[k].taskClockPct(), "", -1, "%", NAN, "", -1);
+    }
+  }
   suiteLine(metric("calibrated self per probe pair"), calib.selfNs, -1, NAN, "",
             -1);
   suiteLine(metric("calibrated nested per probe pair"), calib.nestedNs, -1, NAN,
