@@ -165,32 +165,41 @@ TEST(Correction, CountsUnfinishedAndDeepDescendants) {
   EXPECT_EQ(row(q, "a").durationNs, 1000u - 10 - 3 * 30);
 }
 
-/// Mode 1: records carry their own counter-read cost (READ_TICKS, ticks).
-/// a [0, 10000) > b [1000, 2000), c [3000, 4000) in ns; calibrated self
-/// 10 ns, nested 600 ns per pair of which 500 ns were reads. b's reads took
-/// 400 ns and c's 900 ns, so b adds 600 - 500 + 400 = 500 ns to a and c
-/// 1000 ns: a = 10000 - 10 - 1500 = 8490, b = c = 990.
-DumpBuilder readTicksDump(uint32_t calibReadNs = 500) {
+/// Mode 1, three records: a [0, 10000) > b [1000, 2000), c [3000, 4000) in
+/// ns, with `counters` each; calibrated self 10 ns, nested 600 ns per pair
+/// of which 500 ns were reads.
+DumpBuilder modeOneDump(std::vector<std::string> events,
+                        std::vector<std::vector<uint64_t>> counters) {
   DumpBuilder b;
   b.header.mode = 1;
   b.addModule(0, 0, "m",
               {probe("a", "", "", 1), probe("b", "", "", 2),
                probe("c", "", "", 3)});
-  b.events = std::vector<std::string>{
-      "perf::TASK-CLOCK", TPUPROF_EVENT_TIME_ENABLED,
-      TPUPROF_EVENT_TIME_RUNNING, TPUPROF_EVENT_READ_TICKS};
-  b.calibrate(10, 600, 96, calibReadNs);
+  b.events = std::move(events);
+  b.calibrate(10, 600, 96, 500);
+  TestThread t;
+  t.records = {{0, 0, ticksAt(0), ticksAt(10000), {}, counters[0]},
+               {1, 1, ticksAt(1000), ticksAt(2000), {}, counters[1]},
+               {2, 1, ticksAt(3000), ticksAt(4000), {}, counters[2]}};
+  b.threads = {t};
+  b.header.window_end = ticksAt(20000);
+  return b;
+}
+
+/// Records carry their own counter-read cost (READ_TICKS, ticks): b's reads
+/// took 400 ns and c's 900 ns, so b adds 600 - 500 + 400 = 500 ns to a and
+/// c 1000 ns: a = 10000 - 10 - 1500 = 8490, b = c = 990.
+DumpBuilder readTicksDump(uint32_t calibReadNs = 500) {
   auto counters = [](uint64_t readNs) {
     // Multiplexed at half (running = enabled / 2): the PMU count is scaled
     // by 2, READ_TICKS is not a count and never is.
     return std::vector<uint64_t>{100, 200, 100, kTicksPerNs * readNs};
   };
-  TestThread t;
-  t.records = {{0, 0, ticksAt(0), ticksAt(10000), {}, counters(700)},
-               {1, 1, ticksAt(1000), ticksAt(2000), {}, counters(400)},
-               {2, 1, ticksAt(3000), ticksAt(4000), {}, counters(900)}};
-  b.threads = {t};
-  b.header.window_end = ticksAt(20000);
+  DumpBuilder b = modeOneDump({"perf::TASK-CLOCK", TPUPROF_EVENT_TIME_ENABLED,
+                               TPUPROF_EVENT_TIME_RUNNING,
+                               TPUPROF_EVENT_READ_TICKS},
+                              {counters(700), counters(400), counters(900)});
+  b.calibration->read_ticks = uint32_t(kTicksPerNs * calibReadNs);
   return b;
 }
 
@@ -240,37 +249,25 @@ TEST(Correction, ReadCostWordingAndExport) {
 }
 
 /// Version 3: the calibration also says what the probes add to each event.
-/// a [0, 10000) > b [1000, 2000), c [3000, 4000) in ns, as in
-/// readTicksDump(): b adds 500 ns of probe time to a, c 1000 ns. Per pair
-/// the probes add 200 ns of task clock to a record's own count and 1 page
-/// fault, and 2 page faults per nested record (the task clock's nested part
-/// is the 1500 ns the durations lose). Corrected:
+/// Durations as in readTicksDump(): b adds 500 ns of probe time to a, c
+/// 1000 ns. Per pair the probes add 200 ns of task clock to a record's own
+/// count and 1 page fault, and 2 page faults per nested record (the task
+/// clock's nested part is the 1500 ns the durations lose). Corrected:
 ///   a: task 9000 - 200 - 1500 = 7300, faults 10 - 1 - 2 * 2 = 5;
 ///   b: task 1300 - 200 = 1100 -> 990, its corrected duration (a thread is
 ///      on a CPU for at most the wall time), faults 3 - 1 = 2;
 ///   c: task 150 - 200 -> 0, faults 0 - 1 -> 0 (clamped).
 DumpBuilder countsDump() {
-  DumpBuilder b;
-  b.header.mode = 1;
-  b.addModule(0, 0, "m",
-              {probe("a", "", "", 1), probe("b", "", "", 2),
-               probe("c", "", "", 3)});
-  b.events = std::vector<std::string>{
-      "perf::TASK-CLOCK", "perf::PAGE-FAULTS", TPUPROF_EVENT_TIME_ENABLED,
-      TPUPROF_EVENT_TIME_RUNNING, TPUPROF_EVENT_READ_TICKS};
-  b.calibrate(10, 600, 96, 500);
-  // TIME_ENABLED's nonzero counts stand for a corrupt or future dump: the
-  // pseudo-events are never corrected.
-  b.calibrationCounts = {{200, 999}, {1, 2}, {5, 5}, {0, 0}, {0, 0}};
   auto counters = [](uint64_t task, uint64_t faults, uint64_t readNs) {
     return std::vector<uint64_t>{task, faults, 100, 100, kTicksPerNs * readNs};
   };
-  TestThread t;
-  t.records = {{0, 0, ticksAt(0), ticksAt(10000), {}, counters(9000, 10, 700)},
-               {1, 1, ticksAt(1000), ticksAt(2000), {}, counters(1300, 3, 400)},
-               {2, 1, ticksAt(3000), ticksAt(4000), {}, counters(150, 0, 900)}};
-  b.threads = {t};
-  b.header.window_end = ticksAt(20000);
+  DumpBuilder b = modeOneDump(
+      {"perf::TASK-CLOCK", "perf::PAGE-FAULTS", TPUPROF_EVENT_TIME_ENABLED,
+       TPUPROF_EVENT_TIME_RUNNING, TPUPROF_EVENT_READ_TICKS},
+      {counters(9000, 10, 700), counters(1300, 3, 400), counters(150, 0, 900)});
+  // TIME_ENABLED's nonzero counts stand for a corrupt or future dump: the
+  // pseudo-events are never corrected.
+  b.calibrationCounts = {{200, 999}, {1, 2}, {5, 5}, {0, 0}, {0, 0}};
   return b;
 }
 
