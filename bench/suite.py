@@ -298,6 +298,26 @@ def prepare(args, log, notes):
                      "were not built are skipped")
 
 
+def settle(limit, notes):
+    """Waits, at most `limit` seconds, until the 1-minute load average falls
+    below half the CPUs: the build just before leaves it high for a minute
+    or two, and figures taken in that tail were seen 10 % off."""
+    if limit <= 0:
+        return
+    threshold = (os.cpu_count() or 2) / 2
+    first = os.getloadavg()[0]
+    waited = 0
+    while os.getloadavg()[0] >= threshold and waited < limit:
+        time.sleep(5)
+        waited += 5
+    if waited:
+        last = os.getloadavg()[0]
+        notes.append(f"waited {waited} s before the first component for the "
+                     f"1-minute load average to fall below {threshold:g} "
+                     f"({first:.2f} -> {last:.2f}"
+                     f"{'' if last < threshold else ', gave up'})")
+
+
 def run_component(comp, args, logdir, warnings):
     missing = [(p, hint) for p, hint in comp.needs(args.build)
                if not os.path.exists(p)]
@@ -359,6 +379,9 @@ def main():
                     help="do not run scripts/install-deps.sh")
     ap.add_argument("--no-build", action="store_true",
                     help="use the build directory as it is")
+    ap.add_argument("--settle", type=int, default=120, metavar="SECONDS",
+                    help="after the build, wait up to this long for the "
+                    "load average to fall below half the CPUs (0: don't)")
     ap.add_argument("--from-output", nargs="+", metavar="FILE",
                     help="tabulate saved component output instead of running")
     args = ap.parse_args()
@@ -389,6 +412,8 @@ def main():
         logdir = os.path.join(args.build, "bench-logs")
         os.makedirs(logdir, exist_ok=True)
         prepare(args, os.path.join(logdir, "prepare.log"), notes)
+        settle(args.settle, notes)
+        start_load = os.getloadavg()
         for comp in components():
             if only and comp.section not in only:
                 continue
