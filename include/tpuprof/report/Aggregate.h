@@ -64,8 +64,10 @@ struct Row {
   bool mixedHash = false, mixedShapes = false, mixedName = false;
   /// Summed counter deltas, indexed like Profile::events (0 where a dump did
   /// not record that event). PMU events are scaled for multiplexing per
-  /// record (x time_enabled / time_running, format.h pseudo-events); the
-  /// pseudo-events themselves are summed raw, except tpuprof::CPU (0).
+  /// record (x time_enabled / time_running, format.h pseudo-events) and,
+  /// where the dump's calibration has counts, less the probes' own counts
+  /// (Correction.h); the pseudo-events themselves are summed raw, except
+  /// tpuprof::CPU (0).
   std::vector<uint64_t> counters;
   /// Per event, CounterRecorded | CounterScaled bits: whether any record of
   /// this row carried the event, and whether one was scaled for multiplexing.

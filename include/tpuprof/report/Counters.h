@@ -4,8 +4,9 @@
 // recorded, then derived ones (IPC, misses per 1k instructions, task-clock
 // share of the op's wall time). Values are already scaled for multiplexing
 // by the aggregator (Row::counterScaled marks where); a scaled cell ends in
-// '*'. The runtime's pseudo-events (tpuprof::TIME_ENABLED/TIME_RUNNING/CPU,
-// format.h) are inputs to the scaling, not columns.
+// '*'. The runtime's pseudo-events (tpuprof::TIME_ENABLED/TIME_RUNNING/
+// READ_TICKS/CPU, format.h) are inputs to the scaling and the overhead
+// correction, not columns.
 //
 //===----------------------------------------------------------------------===//
 
