@@ -332,6 +332,11 @@ TEST(CalibrationSection, CountsAreCheckedAgainstTheEvents) {
   v2.header.version = 2;
   EXPECT_TRUE(contains(readError(v2.build()),
                        "CALIBRATION section 2 size 104 is not 24 bytes at"));
+  // A version 2 dump (no counts) still corrects its times, not its counts.
+  v2.calibrationCounts.clear();
+  Profile old = aggregate(v2.build());
+  EXPECT_EQ(row(old, "a").durationNs, 8490u);
+  EXPECT_EQ(row(old, "a").counters[0], 9000u);
   // Counts without events to count.
   DumpBuilder none = countsDump();
   none.events->clear();
