@@ -322,6 +322,22 @@ TEST(Correction, SubtractsTheProbesOwnCounts) {
   EXPECT_EQ(row(q, "c").counters[0], 150u);
 }
 
+TEST(Correction, CorruptCountsAndReadTicksClampAtZero) {
+  // Huge calibration counts and a huge READ_TICKS word (a corrupt dump):
+  // every figure clamps at 0 instead of wrapping around.
+  DumpBuilder b = countsDump();
+  b.calibrationCounts[1] = {UINT64_MAX, UINT64_MAX}; // Page faults.
+  b.calibrationCounts[0].self = UINT64_MAX - 1;     // Task clock.
+  b.threads[0].records[1].counters[4] = UINT64_MAX; // b's READ_TICKS.
+  Profile p = aggregate(b.build());
+  EXPECT_EQ(row(p, "a").durationNs, 0u); // b's pair "cost" everything.
+  EXPECT_EQ(row(p, "a").counters[0], 0u);
+  EXPECT_EQ(row(p, "a").counters[1], 0u);
+  EXPECT_EQ(row(p, "b").durationNs, 990u); // Its own interval is intact.
+  EXPECT_EQ(row(p, "b").counters[1], 0u);
+  EXPECT_EQ(row(p, "b").counters[4], UINT64_MAX); // READ_TICKS, raw.
+}
+
 TEST(CalibrationSection, CountsAreCheckedAgainstTheEvents) {
   DumpBuilder fewer = countsDump();
   fewer.calibrationCounts.pop_back();
