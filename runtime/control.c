@@ -128,12 +128,13 @@ __attribute__((constructor)) static void tpuprof_rt_constructor(void) {
 
 /*===-- Windows ----------------------------------------------------------===*/
 
-/// Bytes of the CALIBRATION section, 0 when the window has none.
+/// Bytes of the CALIBRATION payload: the struct, then the counts.
 static uint64_t calibration_payload(void) {
   return sizeof(window_calib) +
          (uint64_t)window_calib_words * sizeof(window_calib_counts[0]);
 }
 
+/// Bytes of the CALIBRATION section, 0 when the window has none.
 static uint64_t calibration_bytes(void) {
   return calib_valid ? __tpuprof_rt_section_bytes(calibration_payload()) : 0;
 }

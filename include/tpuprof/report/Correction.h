@@ -107,9 +107,6 @@ struct OverheadCorrection {
   /// records' pairTicks() sum to `nestedTicksSum`.
   uint64_t correctedNs(uint64_t rawTicks, uint64_t nestedTicksSum) const;
 
-  /// Whether counter deltas are corrected too.
-  bool correctsCounts() const { return !counts.empty(); }
-
   /// Counter word `word` of a finished record, `value` as the view shows it
   /// (scaled for multiplexing, or raw), less what the probes added:
   /// self + descendants * nested, or for the task clock (ns) self + the ns
@@ -253,25 +250,26 @@ parseCorrectionName(llvm::StringRef name) {
   return std::nullopt;
 }
 
-inline double calibSelfNs(const DumpInfo &info) {
+namespace detail {
+/// A calibration value of `info` (ticks) in ns; 0 without calibration.
+inline double calibTicksAsNs(const DumpInfo &info, uint64_t ticks) {
   if (!info.hasCalibration)
     return 0;
   double tpn = info.ticksPerNs();
-  return tpn > 0 ? double(info.calibSelfTicks) / tpn : 0;
+  return tpn > 0 ? double(ticks) / tpn : 0;
+}
+} // namespace detail
+
+inline double calibSelfNs(const DumpInfo &info) {
+  return detail::calibTicksAsNs(info, info.calibSelfTicks);
 }
 
 inline double calibNestedNs(const DumpInfo &info) {
-  if (!info.hasCalibration)
-    return 0;
-  double tpn = info.ticksPerNs();
-  return tpn > 0 ? double(info.calibNestedTicks) / tpn : 0;
+  return detail::calibTicksAsNs(info, info.calibNestedTicks);
 }
 
 inline double calibReadNs(const DumpInfo &info) {
-  if (!info.hasCalibration)
-    return 0;
-  double tpn = info.ticksPerNs();
-  return tpn > 0 ? double(info.calibReadTicks) / tpn : 0;
+  return detail::calibTicksAsNs(info, info.calibReadTicks);
 }
 
 inline std::string describeCorrection(const DumpInfo &info) {
