@@ -314,6 +314,23 @@ TEST(Correction, SubtractsTheProbesOwnCounts) {
   ASSERT_EQ(back->dumps[0].info.calibCounts.size(), 5u);
   EXPECT_EQ(back->dumps[0].info.calibCounts[1].nested, 2u);
   EXPECT_EQ(row(*back, "a").counters[0], 7300u);
+  // An export whose two count lists differ is refused, not half read.
+  llvm::Expected<llvm::json::Value> doc = llvm::json::parse(json);
+  ASSERT_TRUE(bool(doc)) << llvm::toString(doc.takeError());
+  (*doc->getAsObject()->getArray("dumps"))[0]
+      .getAsObject()
+      ->getObject("calibration")
+      ->getArray("nested_counts")
+      ->pop_back();
+  std::string broken;
+  llvm::raw_string_ostream bs(broken);
+  bs << *doc;
+  TempFile bad(broken, "json");
+  llvm::Expected<Profile> refused = readProfileJson(bad.str());
+  ASSERT_FALSE(bool(refused));
+  EXPECT_TRUE(contains(llvm::toString(refused.takeError()),
+                       "dumps[0].calibration: 'self_counts' and "
+                       "'nested_counts' differ in length"));
 
   // Switched off: the counts as recorded.
   CorrectionSwitch off(false);
