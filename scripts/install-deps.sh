@@ -14,6 +14,8 @@ packages=(
   valgrind                      # bench/: callgrind instruction counts (plugin compile work)
   libsqlite3-dev sqlite3        # report export --format sqlite; sqlite3 CLI for its tests
   chromium                      # the HTML report's browser test (test only)
+  pkgconf groff-base            # test/install: pkg-config builds, man pages render
+  python3-pandas                # test/python: Profile.to_pandas()
 )
 # node and npm run that test's playwright-core; an existing node will do.
 command -v node > /dev/null && command -v npm > /dev/null || packages+=(nodejs npm)
