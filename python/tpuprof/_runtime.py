@@ -171,6 +171,9 @@ class schedule:
                 % (self.wait, self.warmup, self.active, self.repeat, self.skip_first))
 
 
+_Steps = schedule  # profile()'s argument `schedule` hides the class
+
+
 class profile(contextlib.ContextDecorator):
     """Profiles a block or, as @tpuprof.profile(), every call of a function.
 
@@ -183,6 +186,9 @@ class profile(contextlib.ContextDecorator):
     def __init__(self, mode=0, output=None, schedule=None, *, max_records=0, device=None):
         self.mode = _mode(mode)
         self.max_records = _max_records(max_records)
+        if schedule is not None and not isinstance(schedule, _Steps):
+            raise TypeError("tpuprof: schedule must be a tpuprof.schedule(...), not %r"
+                            % (schedule,))
         self.output, self.device, self.schedule = output, device, schedule
         self.dumps = []
         self._on_ready = None

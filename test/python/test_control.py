@@ -81,6 +81,8 @@ class ControlTest(unittest.TestCase):
             tpuprof.enable(max_records=-1)
         with self.assertRaisesRegex(ValueError, "name"):
             tpuprof.scope("")
+        with self.assertRaisesRegex(TypeError, "schedule"):
+            tpuprof.profile(schedule={"active": 1})
         with self.assertRaisesRegex(tpuprof.Error, "set_events"):
             tpuprof.set_events("no::SUCH-EVENT")
 
