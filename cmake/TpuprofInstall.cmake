@@ -20,11 +20,16 @@
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
-set(TPUPROF_INSTALL_CMAKEDIR "${CMAKE_INSTALL_LIBDIR}/cmake/tpuprof" CACHE STRING
-    "Where find_package(tpuprof) files go, relative to the prefix")
+set(TPUPROF_INSTALL_CMAKEDIR "" CACHE STRING
+    "Where find_package(tpuprof) files go, relative to the prefix (default: LIBDIR/cmake/tpuprof)")
 set(TPUPROF_INSTALL_PYTHONDIR "lib/python3/dist-packages" CACHE STRING
     "Where the Python package goes, relative to the prefix")
-foreach(dir TPUPROF_INSTALL_CMAKEDIR TPUPROF_INSTALL_PYTHONDIR)
+set(tpuprof_cmake_dir "${TPUPROF_INSTALL_CMAKEDIR}")
+if(NOT tpuprof_cmake_dir)
+  # Follows CMAKE_INSTALL_LIBDIR, which changes with the prefix (/usr: multiarch).
+  set(tpuprof_cmake_dir "${CMAKE_INSTALL_LIBDIR}/cmake/tpuprof")
+endif()
+foreach(dir TPUPROF_INSTALL_CMAKEDIR TPUPROF_INSTALL_PYTHONDIR CMAKE_INSTALL_LIBDIR)
   if(IS_ABSOLUTE "${${dir}}")
     message(FATAL_ERROR "${dir} must be relative to the prefix (relocatable install)")
   endif()
@@ -63,7 +68,7 @@ install(TARGETS tpuprof_rt tpuprof_rt_static EXPORT tpuprofTargets
   ARCHIVE DESTINATION "${CMAKE_INSTALL_LIBDIR}"
   INCLUDES DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}")
 install(EXPORT tpuprofTargets NAMESPACE tpuprof::
-  DESTINATION "${TPUPROF_INSTALL_CMAKEDIR}")
+  DESTINATION "${tpuprof_cmake_dir}")
 install(FILES
   ${TPUPROF_SOURCE_DIR}/include/tpuprof/tpuprof.h
   ${TPUPROF_SOURCE_DIR}/include/tpuprof/tpuprof.hpp
@@ -79,7 +84,7 @@ if(TPUPROF_ENABLE_MLIR)
     ARCHIVE DESTINATION "${CMAKE_INSTALL_LIBDIR}"
     INCLUDES DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}")
   install(EXPORT tpuprofMLIRTargets NAMESPACE tpuprof::
-    DESTINATION "${TPUPROF_INSTALL_CMAKEDIR}")
+    DESTINATION "${tpuprof_cmake_dir}")
   install(DIRECTORY
     ${TPUPROF_SOURCE_DIR}/include/tpuprof/passes/mlir
     ${TPUPROF_BINARY_DIR}/include/tpuprof/passes/mlir
@@ -94,7 +99,7 @@ endif()
 configure_package_config_file(
   ${CMAKE_CURRENT_LIST_DIR}/tpuprofConfig.cmake.in
   ${TPUPROF_BINARY_DIR}/cmake/tpuprofConfig.cmake
-  INSTALL_DESTINATION "${TPUPROF_INSTALL_CMAKEDIR}"
+  INSTALL_DESTINATION "${tpuprof_cmake_dir}"
   PATH_VARS CMAKE_INSTALL_BINDIR CMAKE_INSTALL_LIBDIR CMAKE_INSTALL_INCLUDEDIR
             TPUPROF_INSTALL_PYTHONDIR)
 # 0.x: only the same minor version is compatible.
@@ -104,7 +109,7 @@ write_basic_package_version_file(
 install(FILES
   ${TPUPROF_BINARY_DIR}/cmake/tpuprofConfig.cmake
   ${TPUPROF_BINARY_DIR}/cmake/tpuprofConfigVersion.cmake
-  DESTINATION "${TPUPROF_INSTALL_CMAKEDIR}")
+  DESTINATION "${tpuprof_cmake_dir}")
 
 set(TPUPROF_PC_DIR "${CMAKE_INSTALL_LIBDIR}/pkgconfig")
 tpuprof_relative_dir(TPUPROF_PC_PREFIX "${TPUPROF_PC_DIR}" ".")
