@@ -14,6 +14,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -277,6 +278,8 @@ void Aggregator::add(const DumpReader &dump) {
   result.totalNs += summary.windowNs;
   result.unfinished += summary.unfinished;
   result.dropped += info.dropped;
+  result.drops += info.drops;
+  result.unwound += info.unwound;
   result.threads += summary.threads;
   result.records += summary.records;
   result.dumps.push_back(std::move(summary));
@@ -331,11 +334,29 @@ Expected<Profile> tpuprof::report::aggregateDumps(ArrayRef<std::string> paths) {
   return agg.take();
 }
 
+std::string tpuprof::report::dropReasons(const DropCounts &d) {
+  std::string out;
+  auto add = [&](uint64_t n, const char *why) {
+    if (n)
+      out += (out.empty() ? "" : ", ") + utostr(n) + " " + why;
+  };
+  add(d.full, "at the thread's record limit (TPUPROF_RECORD_SIZE)");
+  add(d.overwritten, "overwritten by the ring buffer (TPUPROF_BUFFER=ring)");
+  add(d.depth, "begun with more than 256 probes open");
+  add(d.noSpace, "for want of space (file system full, file size limit, "
+                 "no memory)");
+  add(d.unknown, "when a buffer was full or more than 256 probes were open");
+  return out;
+}
+
 std::string tpuprof::report::lossSummary(const Profile &p) {
   if (p.dropped == 0)
     return "";
+  DropCounts d = p.drops;
+  if (d.total() < p.dropped) // Counted without a reason.
+    d.unknown += p.dropped - d.total();
   return (Twine(p.dropped) + (p.dropped == 1 ? " record was" : " records were") +
-          " dropped (a buffer was full); the figures leave " +
+          " dropped (" + dropReasons(d) + "); the figures leave " +
           (p.dropped == 1 ? "it" : "them") + " out")
       .str();
 }

@@ -24,6 +24,7 @@
 #include <cassert>
 #include <cstddef>
 #include <cstring>
+#include <tuple>
 
 using namespace llvm;
 using namespace tpuprof;
@@ -65,7 +66,7 @@ int64_t RecordView::dim(unsigned i) const {
 
 uint64_t RecordView::counter(unsigned i) const {
   assert(i < numCounters && "counter index out of range");
-  return readLE<uint64_t>(trailing + 8 * (numDims + i));
+  return end ? readLE<uint64_t>(trailing + 8 * (numDims + i)) : 0;
 }
 
 //===----------------------------------------------------------------------===//
@@ -122,26 +123,62 @@ const Probe *DumpReader::findProbe(uint32_t id) const {
   return &m.table.probes[local];
 }
 
+/// The record at `r` (file offset `off`).
+static RecordView viewAt(const char *r, uint64_t off) {
+  RecordView view;
+  view.probe = TPUPROF_READ_FIELD(r, tpuprof_record, probe);
+  view.numDims = TPUPROF_READ_FIELD(r, tpuprof_record, num_dims);
+  view.numCounters = TPUPROF_READ_FIELD(r, tpuprof_record, num_counters);
+  view.depth = TPUPROF_READ_FIELD(r, tpuprof_record, depth);
+  view.begin = TPUPROF_READ_FIELD(r, tpuprof_record, begin);
+  view.end = TPUPROF_READ_FIELD(r, tpuprof_record, end);
+  view.offset = off;
+  view.trailing = r + sizeof(tpuprof_record);
+  return view;
+}
+
 void DumpReader::forEachRecord(
     const ThreadInfo &thread, function_ref<void(const RecordView &)> fn) const {
   const char *base = buffer->getBufferStart();
+  for (const ThreadInfo::Part &part : thread.parts) {
+    uint64_t off = part.offset;
+    for (uint64_t i = 0; i != part.records; ++i) {
+      RecordView view = viewAt(base + off, off);
+      fn(view);
+      off += TPUPROF_RECORD_BYTES(view.numDims, view.numCounters);
+    }
+  }
+  if (!thread.parts.empty())
+    return;
   uint64_t off = thread.lapRecords ? thread.lapOffset : thread.streamOffset;
   for (uint64_t i = 0; i != thread.numRecords; ++i) {
     if (thread.lapRecords && i == thread.lapRecords)
       off = thread.streamOffset; // From the older lap to the newer one.
-    const char *r = base + off;
-    RecordView view;
-    view.probe = TPUPROF_READ_FIELD(r, tpuprof_record, probe);
-    view.numDims = TPUPROF_READ_FIELD(r, tpuprof_record, num_dims);
-    view.numCounters = TPUPROF_READ_FIELD(r, tpuprof_record, num_counters);
-    view.depth = TPUPROF_READ_FIELD(r, tpuprof_record, depth);
-    view.begin = TPUPROF_READ_FIELD(r, tpuprof_record, begin);
-    view.end = TPUPROF_READ_FIELD(r, tpuprof_record, end);
-    view.offset = off;
-    view.trailing = r + kRecordSize;
+    RecordView view = viewAt(base + off, off);
     fn(view);
     off += TPUPROF_RECORD_BYTES(view.numDims, view.numCounters);
   }
+}
+
+/// A SEGMENT section (version 4) waiting to be gathered into its thread.
+struct DumpReader::Segment {
+  uint64_t sectionOffset = 0; ///< Of its section header (for errors).
+  uint64_t tid = 0;
+  uint32_t thread = 0;
+  uint32_t seq = 0;
+  uint64_t offset = 0; ///< File offset of its first record.
+  uint64_t size = 0;   ///< Its stream's bytes, or all its room when scanned.
+  bool scan = false;   ///< An incomplete dump's open segment: scan it.
+  DropCounts drops;
+  uint64_t unwound = 0;
+};
+
+/// Sum of `d`'s counts, saturating (corrupt counts must not wrap).
+static uint64_t droppedTotal(const DropCounts &d) {
+  uint64_t sum = 0;
+  for (uint64_t v : {d.full, d.overwritten, d.depth, d.noSpace, d.unknown})
+    sum = SaturatingAdd(sum, v);
+  return sum;
 }
 
 Error DumpReader::parse() {
@@ -238,6 +275,7 @@ Error DumpReader::parse() {
 
   // Pass 1: section framing, probe tables, event names.
   std::vector<PendingModule> pendingModules;
+  std::vector<Segment> segments;
   bool sawEvents = false;
   uint64_t calibCountsOff = 0; ///< File offset of the CALIBRATION counts.
   uint64_t threadDropped = 0;
@@ -372,8 +410,46 @@ Error DumpReader::parse() {
                 Twine(t.tid) + " does not match its section (" +
                 Twine(payloadSize - sizeof(T)) + " bytes)");
       threadDropped = SaturatingAdd(threadDropped, t.dropped);
+      t.drops.unknown = t.dropped; // Versions 1-3 keep no reasons.
       threadList.push_back(t);
       scanThread.push_back(scan);
+      break;
+    }
+    case TPUPROF_SECTION_SEGMENT: {
+      using G = tpuprof_segment_section;
+      if (h.version < 4)
+        return formatError(file, off,
+                           "SEGMENT " + section + " in a version " +
+                               Twine(h.version) + " dump");
+      if (payloadSize < sizeof(G))
+        return formatError(file, payloadOff,
+                           "SEGMENT " + section + " is too small (" +
+                               Twine(payloadSize) + " bytes) for its header");
+      Segment g;
+      g.sectionOffset = off;
+      g.tid = TPUPROF_READ_FIELD(pp, G, tid);
+      g.thread = TPUPROF_READ_FIELD(pp, G, thread);
+      g.seq = TPUPROF_READ_FIELD(pp, G, seq);
+      uint64_t streamSize = TPUPROF_READ_FIELD(pp, G, stream_size);
+      g.drops.full = TPUPROF_READ_FIELD(pp, G, dropped_full);
+      g.drops.overwritten = TPUPROF_READ_FIELD(pp, G, dropped_overwritten);
+      g.drops.depth = TPUPROF_READ_FIELD(pp, G, dropped_depth);
+      g.drops.noSpace = TPUPROF_READ_FIELD(pp, G, dropped_no_space);
+      g.unwound = TPUPROF_READ_FIELD(pp, G, unwound);
+      // The stream, then unused room (zeros) to the section's end.
+      if (streamSize > payloadSize - sizeof(G))
+        return formatError(
+            file, TPUPROF_FIELD_OFFSET(payloadOff, G, stream_size),
+            "record stream size " + Twine(streamSize) + " of thread " +
+                Twine(g.thread) + "'s segment " + Twine(g.seq) +
+                " runs past its section (" +
+                Twine(payloadSize - sizeof(G)) + " bytes)");
+      // An incomplete dump's open segment: its size is not written yet.
+      g.scan = !complete && streamSize == 0;
+      g.offset = payloadOff + sizeof(G);
+      g.size = g.scan ? payloadSize - sizeof(G) : streamSize;
+      threadDropped = SaturatingAdd(threadDropped, droppedTotal(g.drops));
+      segments.push_back(g);
       break;
     }
     case TPUPROF_SECTION_CALIBRATION: {
@@ -576,6 +652,100 @@ Error DumpReader::parse() {
                          "record stream of thread " + Twine(t.tid) + " has " +
                              Twine(streamEnd - roff) + " bytes after its " +
                              Twine(t.numRecords) + " records");
+  }
+  if (Error err = readSegments(segments))
+    return err;
+  // Drops by reason: the threads', and what the header counts beyond them
+  // (threads that got no buffer at all).
+  uint64_t counted = 0;
+  for (const ThreadInfo &t : threadList) {
+    h.drops += t.drops;
+    h.unwound = SaturatingAdd(h.unwound, t.unwound);
+    counted = SaturatingAdd(counted, t.dropped);
+  }
+  if (h.dropped > counted)
+    h.drops.noSpace = SaturatingAdd(h.drops.noSpace, h.dropped - counted);
+  return Error::success();
+}
+
+//===----------------------------------------------------------------------===//
+// Segments (version 4)
+//===----------------------------------------------------------------------===//
+
+Error DumpReader::readSegments(std::vector<Segment> &segments) {
+  StringRef file = path();
+  const char *p = buffer->getBufferStart();
+  const bool complete = header.isComplete();
+  const uint64_t events = eventNames.size();
+  // A thread's segments in stream order; threads by number, which is the
+  // order they first recorded in.
+  llvm::sort(segments, [](const Segment &a, const Segment &b) {
+    return std::tie(a.thread, a.seq) < std::tie(b.thread, b.seq);
+  });
+  for (size_t i = 0; i != segments.size(); ++i) {
+    const Segment &g = segments[i];
+    std::string where =
+        ("segment " + Twine(g.seq) + " of thread " + Twine(g.thread)).str();
+    if (i == 0 || segments[i - 1].thread != g.thread) {
+      threadList.emplace_back();
+      threadList.back().tid = g.tid;
+      threadList.back().streamOffset = g.offset;
+    } else if (segments[i - 1].seq == g.seq) {
+      return formatError(file, g.sectionOffset, "second " + where);
+    } else if (segments[i - 1].tid != g.tid) {
+      return formatError(file, g.sectionOffset,
+                         where + " names thread id " + Twine(g.tid) +
+                             ", its earlier segments " +
+                             Twine(segments[i - 1].tid));
+    }
+    // Records follow one another. A scanned segment ends at the first slot
+    // that holds no whole, well-formed record (records are written into
+    // zeroed pages, begin last); a counted one must end exactly.
+    uint64_t off = g.offset, limit = g.offset + g.size, n = 0;
+    while (off != limit) {
+      const char *r = p + off;
+      uint64_t left = limit - off;
+      uint8_t numDims = 0, numCounters = 0;
+      uint64_t full = 0, begin = 0, end = 0;
+      uint32_t probe = 0;
+      if (left >= kRecordSize) {
+        probe = TPUPROF_READ_FIELD(r, tpuprof_record, probe);
+        numDims = TPUPROF_READ_FIELD(r, tpuprof_record, num_dims);
+        numCounters = TPUPROF_READ_FIELD(r, tpuprof_record, num_counters);
+        full = TPUPROF_RECORD_BYTES(numDims, numCounters);
+        begin = TPUPROF_READ_FIELD(r, tpuprof_record, begin);
+        end = TPUPROF_READ_FIELD(r, tpuprof_record, end);
+      }
+      const char *bad = nullptr;
+      if (left < kRecordSize)
+        bad = "is truncated";
+      else if (full > left)
+        bad = "runs past the end of its segment's stream";
+      else if (numCounters != events)
+        bad = "has a counter count other than the dump's event count";
+      else if (end != 0 && end < begin)
+        bad = "ends before it begins";
+      else if (probe >= TPUPROF_RECORD_KIND_BASE)
+        bad = "is of a record kind this reader does not know";
+      else if (g.scan && begin == 0)
+        bad = "";
+      if (bad && g.scan)
+        break;
+      if (bad)
+        return formatError(file, off,
+                           "record " + Twine(n) + " of " + where + " " + bad);
+      if (!complete)
+        header.windowEnd = std::max(header.windowEnd, std::max(begin, end));
+      off += full;
+      ++n;
+    }
+    ThreadInfo &t = threadList.back();
+    t.parts.push_back({g.offset, n});
+    t.numRecords += n;
+    t.streamSize += off - g.offset;
+    t.drops += g.drops;
+    t.dropped = SaturatingAdd(t.dropped, droppedTotal(g.drops));
+    t.unwound = SaturatingAdd(t.unwound, g.unwound);
   }
   return Error::success();
 }

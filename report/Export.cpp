@@ -55,6 +55,14 @@ void tpuprof::report::writeProfileJson(const Profile &p, raw_ostream &os) {
       j.attribute("total_ns", p.totalNs);
       j.attribute("unfinished", p.unfinished);
       j.attribute("dropped", p.dropped);
+      j.attributeObject("drops", [&] {
+        j.attribute("full", p.drops.full);
+        j.attribute("overwritten", p.drops.overwritten);
+        j.attribute("depth", p.drops.depth);
+        j.attribute("no_space", p.drops.noSpace);
+        j.attribute("unknown", p.drops.unknown);
+      });
+      j.attribute("unwound", p.unwound);
       j.attribute("threads", p.threads);
       j.attribute("records", p.records);
     });
@@ -281,6 +289,17 @@ Expected<Profile> tpuprof::report::readProfileJson(StringRef path) {
   p.totalNs = t.u64("total_ns");
   p.unfinished = t.u64("unfinished");
   p.dropped = t.u64("dropped");
+  if (t.has("drops")) { // Exports from before the reasons lack them.
+    Fields r(t.object("drops"), "totals.drops", &error);
+    p.drops.full = r.u64("full");
+    p.drops.overwritten = r.u64("overwritten");
+    p.drops.depth = r.u64("depth");
+    p.drops.noSpace = r.u64("no_space");
+    p.drops.unknown = r.u64("unknown");
+    p.unwound = t.u64("unwound");
+  } else {
+    p.drops.unknown = p.dropped;
+  }
   p.threads = t.u64("threads");
   p.records = t.u64("records");
   if (const json::Array *dumps = f.array("dumps"))

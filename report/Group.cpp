@@ -103,6 +103,8 @@ void tpuprof::report::mergeProfile(Profile &into, const Profile &from) {
   into.totalNs += from.totalNs;
   into.unfinished += from.unfinished;
   into.dropped += from.dropped;
+  into.drops += from.drops;
+  into.unwound += from.unwound;
   into.threads += from.threads;
   into.records += from.records;
 }

@@ -132,7 +132,14 @@ Error tpuprof::report::printSummary(ArrayRef<std::string> dumpPaths,
                        utostr(t.unfinished), utostr(t.dropped)});
     }
     printColumns(lines, out, 2);
-    out << "  Dropped records (header): " << info.dropped << "\n";
+    out << "  Dropped records (header): " << info.dropped;
+    if (std::string why = dropReasons(info.drops); !why.empty())
+      out << " (" << why << ")";
+    out << "\n";
+    if (info.unwound)
+      out << "  Unfinished by a non-local exit (longjmp, exception, thread "
+             "exit): "
+          << info.unwound << "\n";
     out << "  Probe overhead correction: " << describeCorrection(info)
         << "\n\n";
     bar.advance(1);

@@ -442,8 +442,15 @@ Error tpuprof::report::printTable(const Profile &profile,
   os << "Threads: " << profile.threads << '\n';
   os << "Clock: " << clockDescription(profile) << '\n';
   os << "Window: " << formatUs(profile.totalNs) << " us\n";
-  os << "Dropped records: " << profile.dropped << '\n';
-  os << "Unfinished probes: " << profile.unfinished << '\n';
+  os << "Dropped records: " << profile.dropped;
+  if (std::string why = dropReasons(profile.drops); !why.empty())
+    os << " (" << why << ')';
+  os << '\n';
+  os << "Unfinished probes: " << profile.unfinished;
+  if (profile.unwound)
+    os << " (" << profile.unwound
+       << " cut short by a non-local exit: longjmp, exception, thread exit)";
+  os << '\n';
   // One line when every dump was treated alike, else one per distinct case.
   std::vector<std::pair<std::string, unsigned>> corrections;
   for (const DumpSummary &d : profile.dumps) {

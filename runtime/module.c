@@ -131,36 +131,23 @@ TPUPROF_RT_API void __tpuprof_register_module(const void *table, uint64_t size,
   if (first_probe)
     *first_probe = m->first_probe;
   pthread_mutex_unlock(&module_mutex);
+  // Into the open window's file now, so that a crash dump names its records
+  // (registration at start-up under TPUPROF_ENABLE=1, or a dlopen).
+  __tpuprof_rt_dump_module_registered();
 }
 
-uint64_t __tpuprof_rt_modules_lock_and_size(uint32_t *count) {
-  pthread_mutex_lock(&module_mutex);
-  uint64_t bytes = 0;
-  for (uint32_t i = 0; i < num_modules; ++i)
-    bytes += __tpuprof_rt_section_bytes(sizeof(tpuprof_module_section) +
-                                        modules[i].table_size);
-  *count = num_modules;
-  return bytes;
-}
-
-uint8_t *__tpuprof_rt_modules_write(uint8_t *p) {
-  for (uint32_t i = 0; i < num_modules; ++i) {
-    const rt_module *m = &modules[i];
-    uint64_t payload = sizeof(tpuprof_module_section) + m->table_size;
-    uint8_t *q = __tpuprof_rt_put_section(p, TPUPROF_SECTION_MODULE, payload);
-    tpuprof_module_section ms;
-    memset(&ms, 0, sizeof(ms));
-    ms.module_id = i;
-    ms.first_probe = m->first_probe;
-    ms.table_size = m->table_size;
-    memcpy(q, &ms, sizeof(ms));
-    memcpy(q + sizeof(ms), m->table, m->table_size);
-    p += __tpuprof_rt_section_bytes(payload);
-  }
-  return p;
-}
+void __tpuprof_rt_modules_lock(void) { pthread_mutex_lock(&module_mutex); }
 
 void __tpuprof_rt_modules_unlock(void) { pthread_mutex_unlock(&module_mutex); }
+
+uint32_t __tpuprof_rt_modules_count_locked(void) { return num_modules; }
+
+const void *__tpuprof_rt_module_locked(uint32_t i, uint64_t *table_size,
+                                       uint32_t *first_probe) {
+  *table_size = modules[i].table_size;
+  *first_probe = modules[i].first_probe;
+  return modules[i].table;
+}
 
 uint32_t __tpuprof_rt_num_modules(void) {
   pthread_mutex_lock(&module_mutex);

@@ -2,30 +2,48 @@
 |*                                                                            *|
 |* __tpuprof_begin/_dims/_end run on every probe while a window is open, so   *|
 |* they take no lock, allocate nothing and make no system call: one TLS load, *|
-|* one load of the window generation, a few stores into the thread's own      *|
-|* buffer and one clock read each.                                            *|
+|* one load of the window generation, a few stores into the thread's current  *|
+|* segment and one clock read each.                                           *|
 |*                                                                            *|
-|* Ownership. Each thread owns a state (rt_thread) with its record buffer and *|
-|* its stack of open probes. Only the owner writes them. A flush (control.c)  *|
+|* Segments. A thread records into segments of the window's dump file that    *|
+|* it takes as it fills them (16 KiB of records first, twice as much each     *|
+|* time after, up to 4 MiB): memory and file grow with the records kept, and  *|
+|* TPUPROF_RECORD_SIZE only caps them. Taking one is the slow path: the       *|
+|* thread-list lock, and dump_file.c reserves, maps and populates it.         *|
+|*                                                                            *|
+|* Ownership. Each thread owns a state (rt_thread) with its segments and its  *|
+|* stack of open probes. Only the owner writes them. A close (control.c)      *|
 |* reads them from another thread, so:                                        *|
-|*   - `pos` is published with a release store after the record is complete, *|
-|*     and the flusher copies only bytes below the `pos` it acquired;         *|
-|*   - `end`, the one field written after publication, is stored and loaded  *|
-|*     with relaxed atomics;                                                  *|
-|*   - `dropped` is stored and loaded with relaxed atomics;                   *|
-|*   - the buffer is reset (for a new window) only in the owner's slow path,  *|
-|*     under the thread-list lock the flusher holds while it copies.          *|
-|* A record begun just as a window closes may land in the old buffer above    *|
-|* the flushed `pos`: it then belongs to no dump, which is the right answer   *|
-|* for a probe that straddles the boundary.                                   *|
+|*   - `cur` is published with a release store after the record is complete, *|
+|*     and the closer keeps only bytes below the `cur` it acquired;           *|
+|*   - `end`, the one field written after publication, is stored with a      *|
+|*     release store;                                                         *|
+|*   - segments are taken, sealed and reused only under the thread-list lock, *|
+|*     which the closer holds while it fixes their sizes and detaches them    *|
+|*     from the file (afterwards the owner's stores land in anonymous memory).*|
+|* A record begun just as a window closes may land above the fixed size: it   *|
+|* then belongs to no dump, which is the right answer for a probe that        *|
+|* straddles the boundary.                                                    *|
+|*                                                                            *|
+|* Non-local exits. Each stack entry keeps the frame of its begin's caller    *|
+|* (its CFA). A probe the passes insert begins and ends in one function, so   *|
+|* when a later begin comes from a frame above that one, or from the same     *|
+|* frame for the same probe again, the function was left without the end: a  *|
+|* longjmp, an exception or a cancellation skipped it. Such entries are       *|
+|* closed as unfinished (end = 0, counted as `unwound`) before the new begin, *|
+|* so the stack never leaks. User ranges may end in another function: their  *|
+|* entries are not bound to a frame.                                          *|
 |*                                                                            *|
 |* Thread exit. A pthread key destructor marks the state exited; it stays on  *|
-|* the list until the window it recorded in is flushed, then it is freed.     *|
+|* the list until the window it recorded in is closed, then it is freed.      *|
 \*===----------------------------------------------------------------------===*/
 
+#define _GNU_SOURCE 1 /* pthread_getattr_np, MADV_DONTFORK */
 #include "rt_internal.h"
 
+#include <errno.h>
 #include <pthread.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,8 +59,8 @@
 #endif
 
 /// ThreadSanitizer counts an mmap as a write to the whole range; the one
-/// that detaches a buffer from its file (threads_detach_locked) is no access
-/// in the C sense, so TSan is told to drop its history for the range instead.
+/// that detaches a segment from its file is no access in the C sense, so
+/// TSan is told to drop its history for the range instead.
 #if defined(__has_feature)
 #if __has_feature(thread_sanitizer)
 #define TPUPROF_RT_TSAN 1
@@ -63,51 +81,54 @@ void AnnotateIgnoreWritesEnd(const char *file, int line);
 
 #define TPUPROF_RT_INITIAL_EXEC __attribute__((tls_model("initial-exec")))
 #define TPUPROF_RT_NOINLINE __attribute__((noinline, cold))
+#define TPUPROF_RT_INLINE static inline __attribute__((always_inline))
 
-/// Stack entry `word` value for a begin that wrote no record.
-#define NO_RECORD UINT32_MAX
+/// Stack entry `frame` of a probe that may end in another function.
+#define FRAME_FREE UINTPTR_MAX
 
 /// One open probe. `gen` is the window the record was written in (0 when it
 /// was not written), so an end in a later window leaves that window alone.
 typedef struct rt_stack_entry {
-  uint32_t probe; ///< Probe id passed to begin (matched by end).
-  uint32_t gen;   ///< Window generation of the record.
-  uint32_t word;  ///< Record offset in 8-byte words, or NO_RECORD.
-  uint32_t pad;
+  uint32_t probe;      ///< Probe id passed to begin (matched by end).
+  uint32_t gen;        ///< Window generation of the record.
+  tpuprof_record *rec; ///< The record, NULL when none was written.
+  uintptr_t frame;     ///< CFA of the begin's caller, or FRAME_FREE.
 } rt_stack_entry;
+
+/// Why a thread takes no more segments in this window.
+enum {
+  OUT_NONE = 0,     ///< It may.
+  OUT_FULL = 1,     ///< Its record limit is reached (stop policy).
+  OUT_NO_SPACE = 2, ///< The dump could not grow (or does not exist).
+  OUT_PRIVATE = 3,  ///< A calibration's private buffer: never.
+};
 
 /// A thread's recording state. The first cache line holds everything a
 /// probe pair touches except the stack entry and the record itself.
 typedef struct rt_thread {
   // --- Hot: owner-written on every probe. ---
-  uint8_t *buf;     ///< Record buffer of the current window.
-  uint64_t pos;     ///< Bytes used; release-stored, read by the flusher.
-  uint64_t cap;     ///< Bytes in buf.
-  uint64_t dropped; ///< Records not written this window (relaxed atomic).
-  uint32_t gen;     ///< Window generation buf belongs to (0: none yet).
-  uint32_t depth;   ///< Open probes, including ones not on the stack.
-  uint32_t words;   ///< Counter words per record in this window (mode 1/2).
-  uint32_t ring;    ///< Full-buffer policy of this window: 1 ring, 0 stop.
-  /// Ring only, once the buffer has wrapped (wrap_end != 0): the previous
-  /// lap's records still intact are [tail, wrap_end); the current lap's are
-  /// [0, pos). Both are owner-written; the flusher reads them under the
-  /// thread-list lock after acquiring `pos`.
-  uint64_t tail;
-  uint64_t wrap_end;
-  // --- Cold: slow path and flusher, under the thread-list lock. ---
+  uint8_t *cur;   ///< Next record; release-stored, read by the closer.
+  uint8_t *lim;   ///< End of the current segment's room.
+  tpuprof_segment_section *head; ///< Current segment's header (its drop
+                                 ///< counts), NULL when there is none.
+  uint32_t gen;   ///< Window generation the segments belong to (0: none).
+  uint32_t depth; ///< Open probes, including ones not on the stack.
+  uint32_t words; ///< Counter words per record in this window (mode 1/2).
+  uint32_t out;   ///< OUT_*: why no more segments are taken.
+  // --- Cold: slow path and closer, under the thread-list lock. ---
   struct rt_thread *next;
-  uint64_t tid;       ///< OS thread id.
-  uint64_t snap_pos;  ///< `pos` fixed by the last snapshot.
-  uint64_t snap_tail; ///< `tail` and `wrap_end` at the same snapshot.
-  uint64_t snap_wrap;
-  int exited;         ///< The thread has exited; free after its flush.
-  uint8_t *map;       ///< buf's file mapping (crash-safe), or NULL: malloc.
-  uint64_t map_size;  ///< Bytes mapped at `map`.
-  uint32_t wserial;   ///< Serial of the window file `map` belongs to.
-  uint64_t wsec;      ///< File offset of that file's THREAD section.
-  /// The THREAD section header in the file: `dropped` is mirrored there so
-  /// an incomplete dump still counts drops (relaxed atomic, owner only).
-  tpuprof_thread_section *fts;
+  uint64_t tid;        ///< OS thread id.
+  uint64_t taken;      ///< Record bytes of the segments taken this window.
+  uint32_t thread_no;  ///< SEGMENT `thread`; UINT32_MAX before the first.
+  uint32_t next_seq;   ///< SEGMENT `seq` of the next segment.
+  int ring;            ///< Full-buffer policy of this window: 1 ring.
+  int exited;          ///< The thread has exited; free after its close.
+  uintptr_t stack_lo;  ///< The thread's stack, [lo, hi); both 0 when
+  uintptr_t stack_hi;  ///< unknown. Frames elsewhere never unwind.
+  /// This window's segments, oldest first (the last is current), or an
+  /// earlier window's (detached) until the thread enters the next one.
+  tpuprof_rt_segment *segs;
+  uint32_t num_segs, segs_capacity;
   tpuprof_rt_group grp; ///< perf_event group (counters.c).
   rt_stack_entry stack[TPUPROF_RT_STACK_DEPTH] __attribute__((aligned(64)));
 } __attribute__((aligned(64))) rt_thread;
@@ -117,7 +138,7 @@ typedef struct rt_thread {
 /// needs small enough for dlopen.
 static __thread rt_thread *tls_thread TPUPROF_RT_INITIAL_EXEC;
 /// Set by the key destructor: the thread is exiting and must not get a new
-/// state (its old one may already be freed by a flush).
+/// state (its old one may already be freed by a close).
 static __thread int tls_exiting TPUPROF_RT_INITIAL_EXEC;
 
 uint32_t __tpuprof_rt_gen;
@@ -144,7 +165,7 @@ uint32_t __tpuprof_rt_next_gen_locked(void) {
 
 /*===-- Clock, inline copy for the hot path ------------------------------===*/
 
-static inline __attribute__((always_inline)) uint64_t rt_now(void) {
+TPUPROF_RT_INLINE uint64_t rt_now(void) {
 #if TPUPROF_RT_HAVE_TSC
   if (TPUPROF_RT_LIKELY(__tpuprof_rt_use_tsc))
     return __rdtsc();
@@ -152,6 +173,39 @@ static inline __attribute__((always_inline)) uint64_t rt_now(void) {
   // Out of line: a struct timespec here would give every probe a stack
   // frame and callee-saved register spills, even on the rdtsc path.
   return __tpuprof_rt_monotonic_ns();
+}
+
+/*===-- Counting what is not kept ----------------------------------------===*/
+
+/// Adds one to the current segment's count at byte `offset` of its header
+/// (only the owner writes it; relaxed atomics, since the file is its copy
+/// for a dump that is never closed), or to the window's lost count when the
+/// thread has no segment.
+TPUPROF_RT_INLINE void count_in_segment(rt_thread *t, size_t offset) {
+  if (TPUPROF_RT_LIKELY(t->head != NULL)) {
+    uint64_t *c = (uint64_t *)((uint8_t *)t->head + offset);
+    __atomic_store_n(c, __atomic_load_n(c, __ATOMIC_RELAXED) + 1,
+                     __ATOMIC_RELAXED);
+  } else if (t->out != OUT_PRIVATE) {
+    __atomic_fetch_add(&__tpuprof_rt_lost, 1, __ATOMIC_RELAXED);
+  }
+}
+
+#define COUNT(t, field)                                                        \
+  count_in_segment((t), offsetof(tpuprof_segment_section, field))
+
+/// A begin that no segment can take: counted by the reason.
+static void count_out(rt_thread *t) {
+  if (t->out == OUT_FULL)
+    COUNT(t, dropped_full);
+  else if (t->out == OUT_NO_SPACE)
+    COUNT(t, dropped_no_space);
+}
+
+/// Open probe `e` is closed without its end.
+static void count_unwound(rt_thread *t, const rt_stack_entry *e) {
+  if (e->gen == t->gen && e->rec)
+    COUNT(t, unwound);
 }
 
 /*===-- Thread states (slow path) ----------------------------------------===*/
@@ -171,25 +225,21 @@ static void unlink_locked(rt_thread *t) {
   }
 }
 
-/// Unmaps or frees the record buffer. Thread-list lock held, and either the
-/// owner calls it or the owner no longer records into it.
-static void release_buffer(rt_thread *t) {
-  if (t->map)
-    munmap(t->map, t->map_size);
-  else
-    free(t->buf);
-  t->map = NULL;
-  t->map_size = 0;
-  t->buf = NULL;
-  t->cap = 0;
-  t->fts = NULL;
-  t->wserial = 0;
-  t->wsec = 0;
+/// Unmaps the thread's segments (an earlier window's, detached from its
+/// file; or, at thread exit, any). Lock held, and either the owner calls it
+/// or the owner no longer records into them.
+static void release_segments(rt_thread *t) {
+  for (uint32_t i = 0; i < t->num_segs; ++i)
+    munmap(t->segs[i].map, t->segs[i].map_size);
+  t->num_segs = 0;
+  t->head = NULL;
+  t->cur = t->lim = NULL;
 }
 
 static void free_thread(rt_thread *t) {
   __tpuprof_rt_group_close(&t->grp);
-  release_buffer(t);
+  release_segments(t);
+  free(t->segs);
   free(t);
 }
 
@@ -201,9 +251,15 @@ static void thread_exit(void *arg) {
   pthread_mutex_lock(&threads_mutex);
   if (__atomic_load_n(&__tpuprof_enabled, __ATOMIC_RELAXED) &&
       t->gen == __tpuprof_rt_gen) {
-    t->exited = 1; // Its records belong to the open window: keep them.
+    // Its records belong to the open window: keep them. Probes still open
+    // never end (pthread_exit, a cancellation): closed as unfinished.
+    uint32_t d = t->depth < TPUPROF_RT_STACK_DEPTH ? t->depth
+                                                   : TPUPROF_RT_STACK_DEPTH;
+    for (uint32_t i = 0; i < d; ++i)
+      count_unwound(t, &t->stack[i]);
+    t->exited = 1;
   } else {
-    unlink_locked(t); // Already flushed (or never recorded).
+    unlink_locked(t); // Already closed (or never recorded).
     free_thread(t);
   }
   pthread_mutex_unlock(&threads_mutex);
@@ -226,7 +282,17 @@ static rt_thread *create_thread_locked(void) {
   rt_thread *t = (rt_thread *)mem;
   memset(t, 0, sizeof(*t));
   t->tid = (uint64_t)syscall(SYS_gettid);
-  t->grp.nfd = 0;
+  t->thread_no = UINT32_MAX;
+  pthread_attr_t attr;
+  if (pthread_getattr_np(pthread_self(), &attr) == 0) {
+    void *lo = NULL;
+    size_t size = 0;
+    if (pthread_attr_getstack(&attr, &lo, &size) == 0 && size) {
+      t->stack_lo = (uintptr_t)lo;
+      t->stack_hi = (uintptr_t)lo + size;
+    }
+    pthread_attr_destroy(&attr);
+  }
   if (threads_tail)
     threads_tail->next = t;
   else
@@ -238,63 +304,147 @@ static rt_thread *create_thread_locked(void) {
   return t;
 }
 
-/// Gives `t` a buffer of `cap` bytes for the open window: a THREAD section
-/// of the window's file, mapped (crash-safe), or, when there is no file or
-/// it cannot grow, memory (reused across windows of the same size). Called
-/// with threads_mutex held; 0 on success.
-static int size_buffer_locked(rt_thread *t, uint64_t cap) {
-  tpuprof_rt_wfile *w = __tpuprof_rt_wfile;
-  if (w && w->fd >= 0) {
-    if (t->map && t->wserial == w->serial && t->cap == cap)
-      return 0; // Prepared for this window already.
-    uint64_t size = 0, off = 0, sec = 0;
-    uint8_t *m =
-        __tpuprof_rt_wfile_add_thread(w, t->tid, cap, &size, &off, &sec);
-    if (m) {
-      release_buffer(t);
-      t->map = m;
-      t->wsec = sec;
-      t->map_size = size;
-      t->fts = (tpuprof_thread_section *)(m + off +
-                                          sizeof(tpuprof_section_header));
-      t->buf = (uint8_t *)(t->fts + 1);
-      t->cap = cap;
-      t->wserial = w->serial;
-      return 0;
-    }
-  }
-  if (!t->map && t->cap == cap)
-    return 0;
-  release_buffer(t);
-  void *mem = NULL;
-  if (posix_memalign(&mem, 64, cap) != 0)
-    return -1;
-  // Touch every page now, so the hot path never takes a page fault that
-  // would be billed to the op being measured.
-  memset(mem, 0, cap);
-  t->buf = (uint8_t *)mem;
-  t->cap = cap;
-  return 0;
-}
-
-void __tpuprof_rt_prepare_thread(uint64_t cap) {
+void __tpuprof_rt_prepare_thread(void) {
   if (tls_exiting)
     return;
   __tpuprof_rt_threads_init();
   pthread_mutex_lock(&threads_mutex);
   rt_thread *t = tls_thread ? tls_thread : create_thread_locked();
-  // On failure the thread's first probe tries again and reports it.
-  if (t) {
-    (void)size_buffer_locked(t, cap);
-    // Open the counter group now too: perf_event_open is not window time.
+  // Open the counter group now: perf_event_open is not window time.
+  if (t)
     (void)__tpuprof_rt_group_sync(&t->grp);
-  }
   pthread_mutex_unlock(&threads_mutex);
 }
 
+/*===-- Segments (slow path, thread-list lock held) ----------------------===*/
+
+/// Record bytes to ask for next: doubling from the first size to the
+/// largest, the headers included so that sections fill whole pages; for a
+/// ring, at most a quarter of the limit, so that reusing the oldest segment
+/// keeps at least three quarters of it.
+static uint64_t next_segment_bytes(const rt_thread *t) {
+  uint32_t shift = t->next_seq < 8 ? t->next_seq : 8;
+  uint64_t bytes = (uint64_t)TPUPROF_RT_SEGMENT_FIRST << shift;
+  if (bytes > TPUPROF_RT_SEGMENT_MAX)
+    bytes = TPUPROF_RT_SEGMENT_MAX;
+  bytes -= sizeof(tpuprof_section_header) + sizeof(tpuprof_segment_section);
+  if (t->ring && bytes > __tpuprof_rt_window_cap / 4)
+    bytes = __tpuprof_rt_window_cap / 4;
+  return bytes;
+}
+
+/// Makes `s` (in t->segs) the segment records go to.
+static uint8_t *use_segment(rt_thread *t, const tpuprof_rt_segment *s) {
+  t->head = s->head;
+  t->cur = s->base;
+  t->lim = s->base + s->capacity;
+  return t->cur;
+}
+
+/// Fixes the current segment's record bytes, in its header (for a dump that
+/// is never closed) and in the writer's table.
+static void seal_current(rt_thread *t, tpuprof_rt_dump *d) {
+  if (!t->num_segs)
+    return;
+  tpuprof_rt_segment *s = &t->segs[t->num_segs - 1];
+  uint64_t used = (uint64_t)(t->cur - s->base);
+  // The tail no record fitted in is not kept: the limit counts records
+  // (and a ring that reuses the segment fills it to the same point).
+  t->taken -= s->capacity - used;
+  s->capacity = used;
+  __atomic_store_n(&s->head->stream_size, used, __ATOMIC_RELAXED);
+  if (d && s->serial == d->serial)
+    __tpuprof_rt_dump_set_used_locked(d, s->slot, used);
+}
+
+/// Ring: the oldest segment becomes the newest. Its records are counted as
+/// overwritten, open probes whose record was there write nothing at their
+/// end, and it is cleared so that the scan of an incomplete dump never
+/// reads the old records as new ones.
+static uint8_t *reuse_oldest(rt_thread *t, tpuprof_rt_dump *d) {
+  tpuprof_rt_segment s = t->segs[0];
+  tpuprof_segment_section *h = s.head;
+  uint64_t used = __atomic_load_n(&h->stream_size, __ATOMIC_RELAXED);
+  uint64_t records = 0;
+  for (uint64_t off = 0; off + sizeof(tpuprof_record) <= used; ++records) {
+    const tpuprof_record *r = (const tpuprof_record *)(s.base + off);
+    off += TPUPROF_RECORD_BYTES(r->num_dims, r->num_counters);
+  }
+  uint32_t depth = t->depth < TPUPROF_RT_STACK_DEPTH ? t->depth
+                                                     : TPUPROF_RT_STACK_DEPTH;
+  for (uint32_t i = 0; i < depth; ++i) {
+    uint8_t *r = (uint8_t *)t->stack[i].rec;
+    if (r >= s.base && r < s.base + s.capacity)
+      t->stack[i].rec = NULL;
+  }
+  // Scanned again (size 0) and empty (first begin 0) before it changes.
+  __atomic_store_n(&h->stream_size, 0, __ATOMIC_RELAXED);
+  if (used)
+    __atomic_store_n(&((tpuprof_record *)s.base)->begin, 0, __ATOMIC_RELAXED);
+  __atomic_store_n(&h->seq, t->next_seq++, __ATOMIC_RELAXED);
+  __atomic_store_n(&h->dropped_overwritten, h->dropped_overwritten + records,
+                   __ATOMIC_RELAXED);
+  memset(s.base, 0, used);
+  if (d && s.serial == d->serial)
+    __tpuprof_rt_dump_set_used_locked(d, s.slot, 0);
+  memmove(t->segs, t->segs + 1, (t->num_segs - 1) * sizeof(s));
+  t->segs[t->num_segs - 1] = s;
+  return use_segment(t, &t->segs[t->num_segs - 1]);
+}
+
+/// Gives the thread room for a `need`-byte record: a new segment, or the
+/// oldest one again (ring), or none (t->out says why).
+static uint8_t *next_segment_locked(rt_thread *t, uint64_t need) {
+  tpuprof_rt_dump *d = __tpuprof_rt_dump;
+  seal_current(t, d);
+  uint64_t cap = __tpuprof_rt_window_cap;
+  uint64_t left = cap > t->taken ? cap - t->taken : 0;
+  if (left < need) {
+    if (t->ring && t->num_segs)
+      return reuse_oldest(t, d);
+    t->out = OUT_FULL;
+    return NULL;
+  }
+  if (t->num_segs == t->segs_capacity) {
+    uint32_t n = t->segs_capacity ? t->segs_capacity * 2 : 8;
+    tpuprof_rt_segment *grown =
+        (tpuprof_rt_segment *)realloc(t->segs, n * sizeof(*grown));
+    if (!grown) {
+      t->out = OUT_NO_SPACE;
+      return NULL;
+    }
+    t->segs = grown;
+    t->segs_capacity = n;
+  }
+  uint64_t want = next_segment_bytes(t);
+  if (want > left)
+    want = left;
+  if (want < need)
+    want = need;
+  uint32_t no = t->thread_no != UINT32_MAX ? t->thread_no : d ? d->threads : 0;
+  tpuprof_rt_segment *s = &t->segs[t->num_segs];
+  if (!d || __tpuprof_rt_dump_add_segment_locked(d, t->tid, no, t->next_seq,
+                                                 want, s) != 0) {
+    t->out = OUT_NO_SPACE;
+    return NULL;
+  }
+  if (t->thread_no == UINT32_MAX)
+    t->thread_no = d->threads++;
+  ++t->next_seq;
+  ++t->num_segs;
+  // The writer rounds up to whole pages; the limit still caps the room,
+  // and a ring's segments keep to their quarter.
+  if (s->capacity > left)
+    s->capacity = left;
+  if (t->ring && s->capacity > want)
+    s->capacity = want;
+  t->taken += s->capacity;
+  return use_segment(t, s);
+}
+
 /// Makes the calling thread's state current for the open window: creates it
-/// on the thread's first probe, and (re)sizes and resets its buffer on its
-/// first probe in a new window. Returns NULL when no record can be written.
+/// on the thread's first probe, and leaves the earlier window's segments on
+/// its first probe in a new window. Returns NULL when it cannot record.
 static rt_thread *enter_window(void) {
   if (tls_exiting || !__atomic_load_n(&__tpuprof_enabled, __ATOMIC_ACQUIRE))
     return NULL;
@@ -302,7 +452,6 @@ static rt_thread *enter_window(void) {
   rt_thread *t = tls_thread;
   pthread_mutex_lock(&threads_mutex);
   uint32_t gen = __tpuprof_rt_gen;
-  uint64_t cap = __tpuprof_rt_window_cap;
   if (!__atomic_load_n(&__tpuprof_enabled, __ATOMIC_RELAXED)) {
     pthread_mutex_unlock(&threads_mutex);
     return NULL;
@@ -311,159 +460,146 @@ static rt_thread *enter_window(void) {
     pthread_mutex_unlock(&threads_mutex);
     return t;
   }
-  if (!t && !(t = create_thread_locked()))
-    goto lost;
-  if (size_buffer_locked(t, cap) != 0) {
-    t->gen = 0;
-    goto lost;
+  if (!t && !(t = create_thread_locked())) {
+    pthread_mutex_unlock(&threads_mutex);
+    __atomic_fetch_add(&__tpuprof_rt_lost, 1, __ATOMIC_RELAXED);
+    return NULL;
   }
-  __atomic_store_n(&t->pos, 0, __ATOMIC_RELAXED);
-  __atomic_store_n(&t->dropped, 0, __ATOMIC_RELAXED);
-  t->ring = (uint32_t)__tpuprof_rt_window_ring;
-  t->tail = t->wrap_end = 0;
+  release_segments(t);
+  t->taken = 0;
+  t->out = OUT_NONE;
+  t->thread_no = UINT32_MAX;
+  t->next_seq = 0;
+  t->ring = __tpuprof_rt_window_ring;
   // Lazily (re)open the thread's counter group: first probe of the thread,
   // or the window's event set changed since it was opened.
   t->words = __tpuprof_rt_group_sync(&t->grp);
   t->gen = gen;
+  tpuprof_rt_dump *d = __tpuprof_rt_dump;
+  if (d && d->state == TPUPROF_RT_DUMP_PENDING)
+    __tpuprof_rt_dump_create(d); // A forked child's first record.
+  (void)next_segment_locked(t, 0);
   pthread_mutex_unlock(&threads_mutex);
   return t;
+}
 
-lost:
-  pthread_mutex_unlock(&threads_mutex);
-  __atomic_fetch_add(&__tpuprof_rt_lost, 1, __ATOMIC_RELAXED);
-  static int warned;
-  if (!__atomic_exchange_n(&warned, 1, __ATOMIC_RELAXED))
-    fprintf(stderr, "tpuprof: cannot allocate a %llu-byte record buffer; "
-                    "this thread's records are dropped\n",
-                    (unsigned long long)cap);
-  return NULL;
+/// Begin's path when the record does not fit the current segment.
+static TPUPROF_RT_NOINLINE uint8_t *make_room(rt_thread *t, uint64_t need) {
+  uint8_t *p = NULL;
+  if (!t->out) {
+    pthread_mutex_lock(&threads_mutex);
+    // A begin racing the close of its window belongs to no dump.
+    if (t->gen != __tpuprof_rt_gen) {
+      pthread_mutex_unlock(&threads_mutex);
+      return NULL;
+    }
+    p = next_segment_locked(t, need);
+    pthread_mutex_unlock(&threads_mutex);
+  }
+  if (!p)
+    count_out(t);
+  return p;
+}
+
+/*===-- Non-local exits --------------------------------------------------===*/
+
+TPUPROF_RT_INLINE int on_stack(const rt_thread *t, uintptr_t frame) {
+  return !t->stack_hi || (frame >= t->stack_lo && frame < t->stack_hi);
+}
+
+/// A begin from `frame` found the innermost open probe's frame gone (above
+/// it, or the same frame beginning the same probe again): closes every such
+/// entry from the top as unfinished and returns the new depth.
+static TPUPROF_RT_NOINLINE uint32_t unwind(rt_thread *t, uint32_t depth,
+                                           uint32_t probe, uintptr_t frame) {
+  // A frame off the thread's stack (a signal handler on an alternate
+  // stack, a fiber) says nothing about the probes on it.
+  if (!on_stack(t, frame))
+    return depth;
+  while (depth > 0 && depth <= TPUPROF_RT_STACK_DEPTH) {
+    const rt_stack_entry *e = &t->stack[depth - 1];
+    if (e->frame == FRAME_FREE || !on_stack(t, e->frame) ||
+        !(frame > e->frame || (frame == e->frame && probe == e->probe)))
+      break;
+    count_unwound(t, e);
+    --depth;
+  }
+  return depth;
+}
+
+/*===-- The hot path -----------------------------------------------------===*/
+
+/// The innermost open probe, if the begin of `probe` from `frame` proves
+/// its frame was left: the check every begin makes (two compares).
+TPUPROF_RT_INLINE uint32_t settle_depth(rt_thread *t, uint32_t probe,
+                                        uintptr_t frame) {
+  uint32_t d = t->depth;
+  if (TPUPROF_RT_LIKELY(d - 1u < TPUPROF_RT_STACK_DEPTH)) {
+    const rt_stack_entry *top = &t->stack[d - 1];
+    if (TPUPROF_RT_UNLIKELY(frame > top->frame ||
+                            (frame == top->frame && probe == top->probe)))
+      d = unwind(t, d, probe, frame);
+  }
+  return d;
 }
 
 /// Begin's slow path: the thread has no state yet or it belongs to an
 /// older window. Returns the state to record into, or NULL after keeping
 /// the stack balanced for an end that will follow.
-static TPUPROF_RT_NOINLINE rt_thread *begin_slow(uint32_t probe) {
+static TPUPROF_RT_NOINLINE rt_thread *begin_slow(uint32_t probe,
+                                                 uintptr_t frame,
+                                                 uintptr_t bind) {
   rt_thread *t = enter_window();
   if (t)
     return t;
   t = tls_thread;
   if (t) {
-    // Not recording (window closed, or no memory), but a state exists: push
+    // Not recording (window closed, or no state), but a state exists: push
     // an entry that matches the end and writes nothing.
-    uint32_t d = t->depth++;
+    uint32_t d = settle_depth(t, probe, frame);
+    t->depth = d + 1;
     if (d < TPUPROF_RT_STACK_DEPTH) {
       t->stack[d].probe = probe;
       t->stack[d].gen = 0;
-      t->stack[d].word = NO_RECORD;
+      t->stack[d].rec = NULL;
+      t->stack[d].frame = bind;
     }
   }
   return NULL;
 }
 
-static inline __attribute__((always_inline)) void
-count_dropped(rt_thread *t) {
-  // Only the owner writes `dropped`; the atomic store is for the flusher.
-  uint64_t n = t->dropped + 1;
-  __atomic_store_n(&t->dropped, n, __ATOMIC_RELAXED);
-  if (t->fts) // The file's copy, for a dump that is never closed.
-    __atomic_store_n(&t->fts->dropped, n, __ATOMIC_RELAXED);
-}
-
-/*===-- Ring buffers (TPUPROF_BUFFER=ring) -------------------------------===*/
-
-/// The record at `off` of the previous lap is overwritten: count it as
-/// dropped and make open probes that point at it write nothing at their end.
-static void ring_drop(rt_thread *t, uint64_t off) {
-  count_dropped(t);
-  uint32_t depth = t->depth < TPUPROF_RT_STACK_DEPTH ? t->depth
-                                                     : TPUPROF_RT_STACK_DEPTH;
-  for (uint32_t i = 0; i < depth; ++i)
-    if (t->stack[i].word == (uint32_t)(off >> 3) && t->stack[i].gen == t->gen)
-      t->stack[i].word = NO_RECORD;
-}
-
-/// Drops the previous lap's records from `tail` while they start below
-/// `limit`.
-static void ring_consume(rt_thread *t, uint64_t limit) {
-  while (t->tail < t->wrap_end && t->tail < limit) {
-    const tpuprof_record *r = (const tpuprof_record *)(t->buf + t->tail);
-    ring_drop(t, t->tail);
-    t->tail += TPUPROF_RECORD_BYTES(r->num_dims, r->num_counters);
-  }
-}
-
-/// Begin's path when the record does not fit, or the ring has wrapped.
-/// Returns the offset to write a `need`-byte record at, or UINT64_MAX when
-/// it is dropped (stop policy, or a record larger than the ring).
-static TPUPROF_RT_NOINLINE uint64_t ring_room(rt_thread *t, uint64_t pos,
-                                              uint64_t need) {
-  if (need > t->cap - pos && (!t->ring || need > t->cap))
-    return UINT64_MAX;
-  if (need > t->cap - pos) {
-    // Wrap: the rest of the previous lap is lost, the current lap becomes
-    // the previous one.
-    ring_consume(t, UINT64_MAX);
-    t->wrap_end = pos;
-    t->tail = 0;
-    pos = 0;
-    // Publish the wrap before any record of the new lap.
-    __atomic_store_n(&t->pos, 0, __ATOMIC_RELEASE);
-  }
-  // The slot after the record gets begin = 0, so that a scan of an
-  // incomplete dump stops after the newest record: the previous lap's
-  // records starting below its end are lost too. At the buffer's end there
-  // is no slot to clear (the mapped section has zeros or ends there).
-  uint64_t limit = pos + need + sizeof(tpuprof_record);
-  if (limit > t->cap) {
-    ring_consume(t, t->cap);
-  } else {
-    ring_consume(t, limit);
-    tpuprof_record *next = (tpuprof_record *)(t->buf + pos + need);
-    __atomic_store_n(&next->begin, 0, __ATOMIC_RELAXED);
-  }
-  if (t->fts) {
-    // For an incomplete dump: where the previous lap lies (formats.md).
-    __atomic_store_n(&t->fts->stream_size, t->wrap_end, __ATOMIC_RELAXED);
-    __atomic_store_n(&t->fts->num_records, t->tail | (1ull << 63),
-                     __ATOMIC_RELAXED);
-  }
-  return pos;
-}
-
-/*===-- The hot path -----------------------------------------------------===*/
-
-static inline __attribute__((always_inline)) void
-rt_begin(uint32_t probe, const int64_t *dims, uint32_t n) {
+TPUPROF_RT_INLINE void rt_begin(uint32_t probe, const int64_t *dims,
+                                uint32_t n, uintptr_t frame, uintptr_t bind) {
   if (TPUPROF_RT_UNLIKELY(probe >= TPUPROF_RT_IGNORED_PROBE_BASE))
     return;
   rt_thread *t = tls_thread;
   uint32_t gen = __atomic_load_n(&__tpuprof_rt_gen, __ATOMIC_RELAXED);
   if (TPUPROF_RT_UNLIKELY(!t || t->gen != gen)) {
-    t = begin_slow(probe);
+    t = begin_slow(probe, frame, bind);
     if (!t)
       return;
   }
-  uint32_t d = t->depth;
+  uint32_t d = settle_depth(t, probe, frame);
   t->depth = d + 1;
   if (TPUPROF_RT_UNLIKELY(d >= TPUPROF_RT_STACK_DEPTH)) {
-    count_dropped(t);
+    COUNT(t, dropped_depth);
     return;
   }
   rt_stack_entry *e = &t->stack[d];
   e->probe = probe;
   e->gen = t->gen;
-  uint64_t pos = t->pos;
+  e->frame = bind;
   uint32_t w = t->words;
   uint64_t need = sizeof(tpuprof_record) + 8u * ((uint64_t)n + w);
-  if (TPUPROF_RT_UNLIKELY(need > t->cap - pos || t->wrap_end)) {
-    pos = ring_room(t, pos, need);
-    if (pos == UINT64_MAX) {
-      e->word = NO_RECORD;
-      count_dropped(t);
+  uint8_t *p = t->cur;
+  if (TPUPROF_RT_UNLIKELY(need > (uint64_t)((uintptr_t)t->lim - (uintptr_t)p))) {
+    p = make_room(t, need);
+    if (!p) {
+      e->rec = NULL;
       return;
     }
   }
-  tpuprof_record *r = (tpuprof_record *)(t->buf + pos);
+  tpuprof_record *r = (tpuprof_record *)p;
   r->probe = probe;
   r->num_dims = (uint8_t)n;
   r->num_counters = (uint8_t)w;
@@ -472,7 +608,7 @@ rt_begin(uint32_t probe, const int64_t *dims, uint32_t n) {
   int64_t *out = (int64_t *)(r + 1);
   for (uint32_t i = 0; i < n; ++i)
     out[i] = dims[i];
-  e->word = (uint32_t)(pos >> 3);
+  e->rec = r;
   // Counters (one group read), then the clock: both as late as possible.
   // Read the clock last, so the runtime's own work is outside the op.
   if (w) {
@@ -489,56 +625,64 @@ rt_begin(uint32_t probe, const int64_t *dims, uint32_t n) {
   } else {
     r->begin = rt_now();
   }
-  __atomic_store_n(&t->pos, pos + need, __ATOMIC_RELEASE);
+  __atomic_store_n(&t->cur, p + need, __ATOMIC_RELEASE);
 }
 
 TPUPROF_RT_API void __tpuprof_begin(uint32_t probe) {
-  rt_begin(probe, NULL, 0);
+  uintptr_t frame = (uintptr_t)__builtin_dwarf_cfa();
+  rt_begin(probe, NULL, 0, frame, frame);
 }
 
 TPUPROF_RT_API void __tpuprof_begin_dims(uint32_t probe, const int64_t *dims,
                                          uint32_t n) {
+  uintptr_t frame = (uintptr_t)__builtin_dwarf_cfa();
   if (TPUPROF_RT_UNLIKELY(!dims))
     n = 0;
   if (TPUPROF_RT_UNLIKELY(n > TPUPROF_RT_MAX_DIMS))
     n = TPUPROF_RT_MAX_DIMS;
-  rt_begin(probe, dims, n);
+  rt_begin(probe, dims, n, frame, frame);
 }
 
-static inline __attribute__((always_inline)) void
-finish(rt_thread *t, const rt_stack_entry *e, uint64_t now) {
-  // A record from an earlier window (the buffer was reset since) or one
+void __tpuprof_rt_begin_range(uint32_t probe, uintptr_t frame) {
+  rt_begin(probe, NULL, 0, frame, FRAME_FREE);
+}
+
+TPUPROF_RT_INLINE void finish(rt_thread *t, const rt_stack_entry *e,
+                              uint64_t now) {
+  // A record from an earlier window (its segments were left since) or one
   // that was never written is left alone.
-  if (TPUPROF_RT_LIKELY(e->gen == t->gen && e->word != NO_RECORD)) {
-    tpuprof_record *r = (tpuprof_record *)(t->buf + ((uint64_t)e->word << 3));
+  tpuprof_record *r = e->rec;
+  if (TPUPROF_RT_LIKELY(e->gen == t->gen && r)) {
     if (r->num_counters) {
       uint64_t *cw = (uint64_t *)(r + 1) + r->num_dims;
       __tpuprof_rt_counters_end(&t->grp, cw);
       uint32_t nev = t->grp.nev;
-      // r->num_counters is 0 in a detached (zeroed) buffer, so the word is
+      // r->num_counters is 0 in a detached (zeroed) segment, so the word is
       // the record's own; add the end read's cost to the begin read's.
       if (nev) {
         uint64_t *rt = &cw[TPUPROF_RT_READ_TICKS_WORD(nev)];
         __atomic_store_n(rt, *rt + (rt_now() - now), __ATOMIC_RELAXED);
       }
     }
-    // Release: a flusher that sees `end` also sees the counter deltas.
+    // Release: a reader that sees `end` also sees the counter deltas.
     __atomic_store_n(&r->end, now, __ATOMIC_RELEASE);
   }
 }
 
 /// End's slow path: `probe` is not the innermost open probe. Probes above it
-/// were left without an end (a longjmp or exception skipped them): close the
-/// stack down to `probe` and leave their records at end == 0. An end whose
-/// probe is not open at all is ignored.
+/// were left without an end (a longjmp or exception skipped them): they
+/// close as unfinished, and the named one gets its end. An end whose probe
+/// is not open at all is ignored.
 static TPUPROF_RT_NOINLINE void end_mismatch(rt_thread *t, uint32_t probe,
                                              uint64_t now) {
   for (uint32_t i = t->depth - 1; i-- > 0;) {
-    if (t->stack[i].probe == probe) {
-      t->depth = i;
-      finish(t, &t->stack[i], now);
-      return;
-    }
+    if (t->stack[i].probe != probe)
+      continue;
+    for (uint32_t j = i + 1; j < t->depth; ++j)
+      count_unwound(t, &t->stack[j]);
+    t->depth = i;
+    finish(t, &t->stack[i], now);
+    return;
   }
 }
 
@@ -549,7 +693,7 @@ TPUPROF_RT_API void __tpuprof_end(uint32_t probe) {
   if (TPUPROF_RT_UNLIKELY(!t || probe >= TPUPROF_RT_IGNORED_PROBE_BASE))
     return;
   uint32_t d = t->depth;
-  if (TPUPROF_RT_UNLIKELY(d == 0 || d > TPUPROF_RT_STACK_DEPTH)) {
+  if (TPUPROF_RT_UNLIKELY(d - 1u >= TPUPROF_RT_STACK_DEPTH)) {
     if (d) // Beyond the stack: nothing was recorded and there is no id.
       t->depth = d - 1;
     return;
@@ -568,6 +712,7 @@ TPUPROF_RT_API void __tpuprof_end(uint32_t probe) {
 /// The private state and the thread's own one while a calibration runs
 /// (ctl mutex held, so one at a time).
 static rt_thread *private_state, *private_saved;
+static uint8_t *private_buf;
 
 int __tpuprof_rt_private_begin(uint8_t *buf, uint64_t cap) {
   if (tls_exiting || private_state)
@@ -586,16 +731,18 @@ int __tpuprof_rt_private_begin(uint8_t *buf, uint64_t cap) {
     return -1;
   rt_thread *p = (rt_thread *)mem;
   memset(p, 0, sizeof(*p));
-  p->buf = buf;
-  p->cap = cap;
+  p->cur = buf;
+  p->lim = buf + cap;
+  p->out = OUT_PRIVATE;
   p->words = words;
   p->tid = t->tid;
   p->grp = t->grp; // Shares the fds; never closed through this copy.
   // The current generation, so begin takes its fast path. The state is on
-  // no list: flushes never see it and no other thread can reach it.
+  // no list: closes never see it and no other thread can reach it.
   p->gen = __atomic_load_n(&__tpuprof_rt_gen, __ATOMIC_RELAXED);
   private_saved = t;
   private_state = p;
+  private_buf = buf;
   tls_thread = p;
   return (int)words;
 }
@@ -604,128 +751,49 @@ uint64_t __tpuprof_rt_private_end(void) {
   rt_thread *p = private_state;
   if (!p)
     return 0;
-  uint64_t used = __atomic_load_n(&p->pos, __ATOMIC_RELAXED);
+  uint64_t used = (uint64_t)(p->cur - private_buf);
   tls_thread = private_saved;
   private_state = private_saved = NULL;
   free(p);
   return used;
 }
 
-/*===-- Snapshots for the flusher (thread-list lock held) ----------------===*/
+/*===-- The close (thread-list lock held) --------------------------------===*/
 
-uint64_t __tpuprof_rt_threads_snapshot_locked(uint32_t gen, uint32_t *count) {
-  uint64_t bytes = 0;
-  uint32_t n = 0;
+int __tpuprof_rt_threads_close_locked(uint32_t gen, tpuprof_rt_dump *d) {
+  int err = 0;
   for (rt_thread *t = threads_head; t; t = t->next) {
-    if (t->gen != gen)
-      continue;
-    t->snap_pos = __atomic_load_n(&t->pos, __ATOMIC_ACQUIRE);
-    t->snap_tail = t->tail;
-    t->snap_wrap = t->wrap_end;
-    uint64_t stream = t->snap_pos;
-    if (t->snap_wrap) // Ring: the previous lap's intact records come first.
-      stream += t->snap_wrap - t->snap_tail;
-    bytes += __tpuprof_rt_section_bytes(sizeof(tpuprof_thread_section) +
-                                        stream);
-    ++n;
+    if (t->gen == gen && t->num_segs) {
+      const tpuprof_rt_segment *s = &t->segs[t->num_segs - 1];
+      uint8_t *cur = __atomic_load_n(&t->cur, __ATOMIC_ACQUIRE);
+      if (s->serial == d->serial)
+        __tpuprof_rt_dump_set_used_locked(d, s->slot,
+                                          (uint64_t)(cur - s->base));
+    }
+    for (uint32_t i = 0; i < t->num_segs; ++i) {
+      tpuprof_rt_segment *s = &t->segs[i];
+      if (!s->serial || s->serial != d->serial)
+        continue;
+      // One mmap replaces the pages for the owner, which may be storing into
+      // them right now (an end, a begin racing the close): each store lands
+      // in the file before the call returns, or in the new zero pages. In
+      // zero pages a record reads as 0 dims and 0 counters, so an end writes
+      // only its `end` word: nothing the owner does there can fault.
+      TPUPROF_RT_TSAN_IGNORE_BEGIN();
+      void *m = mmap(s->map, s->map_size, PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+      TPUPROF_RT_TSAN_IGNORE_END();
+      if (m == MAP_FAILED) {
+        err = errno;
+        continue;
+      }
+      (void)madvise(m, s->map_size, MADV_DONTFORK);
+      s->serial = 0;
+    }
   }
-  *count = n;
-  return bytes;
-}
-
-/// Copies the records in [from, to) of `t`'s buffer to `stream`; returns
-/// the bytes copied and adds the records to *records.
-static uint64_t copy_records(const rt_thread *t, uint64_t from, uint64_t to,
-                           uint8_t *stream, uint64_t *records) {
-  // Copy record by record: `end` may be stored concurrently by the owner,
-  // so it is read atomically; everything else is immutable below snap_pos.
-  uint64_t out = 0;
-  for (uint64_t off = from; off < to;) {
-    const tpuprof_record *src = (const tpuprof_record *)(t->buf + off);
-    uint64_t len = TPUPROF_RECORD_BYTES(src->num_dims, src->num_counters);
-    tpuprof_record *dst = (tpuprof_record *)(stream + out);
-    memcpy(dst, src, offsetof(tpuprof_record, end));
-    dst->end = __atomic_load_n(&src->end, __ATOMIC_ACQUIRE);
-    memcpy(dst + 1, src + 1, 8u * (uint64_t)src->num_dims);
-    // Counter words hold deltas only once `end` is set; before that they
-    // hold begin readings, which mean nothing in a dump: write zeros.
-    uint64_t *cs = (uint64_t *)(src + 1) + src->num_dims;
-    uint64_t *cd = (uint64_t *)(dst + 1) + src->num_dims;
-    for (uint32_t i = 0; i < src->num_counters; ++i)
-      cd[i] = dst->end ? __atomic_load_n(&cs[i], __ATOMIC_RELAXED) : 0;
-    off += len;
-    out += len;
-    ++*records;
-  }
-  return out;
-}
-
-uint8_t *__tpuprof_rt_threads_write_locked(uint32_t gen, uint8_t *p,
-                                           uint64_t *dropped) {
-  for (rt_thread *t = threads_head; t; t = t->next) {
-    if (t->gen != gen)
-      continue;
-    uint64_t size = t->snap_pos;
-    if (t->snap_wrap)
-      size += t->snap_wrap - t->snap_tail;
-    uint8_t *q = __tpuprof_rt_put_section(
-        p, TPUPROF_SECTION_THREAD, sizeof(tpuprof_thread_section) + size);
-    uint8_t *stream = q + sizeof(tpuprof_thread_section);
-    uint64_t records = 0, done = 0;
-    if (t->snap_wrap) // Oldest first: the previous lap's intact records.
-      done = copy_records(t, t->snap_tail, t->snap_wrap, stream, &records);
-    copy_records(t, 0, t->snap_pos, stream + done, &records);
-    tpuprof_thread_section ts;
-    memset(&ts, 0, sizeof(ts));
-    ts.tid = t->tid;
-    ts.dropped = __atomic_load_n(&t->dropped, __ATOMIC_RELAXED);
-    ts.num_records = records;
-    ts.stream_size = size;
-    memcpy(q, &ts, sizeof(ts));
-    *dropped += ts.dropped;
-    p += __tpuprof_rt_section_bytes(sizeof(ts) + size);
-  }
-  return p;
-}
-
-int __tpuprof_rt_threads_sections_locked(uint32_t gen,
-                                         const tpuprof_rt_wfile *w,
-                                         tpuprof_rt_tsec *out, uint32_t max) {
-  uint32_t n = 0;
-  for (rt_thread *t = threads_head; t; t = t->next) {
-    if (t->gen != gen)
-      continue;
-    if (n == max || !t->map || t->wserial != w->serial)
-      return -1;
-    tpuprof_rt_tsec *s = &out[n++];
-    s->section = t->wsec;
-    s->tail = t->snap_tail;
-    s->wrap = t->snap_wrap;
-    s->pos = t->snap_pos;
-    s->tid = t->tid;
-    s->dropped = __atomic_load_n(&t->dropped, __ATOMIC_RELAXED);
-  }
-  return n == max ? 0 : -1;
-}
-
-int __tpuprof_rt_threads_detach_locked(const tpuprof_rt_wfile *w) {
-  for (rt_thread *t = threads_head; t; t = t->next) {
-    if (!t->map || t->wserial != w->serial)
-      continue;
-    // One mmap replaces the pages for the owner, which may be storing into
-    // them right now (an end, a begin racing the close): each store lands
-    // in the file before the call returns, or in the new zero pages. In
-    // zero pages a record reads as 0 dims and 0 counters, so an end writes
-    // only its `end` word, and a ring's bookkeeping steps 24 bytes at a
-    // time inside the buffer: nothing the owner does there can fault.
-    TPUPROF_RT_TSAN_IGNORE_BEGIN();
-    void *m = mmap(t->map, t->map_size, PROT_READ | PROT_WRITE,
-                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
-    TPUPROF_RT_TSAN_IGNORE_END();
-    if (m == MAP_FAILED)
-      return -1;
-    t->wserial = 0; // No longer the file's: never "prepared" for a window.
-    t->wsec = 0;
+  if (err) {
+    errno = err;
+    return -1;
   }
   return 0;
 }
@@ -750,21 +818,28 @@ void __tpuprof_rt_threads_reap_locked(void) {
 }
 
 void __tpuprof_rt_threads_after_fork_child_locked(void) {
-  // The other threads' states describe threads that do not exist in the
-  // child. Mark them exited so the next flush frees them; none of them
-  // carries the child's new generation, so none is dumped.
-  for (rt_thread *t = threads_head; t; t = t->next)
-    if (t != tls_thread)
-      t->exited = 1;
-  if (tls_thread) {
-    rt_thread *t = tls_thread;
-    t->tid = (uint64_t)syscall(SYS_gettid);
-    // Its buffer maps the parent's dump file: never write there again. With
-    // gen 0, ends of probes the parent began write nothing either.
-    if (t->map)
-      release_buffer(t);
-    t->gen = 0;
-    __atomic_store_n(&t->pos, 0, __ATOMIC_RELAXED);
+  // Every segment mapping is MADV_DONTFORK: none exists in the child, so
+  // the states only forget them. The other threads' states describe
+  // threads that do not exist here: free them.
+  rt_thread *self = tls_thread;
+  for (rt_thread *t = threads_head; t;) {
+    rt_thread *next = t->next;
+    t->num_segs = 0;
+    t->head = NULL;
+    t->cur = t->lim = NULL;
+    if (t != self) {
+      __tpuprof_rt_group_close(&t->grp);
+      free(t->segs);
+      free(t);
+    }
+    t = next;
+  }
+  threads_head = threads_tail = self;
+  if (self) {
+    self->next = NULL;
+    self->tid = (uint64_t)syscall(SYS_gettid);
+    // With gen 0, ends of probes the parent began write nothing.
+    self->gen = 0;
   }
   // Inherited groups count the parent's threads: reopen on the next probe.
   ++__tpuprof_rt_ctr_setgen;

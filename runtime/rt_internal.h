@@ -7,8 +7,8 @@
 |*   module.c       probe-table registration (__tpuprof_register_module)      *|
 |*   record.c       the hot path (__tpuprof_begin/_dims/_end), thread states  *|
 |*   control.c      windows: enable/disable/flush, library constructor        *|
-|*   dump_writer.c  the crash-safe window file, finalized in place or       *|
-|*                  replaced by a dump image written to a fresh file          *|
+|*   dump_file.c    the one writer of dump files: first free name, sections,  *|
+|*                  segments taken on demand, finalization in place           *|
 |*                                                                            *|
 |* Every symbol here is hidden in the shared library; in the static one they  *|
 |* are visible to the program, hence the reserved __tpuprof_rt_ prefix.       *|
@@ -33,17 +33,23 @@ extern "C" {
 
 /*===-- Limits -----------------------------------------------------------===*/
 
-/// Probe ids from here up are never recorded. A module whose table fails
-/// validation gets this as its first id, so its probes cost one compare.
-#define TPUPROF_RT_IGNORED_PROBE_BASE 0xFF000000u
+/// Probe ids from here up are never recorded (format.h).
+#define TPUPROF_RT_IGNORED_PROBE_BASE TPUPROF_IGNORED_PROBE_BASE
 
 /// Open probes tracked per thread. Deeper begins are counted as dropped.
 #define TPUPROF_RT_STACK_DEPTH 256u
 
-/// Largest accepted max_records. Stack entries hold record offsets in 8-byte
-/// words as uint32, so a buffer must stay below 32 GiB; 2^30 timing-only
-/// records is 24 GiB.
+/// Largest accepted max_records (TPUPROF_RECORD_SIZE): a cap on what one
+/// thread keeps in a window, never allocated up front.
 #define TPUPROF_RT_MAX_RECORDS (1ull << 30)
+
+/// Record bytes of a thread's first segment in a window; each later one is
+/// twice the one before, up to TPUPROF_RT_SEGMENT_MAX (docs/runtime.md,
+/// "Segments"). Small first segments keep a thread that records a little
+/// small; large later ones keep the number of segments (each one a lock, a
+/// fallocate and an mmap) low for a thread that records a lot.
+#define TPUPROF_RT_SEGMENT_FIRST (16u << 10)
+#define TPUPROF_RT_SEGMENT_MAX (4u << 20)
 
 /// Largest number of dynamic dimensions one record carries (num_dims is a
 /// uint8_t); extra dimensions are not recorded.
@@ -223,14 +229,14 @@ int __tpuprof_rt_parse_bool(const char *s, int *out);
 const char *__tpuprof_rt_validate_table(const void *table, uint64_t size,
                                         uint64_t *table_size);
 
-/// Locks the registry and returns the bytes its MODULE sections need in a
-/// dump (section headers included) and their count.
-uint64_t __tpuprof_rt_modules_lock_and_size(uint32_t *count);
-
-/// Writes the MODULE sections at `p` (registry locked); returns the end.
-uint8_t *__tpuprof_rt_modules_write(uint8_t *p);
-
+/// The registry, for the dump writer: lock it, then read modules [0, count).
+/// Lock order: thread list, then registry.
+void __tpuprof_rt_modules_lock(void);
 void __tpuprof_rt_modules_unlock(void);
+uint32_t __tpuprof_rt_modules_count_locked(void);
+/// Module `i`'s private copy of its table, its exact size and first id.
+const void *__tpuprof_rt_module_locked(uint32_t i, uint64_t *table_size,
+                                       uint32_t *first_probe);
 
 /// Modules registered so far (tests).
 uint32_t __tpuprof_rt_num_modules(void);
@@ -243,71 +249,49 @@ uint32_t __tpuprof_rt_num_modules(void);
 /// into a buffer that was reset for a later window.
 extern uint32_t __tpuprof_rt_gen;
 
-/// Per-thread buffer capacity of the open window, in bytes.
+/// Record bytes one thread may keep in the open window (TPUPROF_RECORD_SIZE
+/// timing-only records, or max_records of tpuprof_enable).
 extern uint64_t __tpuprof_rt_window_cap;
 
-/// Records lost outside any thread's count (buffer allocation failed).
+/// Begins dropped where no segment could count them (a thread that got no
+/// segment at all, or no state): part of the header's `dropped`.
 extern uint64_t __tpuprof_rt_lost;
 
 /// Full-buffer policy of the open window: 0 stop recording, 1 ring (keep the
 /// newest records). Threads take it when they enter the window.
 extern int __tpuprof_rt_window_ring;
 
-/// The thread-list lock. Held by control.c while it switches windows and
-/// snapshots the buffers; threads take it in their slow path only.
+/// The thread-list lock. Held by control.c while it switches windows, by a
+/// thread taking a segment, and by the writer's module sync.
 void __tpuprof_rt_threads_lock(void);
 void __tpuprof_rt_threads_unlock(void);
 
-/// Creates the calling thread's state and sizes its buffer to `cap` bytes
-/// ahead of a window (takes the thread-list lock).
-void __tpuprof_rt_prepare_thread(uint64_t cap);
+/// Creates the calling thread's state and opens its counter group ahead of
+/// a window (takes the thread-list lock), so neither is window time.
+void __tpuprof_rt_prepare_thread(void);
 
 /// Bumps the generation (skipping 0) and returns the new one. Lock held.
 uint32_t __tpuprof_rt_next_gen_locked(void);
 
-/// Fixes, for every thread that recorded in window `gen`, the record bytes
-/// the dump will hold, and returns the bytes all their THREAD sections need
-/// (section headers included) and their count. Lock held.
-uint64_t __tpuprof_rt_threads_snapshot_locked(uint32_t gen, uint32_t *count);
+struct tpuprof_rt_dump;
 
-/// Writes the THREAD sections fixed by the last snapshot at `p` and adds the
-/// threads' dropped counts to *dropped; returns the end. Lock held.
-uint8_t *__tpuprof_rt_threads_write_locked(uint32_t gen, uint8_t *p,
-                                           uint64_t *dropped);
-
-struct tpuprof_rt_wfile;
-
-/// Where one thread's records lie in the window file, for a close that
-/// finalizes the file in place or streams them from it into a fresh one
-/// (dump_writer.c).
-typedef struct tpuprof_rt_tsec {
-  uint64_t section; ///< File offset of its section header.
-  uint64_t tail;    ///< Ring wrapped (wrap != 0): the previous lap's records
-  uint64_t wrap;    ///< [tail, wrap) come first, then [0, pos).
-  uint64_t pos;     ///< Record bytes fixed by the snapshot.
-  uint64_t tid;
-  uint64_t dropped;
-} tpuprof_rt_tsec;
-
-/// Fills `out` (room for `max`) with window `gen`'s snapshotted threads in
-/// list order (the dump's THREAD order). 0, or -1 when some thread's records
-/// are not in `w`'s file (its buffer is heap memory). Lock held.
-int __tpuprof_rt_threads_sections_locked(uint32_t gen,
-                                         const struct tpuprof_rt_wfile *w,
-                                         tpuprof_rt_tsec *out, uint32_t max);
-
-/// Swaps every thread's mapping of `w` for anonymous memory of the same
-/// size at the same address (mmap MAP_FIXED), so that owners still inside a
-/// probe, or racing the close, store into memory no dump reads, and `w` can
-/// be edited and truncated without a SIGBUS. 0, or -1 with errno. Lock held.
-int __tpuprof_rt_threads_detach_locked(const struct tpuprof_rt_wfile *w);
+/// Ends window `gen` for the threads, lock held: fixes in `d` the record
+/// bytes of every thread's current segment (release-published by the
+/// owner), then swaps every thread's mapping of `d`'s file for anonymous
+/// memory of the same size at the same address (mmap MAP_FIXED), so that an
+/// owner still inside a probe, or racing the close, stores into memory no
+/// dump reads, and `d`'s file can be finished and truncated without a
+/// SIGBUS. 0, or -1 with errno when a swap failed (the file then stays as
+/// an incomplete dump).
+int __tpuprof_rt_threads_close_locked(uint32_t gen, struct tpuprof_rt_dump *d);
 
 /// Frees the states of threads that exited (their records are flushed).
 /// Lock held.
 void __tpuprof_rt_threads_reap_locked(void);
 
-/// Releases the states of all threads but the caller's after fork(), in the
-/// child (those threads do not exist there). Lock held.
+/// In the child after fork(): releases the states of all threads but the
+/// caller's (those threads do not exist there) and forgets the parent's
+/// segments (never mapped in the child: MADV_DONTFORK). Lock held.
 void __tpuprof_rt_threads_after_fork_child_locked(void);
 
 /// The pthread key whose destructor retires a thread's state; created once.
@@ -316,13 +300,19 @@ void __tpuprof_rt_threads_init(void);
 /// Calibration support: points the calling thread's probes at a private
 /// state that records into `buf` (`cap` bytes, which the caller has touched)
 /// with the counter group and counter words of the thread's own state, so
-/// the real hot path runs but nothing reaches a window's buffers. Returns
-/// the counter words per record, or -1 when the thread cannot get a state.
+/// the real hot path runs but nothing reaches a window's dump. Returns the
+/// counter words per record, or -1 when the thread cannot get a state.
 /// ctl mutex held; every probe begun in between must end before
 /// __tpuprof_rt_private_end(), which restores the thread's own state and
 /// returns the bytes recorded.
 int __tpuprof_rt_private_begin(uint8_t *buf, uint64_t cap);
 uint64_t __tpuprof_rt_private_end(void);
+
+/// Begins user range `probe` for a caller whose frame is `frame`
+/// (__builtin_dwarf_cfa() of the API function): the range is not bound to
+/// that frame (it may end in another function), but frames left without
+/// their probes' ends below it are closed first (user_ranges.c).
+void __tpuprof_rt_begin_range(uint32_t probe, uintptr_t frame);
 
 /*===-- Calibration (calibrate.c) ----------------------------------------===*/
 
@@ -380,122 +370,134 @@ uint32_t __tpuprof_rt_innermost_probe(void);
 /// Stable hash of a user range name (FNV-1a 64 of "user:" + name).
 uint64_t __tpuprof_rt_user_range_hash(const char *name);
 
-/*===-- Dump files (dump_writer.c) ---------------------------------------===*/
+/*===-- The dump file (dump_file.c): the one writer ----------------------===*/
 
-/// Creates `dir`/tpuprof_data_dev{device}-{N} with O_EXCL for the first N >=
-/// `first_n` whose file does not exist, and writes `size` bytes of `image`
-/// into it, then sets TPUPROF_DUMP_COMPLETE in the header's flags (so a
-/// truncated file never claims to be complete). The header's call_num is
-/// patched to N before writing. Returns 0 with the path and N, or -1 after
-/// printing "tpuprof: cannot write dump '<path>': <reason>".
-int __tpuprof_rt_write_dump(const char *dir, uint32_t device, uint32_t first_n,
-                            uint8_t *image, uint64_t size, char *path,
-                            size_t path_size, uint32_t *call_num);
+/// Longest output directory kept, NUL included.
+#define TPUPROF_RT_DIR_MAX 4096u
+/// Counter words one record carries at most (events, pseudo-events, CPU).
+#define TPUPROF_RT_MAX_WORDS (TPUPROF_RT_EVENT_WORDS(TPUPROF_RT_MAX_EVENTS) + 1u)
 
-/*===-- Crash-safe window files (dump_writer.c) ----------------------------===*/
+/// One SEGMENT section of a window's file, as the writer keeps it.
+typedef struct tpuprof_rt_dump_seg {
+  uint64_t section;  ///< File offset of its section header.
+  uint64_t capacity; ///< Record bytes it holds.
+  uint64_t used;     ///< Record bytes written: fixed when its thread moves
+                     ///< on, when a ring reuses it, and at the close.
+} tpuprof_rt_dump_seg;
 
-/// The file of an open window. It is created (O_EXCL, 0600) when the window
-/// opens, with a header that is not TPUPROF_DUMP_COMPLETE, the MODULE
-/// sections registered so far and the EVENTS section. Each thread that joins
-/// the window gets a page-aligned THREAD section appended with ftruncate and
-/// mapped MAP_SHARED as its record buffer, so every record the hot path
-/// writes is in the page cache at once and survives SIGKILL, abort() or a
-/// segfault. A clean close of a window that one thread recorded finalizes
-/// this file in place (__tpuprof_rt_wfile_finish_in_place); any other close
-/// streams the records from it into a fresh file that takes its place
-/// (__tpuprof_rt_wfile_finish_streamed; __tpuprof_rt_wfile_finish writes an
-/// image when a buffer is heap memory). docs/reliability.md, "Closing a
-/// window".
-typedef struct tpuprof_rt_wfile {
-  int fd;                ///< -1: no file, records go to memory only.
-  uint32_t serial;       ///< Non-zero, distinct per created file.
-  uint64_t end;          ///< Bytes in the file (page-aligned after a thread).
-  uint64_t prefix_end;   ///< Header, MODULE, EVENTS, CALIBRATION bytes.
-  tpuprof_dump_header h; ///< The header as last written.
-  char path[4096 + 64];  ///< The dump's final name.
-} tpuprof_rt_wfile;
+/// A segment as its thread sees it: where it is mapped.
+typedef struct tpuprof_rt_segment {
+  uint8_t *map;                  ///< The mapping (page-aligned; munmap).
+  uint64_t map_size;             ///< Its bytes.
+  tpuprof_segment_section *head; ///< The segment header in it.
+  uint8_t *base;                 ///< First record.
+  uint64_t capacity;             ///< Record bytes from `base`.
+  uint32_t slot;                 ///< Index in the dump's `segs`.
+  uint32_t serial;               ///< The dump's serial; 0 once detached.
+} tpuprof_rt_segment;
 
-/// The open window's file, or NULL. Written with the ctl mutex and the
-/// thread-list lock held; read by thread states under the thread-list lock.
-extern tpuprof_rt_wfile *__tpuprof_rt_wfile;
+/// States of a window's dump.
+enum tpuprof_rt_dump_state {
+  TPUPROF_RT_DUMP_NONE = 0,    ///< No window.
+  TPUPROF_RT_DUMP_OPEN = 1,    ///< The file exists: threads record into it.
+  TPUPROF_RT_DUMP_PENDING = 2, ///< Created by the first record (fork child).
+  TPUPROF_RT_DUMP_FAILED = 3,  ///< It could not be created (one line said
+                               ///< why): every record is dropped.
+};
 
-/// Creates the window file for the first free N >= `first_n` and writes the
-/// `size` bytes of `prefix` (header, modules, events). 0, or -1 with errno
-/// (nothing printed: the window then records into memory, and the error is
-/// reported once when the dump is written).
-int __tpuprof_rt_wfile_create(tpuprof_rt_wfile *w, const char *dir,
-                              uint32_t device, uint32_t first_n,
-                              const uint8_t *prefix, uint64_t size);
+/// A window's dump file. It is created (O_EXCL, 0600, first free name) when
+/// the window opens, with a header that is not TPUPROF_DUMP_COMPLETE, the
+/// MODULE sections registered so far, EVENTS and CALIBRATION; every module
+/// registered later is appended when it registers; every segment a thread
+/// takes is appended, its space reserved (fallocate) before it is mapped
+/// MAP_SHARED, so each record is in the page cache as the hot path writes
+/// it and survives SIGKILL, abort() or a segfault. The close finalizes the
+/// file in place (docs/reliability.md, "Closing a window").
+typedef struct tpuprof_rt_dump {
+  int state;              ///< tpuprof_rt_dump_state.
+  int fd;                 ///< The file, when OPEN.
+  uint32_t serial;        ///< Non-zero, distinct per created file.
+  int grow_err;           ///< errno of the first failed growth (said once).
+  uint64_t end;           ///< Bytes in the file.
+  uint32_t modules;       ///< Modules written (registry order).
+  uint32_t threads;       ///< Threads numbered (SEGMENT `thread`).
+  tpuprof_rt_dump_seg *segs; ///< Its SEGMENT sections, in file order.
+  uint32_t num_segs, segs_capacity;
+  /// The header as last written. control.c fills mode, device, pid, clock
+  /// and the first calibration pair before creating the file.
+  tpuprof_dump_header h;
+  /// The window's CALIBRATION section, when `calibrated`.
+  int calibrated;
+  tpuprof_calibration_section calib;
+  tpuprof_calibration_counts counts[TPUPROF_RT_MAX_WORDS];
+  uint32_t num_counts;
+  char dir[TPUPROF_RT_DIR_MAX]; ///< Where it is created ...
+  uint32_t first_n;             ///< ... with the first N tried.
+  char path[TPUPROF_RT_DIR_MAX + 64]; ///< Its name, once created.
+} tpuprof_rt_dump;
 
-/// Appends a THREAD section for `cap` record bytes of thread `tid` and maps
-/// it. Returns the mapping (for munmap), its size, the offset of the section
-/// header in it and in the file, or NULL. Thread-list lock held.
-uint8_t *__tpuprof_rt_wfile_add_thread(tpuprof_rt_wfile *w, uint64_t tid,
-                                       uint64_t cap, uint64_t *map_size,
-                                       uint64_t *section_off,
-                                       uint64_t *file_off);
+/// The open window's dump, or NULL. Switched with the ctl mutex and the
+/// thread-list lock held; read by threads under the thread-list lock.
+extern tpuprof_rt_dump *__tpuprof_rt_dump;
 
-/// Rewrites the header (flags not complete) after a field changed.
-void __tpuprof_rt_wfile_sync_header(tpuprof_rt_wfile *w);
+/// Creates `d`'s file (state OPEN) or, when it cannot, prints one line and
+/// sets state FAILED. Thread-list lock or ctl mutex held (nobody else sees
+/// `d` yet, or only under the thread-list lock); takes the registry lock.
+void __tpuprof_rt_dump_create(tpuprof_rt_dump *d);
 
-/// Replaces the window file by the compact, complete dump `image` (written
-/// to a hidden temporary file in the same directory that then takes its
-/// place) and closes it.
-/// Returns 0 with the path and N, or -1 after one line on stderr; the
-/// crash-safe file then stays, readable as an incomplete dump.
-int __tpuprof_rt_wfile_finish(tpuprof_rt_wfile *w, uint8_t *image,
-                              uint64_t size, char *path, size_t path_size,
-                              uint32_t *call_num);
+/// Makes `d`'s file, whose window was discarded (every mapping detached),
+/// the next window's: the same name, emptied and a fresh prefix written, so
+/// dump numbers stay dense (a schedule's warmup). Thread-list lock held.
+void __tpuprof_rt_dump_restart_locked(tpuprof_rt_dump *d);
 
-/// Finalizes the window file in place into the complete dump whose header
-/// is `h` (call_num and flags are taken care of here), with `t`'s THREAD
-/// section (unwrapped, first after the prefix) as the only one, or none
-/// when `t` is NULL; every mapping of the file must be detached.
-/// Zeroes the counter words of records that did not end, writes the header
-/// and the section's counts, truncates the unused capacity and sets
-/// TPUPROF_DUMP_COMPLETE last; each step leaves a readable dump, so a
-/// process killed on the way leaves a readable file. Closes the file.
-/// Returns 0 with the path and N, or -1 after one line on stderr.
-int __tpuprof_rt_wfile_finish_in_place(tpuprof_rt_wfile *w,
-                                       const tpuprof_dump_header *h,
-                                       const tpuprof_rt_tsec *t, char *path,
-                                       size_t path_size, uint32_t *call_num);
+/// Sets the window's begin (and, until the close, end) in `d`'s header.
+/// Ctl mutex held; thread-list lock too once threads may see `d`.
+void __tpuprof_rt_dump_begin(tpuprof_rt_dump *d, uint64_t window_begin);
 
-/// Tests only (test/reliability/CloseCrashTest.cpp): when 1..6, the in-place
-/// close raises SIGKILL just before that step (1 walk, 2 header, 3 THREAD
-/// counts, 4 truncation, 5 complete flag, 6 close), as a process killed
-/// there would die; 7 and 8: a close through a fresh file, just before it
-/// takes the window file's place and just before the old one is unlinked.
-/// 0 (the default): never.
-extern int __tpuprof_rt_kill_before_step;
+/// Appends the MODULE sections of modules registered since `d`'s file was
+/// written. Thread-list lock held.
+void __tpuprof_rt_dump_sync_modules_locked(tpuprof_rt_dump *d);
 
-/// Writes the complete dump to a temporary file renamed over the window
-/// file: `prefix` (`prefix_size` bytes: the final header, MODULE, EVENTS,
-/// CALIBRATION) and then the `n` threads' records, written straight from a
-/// mapping of the window file (every mapping of it must be detached), after
-/// counting them and zeroing the counters of those that did not end (in
-/// the window file: still a valid incomplete dump). Closes the file.
-/// Returns 0 with the path and N, or -1 after one line on stderr; the
-/// window file then stays, readable as an incomplete dump.
-int __tpuprof_rt_wfile_finish_streamed(tpuprof_rt_wfile *w, uint8_t *prefix,
-                                       uint64_t prefix_size,
-                                       const tpuprof_rt_tsec *t, uint32_t n,
-                                       char *path, size_t path_size,
-                                       uint32_t *call_num);
+/// Called by __tpuprof_register_module: writes the new module into the open
+/// window's file at once, so a crash dump names its records.
+void __tpuprof_rt_dump_module_registered(void);
+
+/// Appends a SEGMENT section for about `want` record bytes of thread `tid`
+/// (number `thread`, segment `seq`), reserves its space, maps it and fills
+/// `out`. 0, or -1 when `d` cannot grow (the window's first failure prints
+/// one line). Thread-list lock held.
+int __tpuprof_rt_dump_add_segment_locked(tpuprof_rt_dump *d, uint64_t tid,
+                                         uint32_t thread, uint32_t seq,
+                                         uint64_t want,
+                                         tpuprof_rt_segment *out);
+
+/// Sets the record bytes of segment `slot` (sealed, reused or closed).
+void __tpuprof_rt_dump_set_used_locked(tpuprof_rt_dump *d, uint32_t slot,
+                                       uint64_t used);
+
+/// Finalizes `d` in place into the complete dump (every mapping of it
+/// detached): writes each segment's stream size, frees the unused capacity,
+/// writes the header (window end, calibration pair, drops plus `lost`) and
+/// sets TPUPROF_DUMP_COMPLETE last; each step leaves a readable dump, so a
+/// process killed on the way leaves one. Closes the file.
+/// Returns 0 with the path and N, 1 when there is no dump (PENDING: the
+/// window never recorded), or -1 (FAILED, or one line on stderr: the file
+/// then stays, an incomplete dump).
+int __tpuprof_rt_dump_finish(tpuprof_rt_dump *d, uint64_t window_end,
+                             uint64_t lost, char *path, size_t path_size,
+                             uint32_t *call_num);
 
 /// Removes the file of a discarded window (schedule warmup) and closes it.
-void __tpuprof_rt_wfile_discard(tpuprof_rt_wfile *w);
+void __tpuprof_rt_dump_discard(tpuprof_rt_dump *d);
 
-/// Closes the fd only: after fork(), the file belongs to the parent.
-void __tpuprof_rt_wfile_forget(tpuprof_rt_wfile *w);
+/// Forgets `d` without touching its file (after fork: the parent's).
+void __tpuprof_rt_dump_forget(tpuprof_rt_dump *d);
 
-/// Bytes a section with `payload` bytes takes, header and padding included.
-static inline uint64_t __tpuprof_rt_section_bytes(uint64_t payload) {
-  return sizeof(tpuprof_section_header) + ((payload + 7u) & ~(uint64_t)7u);
-}
-
-/// Writes a section header for `payload` bytes at `p`; returns the payload.
-uint8_t *__tpuprof_rt_put_section(uint8_t *p, uint32_t kind, uint64_t payload);
+/// Tests only (test/reliability/CloseCrashTest.cpp): when 1..5, finishing
+/// a dump raises SIGKILL just before that step (1 segment sizes, 2 unused
+/// capacity, 3 header, 4 complete flag, 5 close), as a process killed there
+/// would die. 0 (the default): never.
+extern int __tpuprof_rt_kill_before_step;
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -145,9 +145,12 @@ static int is_user_range(uint32_t id) {
   }
 }
 
+// Ranges may end in another function than they begin in, so their stack
+// entries are not bound to a frame; the caller's frame still closes probes
+// a non-local exit left open below it (record.c).
 TPUPROF_RT_API void tpuprof_range_begin(uint32_t id) {
   if (__atomic_load_n(&__tpuprof_enabled, __ATOMIC_RELAXED))
-    __tpuprof_begin(id);
+    __tpuprof_rt_begin_range(id, (uintptr_t)__builtin_dwarf_cfa());
 }
 
 TPUPROF_RT_API void tpuprof_range_end(uint32_t id) {
@@ -157,7 +160,8 @@ TPUPROF_RT_API void tpuprof_range_end(uint32_t id) {
 
 TPUPROF_RT_API void tpuprof_range_push(const char *name) {
   if (__atomic_load_n(&__tpuprof_enabled, __ATOMIC_RELAXED))
-    __tpuprof_begin(tpuprof_range_id(name));
+    __tpuprof_rt_begin_range(tpuprof_range_id(name),
+                             (uintptr_t)__builtin_dwarf_cfa());
 }
 
 TPUPROF_RT_API void tpuprof_range_pop(void) {

@@ -19,6 +19,45 @@
 extern "C" {
 #endif
 
+/// Compile-time size checks that work in C11 and C++11: the layouts below
+/// are a contract, so their sizes are pinned (as LLVM XRay pins its records).
+#ifdef __cplusplus
+#define TPUPROF_STATIC_ASSERT(cond, msg) static_assert(cond, msg)
+#else
+#define TPUPROF_STATIC_ASSERT(cond, msg) _Static_assert(cond, msg)
+#endif
+
+/*===-- The probe ABI: names and values the passes and the runtime share --===*/
+
+/// Every runtime symbol starts with this; passes never instrument such a
+/// function or call.
+#define TPUPROF_SYMBOL_PREFIX "__tpuprof_"
+/// `volatile uint32_t`, non-zero while a window is open (tested inline).
+#define TPUPROF_SYMBOL_ENABLED "__tpuprof_enabled"
+/// `void (const void *table, uint64_t size, uint32_t *first_probe)`.
+#define TPUPROF_SYMBOL_REGISTER_MODULE "__tpuprof_register_module"
+/// `void (uint32_t probe)`.
+#define TPUPROF_SYMBOL_BEGIN "__tpuprof_begin"
+/// `void (uint32_t probe, const int64_t *dims, uint32_t n)`.
+#define TPUPROF_SYMBOL_BEGIN_DIMS "__tpuprof_begin_dims"
+/// `void (uint32_t probe)`.
+#define TPUPROF_SYMBOL_END "__tpuprof_end"
+
+/// Probe ids from here up are never recorded: a module whose table the
+/// runtime rejects gets this as its first id (and a pass may use it for
+/// probes that run before their module registered), so such probes cost one
+/// compare and never reach a dump.
+#define TPUPROF_IGNORED_PROBE_BASE 0xFF000000u
+
+/// Profiling modes, as on the board tools (tpuprof_enable, TPUPROF_MODE, the
+/// passes' `mode` option and the dump header's `mode`).
+enum tpuprof_mode {
+  TPUPROF_MODE_TIMING = 0,   ///< Begin/end ticks (and dims) only.
+  TPUPROF_MODE_COUNTERS = 1, ///< + PMU counter deltas and dynamic shapes.
+  TPUPROF_MODE_DETAILED = 2, ///< + everything (CPU word, launch details).
+};
+#define TPUPROF_MODE_MAX 2u
+
 /*===-- Probe table (embedded in an instrumented module) -----------------===*/
 
 #define TPUPROF_TABLE_MAGIC "TPPT"
@@ -74,14 +113,25 @@ typedef struct tpuprof_record {
 #define TPUPROF_RECORD_BYTES(dims, counters)                                   \
   (sizeof(tpuprof_record) + 8u * ((uint64_t)(dims) + (uint64_t)(counters)))
 
+/// Room for record kinds other than probe pairs (e.g. memory events): a
+/// record whose `probe` is at or above this value is not a pair but a
+/// record of kind `probe - TPUPROF_RECORD_KIND_BASE`, framed like every
+/// record (its length is TPUPROF_RECORD_BYTES(num_dims, num_counters), so a
+/// reader can step over it). Probe ids never reach it (they stop below
+/// TPUPROF_IGNORED_PROBE_BASE). No kind is defined yet: readers reject such
+/// records, and the dump version that defines one will say so.
+#define TPUPROF_RECORD_KIND_BASE 0xFFFF0000u
+
 /*===-- Dump file --------------------------------------------------------===*/
 
 #define TPUPROF_DUMP_MAGIC "TPUPROF\0"
 /// Version 2 added the CALIBRATION section; version 3 lets it carry the
-/// probes' own counts per counter word (tpuprof_calibration_counts).
-/// Readers accept versions 1 to 3 (version 1: no probe-overhead correction;
-/// version 2: times only).
-#define TPUPROF_DUMP_VERSION 3u
+/// probes' own counts per counter word (tpuprof_calibration_counts);
+/// version 4 stores records in SEGMENT sections, taken as threads fill them,
+/// in file order (MODULE sections may follow them), with drops counted by
+/// reason. Readers accept versions 1 to 4 (version 1: no probe-overhead
+/// correction; version 2: times only; versions 1-3: THREAD sections only).
+#define TPUPROF_DUMP_VERSION 4u
 
 /// Time source of every tick value in a dump.
 enum tpuprof_clock_source {
@@ -125,6 +175,7 @@ enum tpuprof_section_kind {
   TPUPROF_SECTION_EVENTS = 2, ///< tpuprof_events_section + names.
   TPUPROF_SECTION_THREAD = 3, ///< tpuprof_thread_section + record stream.
   TPUPROF_SECTION_CALIBRATION = 4, ///< tpuprof_calibration_section (v2).
+  TPUPROF_SECTION_SEGMENT = 5, ///< tpuprof_segment_section + records (v4).
 };
 
 /// Every section starts with this; `size` counts the payload after it, which
@@ -206,7 +257,8 @@ typedef struct tpuprof_calibration_counts {
                    ///< record enclosing it.
 } tpuprof_calibration_counts;
 
-/// One thread's records: `stream_size` bytes of tpuprof_record follow.
+/// Versions 1-3: one thread's records: `stream_size` bytes of
+/// tpuprof_record follow. (Version 4 writers use SEGMENT sections.)
 typedef struct tpuprof_thread_section {
   uint64_t tid;          ///< OS thread id.
   uint64_t dropped;      ///< Records this thread dropped (buffer full or
@@ -214,6 +266,52 @@ typedef struct tpuprof_thread_section {
   uint64_t num_records;  ///< Records in the stream.
   uint64_t stream_size;  ///< Bytes in the stream.
 } tpuprof_thread_section;
+
+/// Version 4: one slice of one thread's record stream, followed by
+/// `stream_size` bytes of records and then unused capacity (zeros) up to
+/// the section's end. A thread takes a segment when it has filled the one
+/// before, so memory and file grow with the records kept; its records are
+/// the streams of its segments (same `thread`) in ascending `seq`. Every
+/// count below covers what happened on the thread while this segment was
+/// the one it recorded into; a thread's totals are the sums.
+typedef struct tpuprof_segment_section {
+  uint64_t tid;         ///< OS thread id.
+  uint32_t thread;      ///< The thread's number in this dump, from 0, in the
+                        ///< order threads first recorded in the window.
+  uint32_t seq;         ///< Position in the thread's stream; ascending, with
+                        ///< gaps where a ring reused a segment.
+  uint64_t stream_size; ///< Bytes of records; 0 while the segment is being
+                        ///< filled (an incomplete dump: scan the records).
+  uint64_t dropped_full;        ///< Begins not recorded: the thread's record
+                                ///< limit (TPUPROF_RECORD_SIZE) was reached.
+  uint64_t dropped_overwritten; ///< Records a ring (TPUPROF_BUFFER=ring)
+                                ///< reused this segment over.
+  uint64_t dropped_depth;       ///< Begins not recorded: more than 256
+                                ///< probes were open.
+  uint64_t dropped_no_space;    ///< Begins not recorded: no room for a new
+                                ///< segment (the file system is full, a file
+                                ///< size limit or quota, no memory).
+  uint64_t unwound;             ///< Probes closed by a non-local exit
+                                ///< (longjmp, exception, thread exit):
+                                ///< records kept with end = 0.
+} tpuprof_segment_section;
+
+/*===-- Pinned sizes -----------------------------------------------------===*/
+
+TPUPROF_STATIC_ASSERT(sizeof(tpuprof_table_header) == 24, "table header");
+TPUPROF_STATIC_ASSERT(sizeof(tpuprof_probe_desc) == 48, "probe descriptor");
+TPUPROF_STATIC_ASSERT(sizeof(tpuprof_record) == 24, "record");
+TPUPROF_STATIC_ASSERT(sizeof(tpuprof_dump_header) == 104, "dump header");
+TPUPROF_STATIC_ASSERT(sizeof(tpuprof_section_header) == 16, "section header");
+TPUPROF_STATIC_ASSERT(sizeof(tpuprof_module_section) == 16, "MODULE header");
+TPUPROF_STATIC_ASSERT(sizeof(tpuprof_events_section) == 8, "EVENTS header");
+TPUPROF_STATIC_ASSERT(sizeof(tpuprof_calibration_section) == 24,
+                      "CALIBRATION payload");
+TPUPROF_STATIC_ASSERT(sizeof(tpuprof_calibration_counts) == 16,
+                      "CALIBRATION counts");
+TPUPROF_STATIC_ASSERT(sizeof(tpuprof_thread_section) == 32, "THREAD header");
+TPUPROF_STATIC_ASSERT(sizeof(tpuprof_segment_section) == 64,
+                      "SEGMENT header");
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -10,11 +10,20 @@
 |*   module_main fork          m x2, begin m0, fork; the child ends m0 (not   *|
 |*                             its record), runs a x3 and exits; the parent   *|
 |*                             waits, ends m0, exits                          *|
+|*   module_main spawn HOW     m x2, then a child by HOW: fork-idle (exits    *|
+|*                             without a probe), fork-exec (execs this        *|
+|*                             program's "record": m x1), vfork-exec (execs   *|
+|*                             "idle"); the parent waits, m x1, exits         *|
+|*   module_main crash HOW LIBB T   m x2, a x2, dlopen b: b x5, then T        *|
+|*                             threads at once run m, a, b x3 each; dies by   *|
+|*                             HOW (kill, abort, segv) with the window open   *|
 \*===----------------------------------------------------------------------===*/
 
 #include "tpuprof/tpuprof.h"
 
 #include <dlfcn.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,9 +46,86 @@ static int run_b(const char *lib, unsigned n) {
   return dlclose(h);
 }
 
+static uint32_t (*run_module_b)(unsigned);
+
+static void *run_all(void *arg) {
+  (void)arg;
+  run_module_m(3);
+  run_module_a(3);
+  run_module_b(3);
+  return NULL;
+}
+
+static int crash(const char *how, const char *lib, unsigned threads) {
+  run_module_m(2);
+  run_module_a(2);
+  void *h = dlopen(lib, RTLD_NOW | RTLD_LOCAL); // Registers mid-window.
+  if (!h || !(run_module_b = (uint32_t(*)(unsigned))dlsym(h, "run_module_b")))
+    return 3;
+  run_module_b(5);
+  pthread_t th[16];
+  if (threads > 16)
+    return 2;
+  for (unsigned k = 0; k < threads; ++k)
+    if (pthread_create(&th[k], NULL, run_all, NULL) != 0)
+      return 2;
+  for (unsigned k = 0; k < threads; ++k)
+    pthread_join(th[k], NULL);
+  if (strcmp(how, "kill") == 0)
+    raise(SIGKILL);
+  if (strcmp(how, "abort") == 0)
+    abort();
+  if (strcmp(how, "segv") == 0) {
+    signal(SIGSEGV, SIG_DFL);
+    int *volatile nowhere = NULL;
+    *nowhere = 1;
+  }
+  return 2;
+}
+
+static int spawn(const char *self, const char *how) {
+  run_module_m(2);
+  pid_t pid;
+  if (strcmp(how, "fork-idle") == 0) {
+    pid = fork();
+    if (pid == 0)
+      exit(0); // atexit runs: the child's window recorded nothing.
+  } else if (strcmp(how, "fork-exec") == 0) {
+    pid = fork();
+    if (pid == 0) {
+      execl(self, self, "record", (char *)NULL);
+      _exit(127);
+    }
+  } else if (strcmp(how, "vfork-exec") == 0) {
+    pid = vfork();
+    if (pid == 0) {
+      execl(self, self, "idle", (char *)NULL);
+      _exit(127);
+    }
+  } else {
+    return 2;
+  }
+  int status = 0;
+  if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+      WEXITSTATUS(status) != 0)
+    return 3;
+  run_module_m(1);
+  return 0;
+}
+
 int main(int argc, char **argv) {
   if (argc < 2)
     return 2;
+  if (strcmp(argv[1], "idle") == 0)
+    return 0;
+  if (strcmp(argv[1], "record") == 0) {
+    run_module_m(1);
+    return 0;
+  }
+  if (strcmp(argv[1], "spawn") == 0 && argc > 2)
+    return spawn(argv[0], argv[2]);
+  if (strcmp(argv[1], "crash") == 0 && argc > 4)
+    return crash(argv[2], argv[3], (unsigned)atoi(argv[4]));
   if (strcmp(argv[1], "dlopen") == 0 && argc > 2) {
     run_module_m(2);
     run_module_a(2);

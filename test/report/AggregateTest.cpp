@@ -96,8 +96,9 @@ TEST(Aggregate, SampleDump) {
   EXPECT_LE(p.coveredNs, p.totalNs);
   EXPECT_EQ(p.unfinished, 1u);
   EXPECT_EQ(p.dropped, 1u);
-  EXPECT_EQ(lossSummary(p), "1 record was dropped (a buffer was full); the "
-                            "figures leave it out");
+  EXPECT_EQ(lossSummary(p),
+            "1 record was dropped (1 when a buffer was full or more than 256 "
+            "probes were open); the figures leave it out");
   EXPECT_EQ(p.threads, 2u);
   EXPECT_EQ(p.records, 4u);
   ASSERT_EQ(p.dumps.size(), 1u);
@@ -351,6 +352,10 @@ TEST(Aggregate, LossSummaryIsEmptyUnlessRecordsWereDropped) {
   p.unfinished = 3; // Unfinished probes have their own column everywhere.
   EXPECT_EQ(lossSummary(p), "");
   p.dropped = 25;
-  EXPECT_EQ(lossSummary(p), "25 records were dropped (a buffer was full); "
-                            "the figures leave them out");
+  p.drops.full = 20;
+  p.drops.depth = 5;
+  EXPECT_EQ(lossSummary(p), "25 records were dropped (20 at the thread's "
+                            "record limit (TPUPROF_RECORD_SIZE), 5 begun with "
+                            "more than 256 probes open); the figures leave "
+                            "them out");
 }

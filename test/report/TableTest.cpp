@@ -215,7 +215,8 @@ TEST(Table, RowsOfAllKinds) {
   EXPECT_TRUE(
       contains(out, "\nClock: mixed (tsc in 1 dumps, monotonic in 1)\n"));
   EXPECT_TRUE(contains(out, "\nWindow: 3.00 us\n")); // 1 us + 2000 ticks.
-  EXPECT_TRUE(contains(out, "\nDropped records: 1\n"));
+  EXPECT_TRUE(contains(out, "\nDropped records: 1 (1 when a buffer was full "
+                            "or more than 256 probes were open)\n"));
   EXPECT_TRUE(contains(out, "\nUnfinished probes: 1\n"));
   EXPECT_TRUE(contains(out, "\nEvents: perf::TASK-CLOCK, perf::PAGE-FAULTS\n"));
   EXPECT_TRUE(contains(out, "\nIncomplete dumps: 1 "));

@@ -1,9 +1,9 @@
 //===- test/runtime/CloseTest.cpp - Closing a window in place ----*- C++ -*-===//
 //
-// A window one thread recorded is finalized in its crash-safe file (no copy,
-// no rename): the dump read back record for record, probes still open at
-// the close, counters of those probes, and a thread recording while its
-// windows are flushed (the TSan target of the in-place close).
+// Every window is finalized in its crash-safe file (no copy, no rename):
+// the dump read back record for record across segments, probes still open
+// at the close, several threads, a ring, the record limit, and a thread
+// recording while its windows are flushed (the TSan target of the close).
 // docs/reliability.md, "Closing a window".
 //
 //===----------------------------------------------------------------------===//
@@ -201,9 +201,7 @@ TEST_F(Close, ThreadRecordingThroughInPlaceFlushesLosesNothing) {
   EXPECT_GT(total, 0u);
 }
 
-TEST_F(Close, TwoThreadsAreStreamedWithOneStillInsideAProbe) {
-  // Two recording threads: the records are streamed from the crash-safe
-  // file into a fresh one that replaces it.
+TEST_F(Close, TwoThreadsAreFinalizedInPlaceWithOneStillInsideAProbe) {
   ASSERT_EQ(tpuprof_enable(256, 0), 0);
   std::atomic<int> stage{0};
   uint64_t tid = 0;
@@ -232,43 +230,95 @@ TEST_F(Close, TwoThreadsAreStreamedWithOneStillInsideAProbe) {
   worker.join();
   EXPECT_EQ(readFile(tpuprof_last_dump_path()), bytes);
   EXPECT_EQ(listDir(Dir), names);
-  EXPECT_NE(inodeOf(path(names[0])), ino); // Replaced, not edited.
+  EXPECT_EQ(inodeOf(path(names[0])), ino); // Edited, not replaced.
   Dump d = onlyDump();
   ASSERT_EQ(d.threads.size(), 2u);
-  const ThreadSection *w = nullptr, *m = nullptr;
-  for (const ThreadSection &t : d.threads)
-    (t.head.tid == tid ? w : m) = &t;
-  ASSERT_NE(w, nullptr);
-  ASSERT_NE(m, nullptr);
-  EXPECT_EQ(m->head.tid, gettid_());
-  ASSERT_EQ(w->records.size(), 2u);
-  EXPECT_EQ(w->records[0].rec.probe, 60u);
-  EXPECT_NE(w->records[0].rec.end, 0u);
-  EXPECT_EQ(w->records[1].rec.probe, 61u);
-  EXPECT_EQ(w->records[1].rec.end, 0u);
-  ASSERT_EQ(m->records.size(), 1u);
-  EXPECT_EQ(m->records[0].rec.probe, 63u);
+  // Threads in the order they first recorded: the worker, then main.
+  const ThreadSection &w = d.threads[0], &m = d.threads[1];
+  EXPECT_EQ(w.head.tid, tid);
+  EXPECT_EQ(m.head.tid, gettid_());
+  ASSERT_EQ(w.records.size(), 2u);
+  EXPECT_EQ(w.records[0].rec.probe, 60u);
+  EXPECT_NE(w.records[0].rec.end, 0u);
+  EXPECT_EQ(w.records[1].rec.probe, 61u);
+  EXPECT_EQ(w.records[1].rec.end, 0u);
+  ASSERT_EQ(m.records.size(), 1u);
+  EXPECT_EQ(m.records[0].rec.probe, 63u);
 }
 
-TEST_F(Close, WrappedRingIsStreamedOldestFirst) {
-  ASSERT_EQ(tpuprof_set_buffer_policy(TPUPROF_BUFFER_RING), 0);
-  ASSERT_EQ(tpuprof_enable(100, 0), 0);
-  for (uint32_t i = 0; i < 1000; ++i)
-    pair(1000 + i);
+TEST_F(Close, ThreadsInterleavingSegmentsReadBackInOrder) {
+  // Four threads fill segments at once, so their SEGMENT sections
+  // interleave in the file; each thread's records come back in order.
+  const int threads = 4, pairs = 60000; // Several segments each.
+  ASSERT_EQ(tpuprof_enable(2 * pairs, 0), 0);
+  std::vector<uint64_t> tids(threads);
+  std::vector<std::thread> pool;
+  for (int i = 0; i < threads; ++i)
+    pool.emplace_back([&, i] {
+      tids[i] = gettid_();
+      for (int k = 0; k < pairs; ++k) {
+        int64_t dim = k;
+        __tpuprof_begin_dims(uint32_t(100 + i), &dim, 1);
+        __tpuprof_end(uint32_t(100 + i));
+      }
+    });
+  for (std::thread &t : pool)
+    t.join();
   ASSERT_EQ(tpuprof_disable(), 0);
-  ASSERT_EQ(tpuprof_set_buffer_policy(TPUPROF_BUFFER_STOP), 0);
+  Dump d = onlyDump();
+  ASSERT_EQ(d.threads.size(), size_t(threads));
+  EXPECT_EQ(d.header.dropped, 0u);
+  for (const ThreadSection &t : d.threads) {
+    EXPECT_GT(t.segments, 3u);
+    int i = int(std::find(tids.begin(), tids.end(), t.head.tid) - tids.begin());
+    ASSERT_LT(i, threads);
+    ASSERT_EQ(t.records.size(), size_t(pairs));
+    for (int k = 0; k < pairs; ++k) {
+      ASSERT_EQ(t.records[k].rec.probe, uint32_t(100 + i));
+      ASSERT_EQ(t.records[k].dims.at(0), k);
+      ASSERT_NE(t.records[k].rec.end, 0u);
+    }
+  }
+}
+
+TEST_F(Close, RecordLimitCountsWhatIsNotKept) {
+  // The limit caps the records kept, exactly, across segment boundaries.
+  const int limit = 50000;
+  ASSERT_EQ(tpuprof_enable(limit, 0), 0);
+  for (int k = 0; k < limit + 123; ++k)
+    pair(5);
+  ASSERT_EQ(tpuprof_disable(), 0);
   Dump d = onlyDump();
   ASSERT_EQ(d.threads.size(), 1u);
-  const ThreadSection &t = d.threads[0];
-  ASSERT_GT(t.records.size(), 90u);
-  EXPECT_EQ(t.records.size() + t.head.dropped, 1000u);
-  // The newest records, in order, ending with the last one.
-  for (size_t k = 0; k < t.records.size(); ++k)
-    ASSERT_EQ(t.records[k].rec.probe,
-              uint32_t(2000 - t.records.size() + k)) << k;
+  EXPECT_EQ(d.threads[0].records.size(), size_t(limit));
+  EXPECT_EQ(d.threads[0].droppedFull, 123u);
+  EXPECT_EQ(d.header.dropped, 123u);
 }
 
-TEST_F(Close, InPlaceCloseZeroesTheCountersOfOpenProbes) {
+TEST_F(Close, RingKeepsTheNewestRecordsInOrder) {
+  // The ring reuses whole segments, a quarter of the limit each: it keeps
+  // at least three quarters of the limit, the newest, oldest first.
+  ASSERT_EQ(tpuprof_set_buffer_policy(TPUPROF_BUFFER_RING), 0);
+  for (uint32_t n : {1000u, 1030u, 1060u, 1099u}) {
+    ASSERT_EQ(tpuprof_enable(100, 0), 0);
+    for (uint32_t i = 0; i < n; ++i)
+      pair(1000 + i);
+    ASSERT_EQ(tpuprof_disable(), 0);
+    Dump d = lastDump();
+    ASSERT_EQ(d.threads.size(), 1u);
+    const ThreadSection &t = d.threads[0];
+    EXPECT_GE(t.records.size(), 75u) << n;
+    EXPECT_LE(t.records.size(), 100u) << n;
+    EXPECT_EQ(t.records.size() + t.droppedOverwritten, n);
+    EXPECT_EQ(t.head.dropped, t.droppedOverwritten);
+    for (size_t k = 0; k < t.records.size(); ++k)
+      ASSERT_EQ(t.records[k].rec.probe,
+                uint32_t(1000 + n - t.records.size() + k)) << n << " " << k;
+  }
+  ASSERT_EQ(tpuprof_set_buffer_policy(TPUPROF_BUFFER_STOP), 0);
+}
+
+TEST_F(Close, ProbeOpenAtTheCloseKeepsEndZero) {
   ASSERT_EQ(tpuprof_set_events("perf::TASK-CLOCK"), 0);
   ASSERT_EQ(tpuprof_enable(64, 1), 0);
   __tpuprof_begin(31); // Open at the close: its words hold begin readings.
@@ -285,7 +335,6 @@ TEST_F(Close, InPlaceCloseZeroesTheCountersOfOpenProbes) {
   ASSERT_EQ(open->rec.probe, 31u);
   ASSERT_EQ(done->rec.probe, 32u);
   EXPECT_EQ(open->rec.end, 0u);
-  EXPECT_EQ(open->counters, std::vector<uint64_t>(4, 0));
   ASSERT_NE(done->rec.end, 0u);
   ASSERT_EQ(done->counters.size(), 4u);
   EXPECT_GT(done->counters[0], 0u); // Task clock of 2 ms of spinning.

@@ -13,6 +13,7 @@
 #include "tpuprof/format.h"
 
 #include <cstdint>
+#include <algorithm>
 #include <cstring>
 #include <fstream>
 #include <iterator>
@@ -27,8 +28,21 @@ struct Record {
   std::vector<uint64_t> counters;
 };
 
+/// A thread's records. Version 4 dumps spread them over SEGMENT sections;
+/// `head` then sums them (tid, dropped, num_records, stream_size) and the
+/// counts below keep the reasons.
 struct ThreadSection {
   tpuprof_thread_section head;
+  std::vector<Record> records;
+  uint32_t segments = 0; ///< SEGMENT sections (0 for a THREAD section).
+  uint64_t droppedFull = 0, droppedOverwritten = 0, droppedDepth = 0,
+           droppedNoSpace = 0, unwound = 0;
+};
+
+/// A SEGMENT section as read, before it joins its thread.
+struct SegmentSection {
+  tpuprof_segment_section head;
+  uint64_t sectionSize = 0;
   std::vector<Record> records;
 };
 
@@ -48,7 +62,36 @@ struct Dump {
   tpuprof_calibration_section calibration{};
   /// Per counter word (EVENTS order), or empty (mode 0, older dumps).
   std::vector<tpuprof_calibration_counts> calibrationCounts;
+  /// SEGMENT sections in file order (version 4).
+  std::vector<SegmentSection> segments;
 };
+
+/// Parses `count` records in [p, end) of `bytes`; "" or what is wrong.
+inline std::string parseRecords(const std::string &bytes, size_t p, size_t end,
+                                uint32_t numEvents, std::vector<Record> &out) {
+  while (p < end) {
+    Record r;
+    if (end - p < sizeof(r.rec))
+      return "record header past the stream end";
+    std::memcpy(&r.rec, bytes.data() + p, sizeof(r.rec));
+    uint64_t len = TPUPROF_RECORD_BYTES(r.rec.num_dims, r.rec.num_counters);
+    if (len > end - p)
+      return "record words past the stream end";
+    const char *w = bytes.data() + p + sizeof(r.rec);
+    r.dims.resize(r.rec.num_dims);
+    if (r.rec.num_dims)
+      std::memcpy(r.dims.data(), w, 8 * r.rec.num_dims);
+    r.counters.resize(r.rec.num_counters);
+    if (r.rec.num_counters)
+      std::memcpy(r.counters.data(), w + 8 * r.rec.num_dims,
+                  8 * r.rec.num_counters);
+    if (r.rec.num_counters != numEvents)
+      return "record num_counters differs from the event count";
+    out.push_back(std::move(r));
+    p += len;
+  }
+  return "";
+}
 
 inline bool allZero(const std::string &b, size_t from, size_t to) {
   for (size_t i = from; i < to; ++i)
@@ -130,28 +173,10 @@ inline std::string parseDumpBytes(const std::string &bytes, Dump &d) {
       std::memcpy(&t.head, bytes.data() + payload, sizeof(t.head));
       if (t.head.stream_size != sh.size - sizeof(t.head))
         return "stream_size disagrees with the section size";
-      size_t p = payload + sizeof(t.head);
-      while (p < payloadEnd) {
-        Record r;
-        if (payloadEnd - p < sizeof(r.rec))
-          return "record header past the stream end";
-        std::memcpy(&r.rec, bytes.data() + p, sizeof(r.rec));
-        uint64_t len = TPUPROF_RECORD_BYTES(r.rec.num_dims, r.rec.num_counters);
-        if (len > payloadEnd - p)
-          return "record words past the stream end";
-        const char *w = bytes.data() + p + sizeof(r.rec);
-        r.dims.resize(r.rec.num_dims);
-        if (r.rec.num_dims)
-          std::memcpy(r.dims.data(), w, 8 * r.rec.num_dims);
-        r.counters.resize(r.rec.num_counters);
-        if (r.rec.num_counters)
-          std::memcpy(r.counters.data(), w + 8 * r.rec.num_dims,
-                      8 * r.rec.num_counters);
-        if (r.rec.num_counters != d.numEvents)
-          return "record num_counters differs from the event count";
-        t.records.push_back(std::move(r));
-        p += len;
-      }
+      std::string bad = parseRecords(bytes, payload + sizeof(t.head),
+                                     payloadEnd, d.numEvents, t.records);
+      if (!bad.empty())
+        return bad;
       if (t.records.size() != t.head.num_records)
         return "num_records disagrees with the stream";
       droppedSum += t.head.dropped;
@@ -182,6 +207,22 @@ inline std::string parseDumpBytes(const std::string &bytes, Dump &d) {
       d.hasCalibration = true;
       break;
     }
+    case TPUPROF_SECTION_SEGMENT: {
+      SegmentSection g;
+      if (sh.size < sizeof(g.head))
+        return "segment section too small";
+      std::memcpy(&g.head, bytes.data() + payload, sizeof(g.head));
+      g.sectionSize = sh.size;
+      if (g.head.stream_size > sh.size - sizeof(g.head))
+        return "segment stream_size past its section";
+      size_t p = payload + sizeof(g.head);
+      std::string bad = parseRecords(bytes, p, p + g.head.stream_size,
+                                     d.numEvents, g.records);
+      if (!bad.empty())
+        return bad;
+      d.segments.push_back(std::move(g));
+      break;
+    }
     default:
       return "unknown section kind " + std::to_string(sh.kind);
     }
@@ -189,6 +230,43 @@ inline std::string parseDumpBytes(const std::string &bytes, Dump &d) {
   }
   if (off != n)
     return "bytes after the last section";
+  // Segments join their threads: by thread number, then in seq order.
+  std::vector<const SegmentSection *> order;
+  for (const SegmentSection &g : d.segments)
+    order.push_back(&g);
+  std::stable_sort(order.begin(), order.end(), [](auto *a, auto *b) {
+    return a->head.thread != b->head.thread ? a->head.thread < b->head.thread
+                                            : a->head.seq < b->head.seq;
+  });
+  for (size_t i = 0; i < order.size(); ++i) {
+    const tpuprof_segment_section &g = order[i]->head;
+    if (i == 0 || order[i - 1]->head.thread != g.thread) {
+      if (g.thread != (i == 0 ? 0 : order[i - 1]->head.thread + 1))
+        return "thread numbers are not 0, 1, 2, ...";
+      d.threads.emplace_back();
+      std::memset(&d.threads.back().head, 0, sizeof(tpuprof_thread_section));
+      d.threads.back().head.tid = g.tid;
+    } else if (order[i - 1]->head.seq >= g.seq) {
+      return "segment seq not ascending";
+    } else if (order[i - 1]->head.tid != g.tid) {
+      return "a thread's segments name two tids";
+    }
+    ThreadSection &t = d.threads.back();
+    uint64_t dropped = g.dropped_full + g.dropped_overwritten +
+                       g.dropped_depth + g.dropped_no_space;
+    t.head.dropped += dropped;
+    t.head.num_records += order[i]->records.size();
+    t.head.stream_size += g.stream_size;
+    t.droppedFull += g.dropped_full;
+    t.droppedOverwritten += g.dropped_overwritten;
+    t.droppedDepth += g.dropped_depth;
+    t.droppedNoSpace += g.dropped_no_space;
+    t.unwound += g.unwound;
+    ++t.segments;
+    t.records.insert(t.records.end(), order[i]->records.begin(),
+                     order[i]->records.end());
+    droppedSum += dropped;
+  }
   if (h.dropped < droppedSum)
     return "header dropped is less than the threads' sum";
   return "";

@@ -122,13 +122,18 @@ TEST_F(Runtime, ExistingFilesAreNeverOverwritten) {
 TEST_F(Runtime, UnwritableOutputPrintsOneLineAndCarriesOn) {
   std::string missing = Dir + "/missing";
   tpuprof_set_output(missing.c_str(), -1);
+  // Said when the window opens, once; its records are not kept.
+  testing::internal::CaptureStderr();
   ASSERT_EQ(tpuprof_enable(16, 0), 0);
   pair(1);
-  testing::internal::CaptureStderr();
+  EXPECT_EQ(tpuprof_disable(), -1);
+  ASSERT_EQ(tpuprof_enable(16, 0), 0);
+  pair(1);
   EXPECT_EQ(tpuprof_disable(), -1);
   std::string err = testing::internal::GetCapturedStderr();
-  EXPECT_EQ(err, "tpuprof: cannot write dump '" + missing +
-                     "/tpuprof_data_dev0-0': No such file or directory\n");
+  EXPECT_EQ(err, "tpuprof: cannot create dump '" + missing +
+                     "/tpuprof_data_dev0-0': No such file or directory; this "
+                     "window's records are not kept\n");
   EXPECT_FALSE(tpuprof_is_enabled()); // The window is over all the same.
   tpuprof_set_output(Dir.c_str(), -1);
   ASSERT_EQ(tpuprof_enable(16, 0), 0);
@@ -690,7 +695,8 @@ TEST_F(Runtime, DumpRoundTripChecksEveryField) {
   EXPECT_EQ(h.dropped, 0u);
   EXPECT_EQ(h.reserved, 0u);
 
-  // Sections: every module, then EVENTS, CALIBRATION, one THREAD per thread.
+  // Sections: every module, then EVENTS, CALIBRATION, the thread's one
+  // SEGMENT (it took it at its first record).
   uint32_t modules = __tpuprof_rt_num_modules();
   ASSERT_EQ(h.num_sections, modules + 1 + 1 + 1);
   ASSERT_EQ(d.sectionKinds.size(), h.num_sections);
@@ -699,7 +705,18 @@ TEST_F(Runtime, DumpRoundTripChecksEveryField) {
   EXPECT_EQ(d.sectionKinds[modules], (uint32_t)TPUPROF_SECTION_EVENTS);
   EXPECT_EQ(d.sectionKinds[modules + 1],
             (uint32_t)TPUPROF_SECTION_CALIBRATION);
-  EXPECT_EQ(d.sectionKinds[modules + 2], (uint32_t)TPUPROF_SECTION_THREAD);
+  EXPECT_EQ(d.sectionKinds[modules + 2], (uint32_t)TPUPROF_SECTION_SEGMENT);
+  ASSERT_EQ(d.segments.size(), 1u);
+  const tpuprof_segment_section &seg = d.segments[0].head;
+  EXPECT_EQ(seg.tid, gettid_());
+  EXPECT_EQ(seg.thread, 0u);
+  EXPECT_EQ(seg.seq, 0u);
+  EXPECT_EQ(seg.dropped_full + seg.dropped_overwritten + seg.dropped_depth +
+                seg.dropped_no_space + seg.unwound,
+            0u);
+  // The file's last section: its unused room was cut at the close.
+  EXPECT_EQ(d.segments[0].sectionSize,
+            sizeof(tpuprof_segment_section) + seg.stream_size);
   ASSERT_EQ(d.modules.size(), modules);
   for (uint32_t i = 0; i < modules; ++i)
     EXPECT_EQ(d.modules[i].head.module_id, i);

@@ -106,6 +106,8 @@ struct Profile {
   uint64_t totalNs = 0;    ///< Sum of the dumps' window lengths ("Total").
   uint64_t unfinished = 0; ///< Records whose probe never ended.
   uint64_t dropped = 0;    ///< Records dropped, per the dump headers.
+  DropCounts drops;        ///< `dropped` by reason.
+  uint64_t unwound = 0;    ///< Unfinished: closed by a non-local exit.
   uint64_t threads = 0;    ///< THREAD sections over all dumps.
   uint64_t records = 0;    ///< Records over all dumps.
 };
@@ -149,9 +151,14 @@ expandDumpPaths(llvm::ArrayRef<std::string> paths);
 /// Expands `paths` and aggregates every dump they name.
 llvm::Expected<Profile> aggregateDumps(llvm::ArrayRef<std::string> paths);
 
+/// Why records were dropped, reason by reason: "20 at the thread's record
+/// limit (TPUPROF_RECORD_SIZE), 5 with more than 256 probes open". Empty
+/// when none were.
+std::string dropReasons(const DropCounts &d);
+
 /// What `p`'s figures leave out, in one line, for outputs that have no
-/// place to say it (CSV, annotated IR): "25 records were dropped (a buffer
-/// was full); the figures leave them out". Empty when no record was
+/// place to say it (CSV, annotated IR): "25 records were dropped (<the
+/// reasons>); the figures leave them out". Empty when no record was
 /// dropped. (Unfinished probes have their own column in every view.)
 std::string lossSummary(const Profile &p);
 

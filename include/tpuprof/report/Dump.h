@@ -35,6 +35,30 @@
 namespace tpuprof {
 namespace report {
 
+/// Records not kept, by reason (version 4 dumps count each reason; older
+/// ones only a total, in `unknown`).
+struct DropCounts {
+  uint64_t full = 0;        ///< The thread's record limit was reached.
+  uint64_t overwritten = 0; ///< A ring buffer reused their space.
+  uint64_t depth = 0;       ///< More than 256 probes were open.
+  uint64_t noSpace = 0;     ///< No room: the file system was full (or a
+                            ///< file size limit or quota), no memory.
+  uint64_t unknown = 0;     ///< Versions 1-3: a full buffer or too many
+                            ///< open probes, not told apart.
+
+  uint64_t total() const {
+    return full + overwritten + depth + noSpace + unknown;
+  }
+  DropCounts &operator+=(const DropCounts &o) {
+    full += o.full;
+    overwritten += o.overwritten;
+    depth += o.depth;
+    noSpace += o.noSpace;
+    unknown += o.unknown;
+    return *this;
+  }
+};
+
 /// The dump header's fields, host-endian.
 struct DumpInfo {
   uint32_t version = 0;
@@ -53,6 +77,12 @@ struct DumpInfo {
   uint64_t windowEnd = 0;   ///< Ticks.
   uint64_t dropped = 0;
   uint32_t numSections = 0;
+  /// `dropped` by reason: the threads' counts, and what the header counts
+  /// beyond them (threads that got no buffer at all: noSpace).
+  DropCounts drops;
+  /// Probes closed by a non-local exit (longjmp, exception, thread exit):
+  /// their records are unfinished. Version 4 dumps only.
+  uint64_t unwound = 0;
   /// The CALIBRATION section (format.h), version 2 dumps only: the
   /// runtime's own cost per probe pair, in ticks.
   bool hasCalibration = false;
@@ -128,6 +158,16 @@ struct ThreadInfo {
   /// numRecords - lapRecords at streamOffset. 0 otherwise.
   uint64_t lapOffset = 0;
   uint64_t lapRecords = 0;
+  /// Version 4: where the thread's records lie, in stream order: one part
+  /// per SEGMENT section (the fields above then sum them). Empty for a
+  /// THREAD section.
+  struct Part {
+    uint64_t offset = 0;  ///< File offset of the first record.
+    uint64_t records = 0; ///< Records there.
+  };
+  std::vector<Part> parts;
+  DropCounts drops;     ///< `dropped` by reason.
+  uint64_t unwound = 0; ///< As DumpInfo::unwound, for this thread.
 };
 
 /// One record, viewed in place in the dump's bytes (which need not be
@@ -144,6 +184,8 @@ struct RecordView {
 
   bool isFinished() const { return end != 0; }
   int64_t dim(unsigned i) const;
+  /// Counter word `i`; 0 for an unfinished record (its words are begin
+  /// readings, not deltas).
   uint64_t counter(unsigned i) const;
 };
 
@@ -185,6 +227,10 @@ private:
   explicit DumpReader(std::unique_ptr<llvm::MemoryBuffer> buffer)
       : buffer(std::move(buffer)) {}
   llvm::Error parse();
+  /// Version 4: gathers the SEGMENT sections into threads and validates
+  /// their records (DumpReader.cpp, "Segments").
+  struct Segment;
+  llvm::Error readSegments(std::vector<Segment> &segments);
 
   std::unique_ptr<llvm::MemoryBuffer> buffer;
   DumpInfo header;

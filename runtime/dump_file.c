@@ -1,0 +1,597 @@
+/*===- runtime/dump_file.c - The one writer of dump files ----------*- C -*-===*\
+|*                                                                            *|
+|* Everything the runtime writes to disk goes through this file: the first    *|
+|* free name, the prefix (header, MODULE, EVENTS, CALIBRATION), MODULE        *|
+|* sections of modules that register during the window, the SEGMENT sections  *|
+|* threads take as they fill them, and the finalization in place at the      *|
+|* close (docs/runtime.md, "Storage"; docs/formats.md, SEGMENT sections).     *|
+|*                                                                            *|
+|* Rules from the design:                                                     *|
+|*   - a dump never overwrites another file (O_EXCL under the first free      *|
+|*     name, mode 0600);                                                      *|
+|*   - the file only grows through reserve(): RLIMIT_FSIZE is checked first   *|
+|*     (so no SIGXFSZ) and the space is allocated with fallocate (or zeros    *|
+|*     written where it is unsupported) before anything maps it (so no        *|
+|*     SIGBUS: a full file system is an error return, never a fault);         *|
+|*   - no record is copied: the records already are the file's bytes;         *|
+|*   - a failure never stops the program: one line on stderr, and the         *|
+|*     records that cannot be kept are counted as dropped.                    *|
+\*===----------------------------------------------------------------------===*/
+
+#define _GNU_SOURCE 1 /* fallocate, FALLOC_FL_*, MADV_DONTFORK */
+#include "rt_internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23 /* Linux 5.14 */
+#endif
+
+/// Bytes before a segment's first record: section header + segment header.
+#define SEGMENT_HEADERS                                                        \
+  (sizeof(tpuprof_section_header) + sizeof(tpuprof_segment_section))
+
+tpuprof_rt_dump *__tpuprof_rt_dump;
+int __tpuprof_rt_kill_before_step;
+
+static uint32_t dump_serial;
+
+/// The test hook: dies here like a process killed at this point.
+static void kill_point(int step) {
+  if (TPUPROF_RT_UNLIKELY(__tpuprof_rt_kill_before_step == step))
+    raise(SIGKILL);
+}
+
+static uint64_t page_size(void) {
+  static uint64_t page;
+  if (!page)
+    page = (uint64_t)sysconf(_SC_PAGESIZE);
+  return page;
+}
+
+/*===-- Messages ---------------------------------------------------------===*/
+
+/// A program that flushes often while the disk stays full would print the
+/// same line for every window: say each (kind, error, directory) once, until
+/// a window gets through without it.
+static pthread_mutex_t said_mutex = PTHREAD_MUTEX_INITIALIZER;
+static int said_kind, said_err;
+static char said_dir[TPUPROF_RT_DIR_MAX];
+
+enum { SAID_CREATE = 1, SAID_GROW = 2 };
+
+static void say_once(int kind, const tpuprof_rt_dump *d, int err,
+                     const char *what) {
+  pthread_mutex_lock(&said_mutex);
+  int same = said_kind == kind && said_err == err &&
+             strcmp(said_dir, d->dir) == 0;
+  if (!same) {
+    said_kind = kind;
+    said_err = err;
+    snprintf(said_dir, sizeof(said_dir), "%s", d->dir);
+    fprintf(stderr, "tpuprof: %s '%s': %s; %s\n",
+            kind == SAID_CREATE ? "cannot create dump" : "dump",
+            d->path, strerror(err), what);
+  }
+  pthread_mutex_unlock(&said_mutex);
+}
+
+static void said_nothing(void) {
+  pthread_mutex_lock(&said_mutex);
+  said_kind = 0;
+  pthread_mutex_unlock(&said_mutex);
+}
+
+/*===-- Plain writing ----------------------------------------------------===*/
+
+/// pwrite(2) until everything is out; retries EINTR and short writes.
+static int write_all(int fd, const void *buf, uint64_t n, uint64_t offset) {
+  const uint8_t *p = (const uint8_t *)buf;
+  while (n > 0) {
+    size_t chunk = n > (1u << 30) ? (1u << 30) : (size_t)n;
+    ssize_t w = pwrite(fd, p, chunk, (off_t)offset);
+    if (w < 0) {
+      if (errno == EINTR)
+        continue;
+      return -1;
+    }
+    if (w == 0) { // No progress and no error: treat as a full device.
+      errno = ENOSPC;
+      return -1;
+    }
+    p += w;
+    n -= (uint64_t)w;
+    offset += (uint64_t)w;
+  }
+  return 0;
+}
+
+static int read_all(int fd, void *buf, uint64_t n, uint64_t offset) {
+  uint8_t *p = (uint8_t *)buf;
+  while (n > 0) {
+    ssize_t r = pread(fd, p, n, (off_t)offset);
+    if (r < 0 && errno == EINTR)
+      continue;
+    if (r <= 0) {
+      if (r == 0)
+        errno = EIO;
+      return -1;
+    }
+    p += r;
+    n -= (uint64_t)r;
+    offset += (uint64_t)r;
+  }
+  return 0;
+}
+
+static uint8_t *put_section(uint8_t *p, uint32_t kind, uint64_t payload) {
+  tpuprof_section_header h;
+  memset(&h, 0, sizeof(h));
+  h.kind = kind;
+  h.size = (payload + 7u) & ~(uint64_t)7u;
+  memcpy(p, &h, sizeof(h));
+  return p + sizeof(h);
+}
+
+static uint64_t section_bytes(uint64_t payload) {
+  return sizeof(tpuprof_section_header) + ((payload + 7u) & ~(uint64_t)7u);
+}
+
+/// The header as it stands, never claiming to be complete.
+static int write_header(tpuprof_rt_dump *d) {
+  d->h.flags &= ~(uint32_t)TPUPROF_DUMP_COMPLETE;
+  return write_all(d->fd, &d->h, sizeof(d->h), 0);
+}
+
+/*===-- Growing the file -------------------------------------------------===*/
+
+/// Makes the file `new_end` bytes long with its space allocated, so that a
+/// mapping of it can never fault for want of space. The file size limit is
+/// checked first: growing past RLIMIT_FSIZE would raise SIGXFSZ, whose
+/// default action kills the host program. 0, or -1 with errno (EFBIG,
+/// ENOSPC, EDQUOT, EIO...).
+static int reserve(tpuprof_rt_dump *d, uint64_t new_end) {
+  if (new_end <= d->end)
+    return 0;
+  struct rlimit rl;
+  if (getrlimit(RLIMIT_FSIZE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+      new_end > (uint64_t)rl.rlim_cur) {
+    errno = EFBIG;
+    return -1;
+  }
+  int rc;
+  do
+    rc = fallocate(d->fd, 0, (off_t)d->end, (off_t)(new_end - d->end));
+  while (rc != 0 && errno == EINTR);
+  if (rc == 0 || (errno != EOPNOTSUPP && errno != ENOSYS))
+    return rc;
+  // No fallocate on this file system: written zeros allocate the blocks
+  // (or fail with ENOSPC) now, not when a page of the mapping is touched.
+  static const uint8_t zeros[64 << 10];
+  for (uint64_t off = d->end; off < new_end;) {
+    uint64_t n = new_end - off < sizeof(zeros) ? new_end - off : sizeof(zeros);
+    if (write_all(d->fd, zeros, n, off) != 0)
+      return -1;
+    off += n;
+  }
+  return 0;
+}
+
+/// A growth failed: said once per window. The thread that asked takes no
+/// more segments in the window (record.c), so a full file system costs each
+/// thread one failed request, not a system call per dropped record; other
+/// threads still try (a smaller segment may fit).
+static void grow_failed(tpuprof_rt_dump *d, int err) {
+  if (!d->grow_err) {
+    d->grow_err = err ? err : EIO;
+    say_once(SAID_GROW, d, d->grow_err,
+             "this window's further records are counted as dropped");
+  }
+}
+
+/*===-- Creating a window's file -----------------------------------------===*/
+
+/// Bytes and count of the MODULE sections of modules [from, count).
+static uint64_t modules_bytes(uint32_t from, uint32_t count) {
+  uint64_t bytes = 0;
+  for (uint32_t i = from; i < count; ++i) {
+    uint64_t size = 0;
+    uint32_t first = 0;
+    (void)__tpuprof_rt_module_locked(i, &size, &first);
+    bytes += section_bytes(sizeof(tpuprof_module_section) + size);
+  }
+  return bytes;
+}
+
+/// Writes the MODULE sections of modules [from, count) at `p` (zeroed).
+static uint8_t *put_modules(uint8_t *p, uint32_t from, uint32_t count) {
+  for (uint32_t i = from; i < count; ++i) {
+    tpuprof_module_section ms;
+    memset(&ms, 0, sizeof(ms));
+    const void *table = __tpuprof_rt_module_locked(i, &ms.table_size,
+                                                   &ms.first_probe);
+    ms.module_id = i;
+    uint64_t payload = sizeof(ms) + ms.table_size;
+    uint8_t *q = put_section(p, TPUPROF_SECTION_MODULE, payload);
+    memcpy(q, &ms, sizeof(ms));
+    memcpy(q + sizeof(ms), table, ms.table_size);
+    p += section_bytes(payload);
+  }
+  return p;
+}
+
+/// Writes the prefix at offset 0 of `d`'s open, empty file: header (not
+/// complete), MODULE sections, EVENTS, CALIBRATION. 0, or -1 with errno.
+static int write_prefix(tpuprof_rt_dump *d) {
+  d->grow_err = 0;
+  d->end = 0;
+  d->modules = d->threads = 0;
+  d->num_segs = 0;
+  uint32_t names = __tpuprof_rt_counters_names_bytes();
+  uint64_t events = section_bytes(sizeof(tpuprof_events_section) + names);
+  uint64_t calib_payload = sizeof(d->calib) +
+                           (uint64_t)d->num_counts * sizeof(d->counts[0]);
+  uint64_t calib = d->calibrated ? section_bytes(calib_payload) : 0;
+  __tpuprof_rt_modules_lock();
+  uint32_t modules = __tpuprof_rt_modules_count_locked();
+  uint64_t size = sizeof(d->h) + modules_bytes(0, modules) + events + calib;
+  uint8_t *image = (uint8_t *)calloc(1, size); // Padding must be zero.
+  if (image) {
+    uint8_t *p = put_modules(image + sizeof(d->h), 0, modules);
+    tpuprof_events_section ev;
+    memset(&ev, 0, sizeof(ev));
+    uint8_t *q = put_section(p, TPUPROF_SECTION_EVENTS, sizeof(ev) + names);
+    ev.count = __tpuprof_rt_counters_write_names(q + sizeof(ev));
+    memcpy(q, &ev, sizeof(ev));
+    p += events;
+    if (d->calibrated) {
+      q = put_section(p, TPUPROF_SECTION_CALIBRATION, calib_payload);
+      memcpy(q, &d->calib, sizeof(d->calib));
+      memcpy(q + sizeof(d->calib), d->counts,
+             d->num_counts * sizeof(d->counts[0]));
+    }
+  }
+  __tpuprof_rt_modules_unlock();
+  if (!image) {
+    errno = ENOMEM;
+    return -1;
+  }
+  d->h.flags = 0;
+  d->h.num_sections = modules + 1 + (d->calibrated ? 1u : 0u);
+  memcpy(image, &d->h, sizeof(d->h));
+  int rc = reserve(d, size) == 0 ? write_all(d->fd, image, size, 0) : -1;
+  free(image);
+  if (rc != 0)
+    return -1;
+  d->end = size;
+  d->modules = modules;
+  return 0;
+}
+
+/// Gives `d` its new serial: segments of the file's earlier use are not
+/// its own.
+static void new_serial(tpuprof_rt_dump *d) {
+  if (++dump_serial == 0)
+    dump_serial = 1;
+  d->serial = dump_serial;
+  d->state = TPUPROF_RT_DUMP_OPEN;
+}
+
+void __tpuprof_rt_dump_create(tpuprof_rt_dump *d) {
+  d->fd = -1;
+  d->state = TPUPROF_RT_DUMP_FAILED;
+  int err = 0;
+  for (uint32_t n = d->first_n;;) {
+    int len = snprintf(d->path, sizeof(d->path), "%s/tpuprof_data_dev%u-%u",
+                       d->dir, d->h.device, n);
+    if (len < 0 || (size_t)len >= sizeof(d->path)) {
+      err = ENAMETOOLONG;
+      break;
+    }
+    d->fd = open(d->path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (d->fd >= 0) {
+      d->h.call_num = n;
+      break;
+    }
+    if (errno == EINTR)
+      continue;
+    // EEXIST: a file of this name exists (an earlier run's, another
+    // process's): never touch it, try the next number.
+    if (errno != EEXIST || n == UINT32_MAX) {
+      err = errno;
+      break;
+    }
+    ++n;
+  }
+  if (d->fd >= 0 && write_prefix(d) != 0) {
+    err = errno;
+    // A partial file would only confuse: it holds no record yet.
+    unlink(d->path);
+    close(d->fd);
+    d->fd = -1;
+  }
+  if (d->fd < 0) {
+    say_once(SAID_CREATE, d, err, "this window's records are not kept");
+    return;
+  }
+  new_serial(d);
+}
+
+void __tpuprof_rt_dump_restart_locked(tpuprof_rt_dump *d) {
+  if (d->state != TPUPROF_RT_DUMP_OPEN) {
+    if (d->state == TPUPROF_RT_DUMP_FAILED)
+      __tpuprof_rt_dump_create(d);
+    return;
+  }
+  if (ftruncate(d->fd, 0) == 0) {
+    d->end = 0;
+    if (write_prefix(d) == 0) {
+      new_serial(d);
+      return;
+    }
+  }
+  int err = errno;
+  unlink(d->path);
+  close(d->fd);
+  d->fd = -1;
+  d->state = TPUPROF_RT_DUMP_FAILED;
+  say_once(SAID_CREATE, d, err, "this window's records are not kept");
+}
+
+void __tpuprof_rt_dump_begin(tpuprof_rt_dump *d, uint64_t window_begin) {
+  // Until the close the window spans [begin, begin]: the reader of an
+  // incomplete dump extends it to its last record.
+  d->h.window_begin = d->h.window_end = window_begin;
+  if (d->state == TPUPROF_RT_DUMP_OPEN)
+    (void)write_header(d);
+}
+
+/*===-- Modules registered during the window -----------------------------===*/
+
+void __tpuprof_rt_dump_sync_modules_locked(tpuprof_rt_dump *d) {
+  if (d->state != TPUPROF_RT_DUMP_OPEN)
+    return;
+  __tpuprof_rt_modules_lock();
+  uint32_t count = __tpuprof_rt_modules_count_locked();
+  uint32_t from = d->modules;
+  uint64_t bytes = modules_bytes(from, count);
+  uint8_t *buf = bytes ? (uint8_t *)calloc(1, bytes) : NULL;
+  if (buf)
+    put_modules(buf, from, count);
+  __tpuprof_rt_modules_unlock();
+  if (!bytes)
+    return;
+  if (!buf || reserve(d, d->end + bytes) != 0 ||
+      write_all(d->fd, buf, bytes, d->end) != 0) {
+    grow_failed(d, buf ? errno : ENOMEM);
+    free(buf);
+    return;
+  }
+  free(buf);
+  // The sections first, then the header that counts them: a process killed
+  // in between leaves bytes the header does not count yet (ignored).
+  d->end += bytes;
+  d->modules = count;
+  d->h.num_sections += count - from;
+  (void)write_header(d);
+}
+
+void __tpuprof_rt_dump_module_registered(void) {
+  __tpuprof_rt_threads_lock();
+  if (__tpuprof_rt_dump)
+    __tpuprof_rt_dump_sync_modules_locked(__tpuprof_rt_dump);
+  __tpuprof_rt_threads_unlock();
+}
+
+/*===-- Segments ---------------------------------------------------------===*/
+
+/// Makes the pages of [p, p + n) present and writable now, so that the hot
+/// path never takes a page fault billed to the op it measures. 0, or -1
+/// when the kernel cannot back them (it would have been a SIGBUS).
+static int populate(uint8_t *p, uint64_t n) {
+  if (madvise(p, n, MADV_POPULATE_WRITE) == 0)
+    return 0;
+  if (errno != EINVAL)
+    return -1;
+  // Before Linux 5.14: touch each page. The space is allocated, so this
+  // cannot fault for want of it.
+  for (uint64_t off = 0; off < n; off += page_size()) {
+    volatile uint8_t *q = p + off;
+    *q = *q;
+  }
+  return 0;
+}
+
+int __tpuprof_rt_dump_add_segment_locked(tpuprof_rt_dump *d, uint64_t tid,
+                                         uint32_t thread, uint32_t seq,
+                                         uint64_t want,
+                                         tpuprof_rt_segment *out) {
+  if (d->state != TPUPROF_RT_DUMP_OPEN)
+    return -1;
+  if (d->num_segs == d->segs_capacity) {
+    uint32_t cap = d->segs_capacity ? d->segs_capacity * 2 : 64;
+    tpuprof_rt_dump_seg *grown =
+        (tpuprof_rt_dump_seg *)realloc(d->segs, cap * sizeof(*grown));
+    if (!grown) {
+      grow_failed(d, ENOMEM);
+      return -1;
+    }
+    d->segs = grown;
+    d->segs_capacity = cap;
+  }
+  // The section starts where the file ends; the mapping at the page that
+  // holds that offset (it may hold a MODULE section's tail), and the
+  // section ends on a page boundary, so the next one can do the same.
+  uint64_t page = page_size();
+  uint64_t sec = d->end;
+  uint64_t map_off = sec & ~(page - 1);
+  uint64_t file_end = (sec + SEGMENT_HEADERS + want + page - 1) & ~(page - 1);
+  if (reserve(d, file_end) != 0) {
+    grow_failed(d, errno);
+    return -1;
+  }
+  uint64_t len = file_end - map_off;
+  void *m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, d->fd,
+                 (off_t)map_off);
+  if (m == MAP_FAILED) {
+    grow_failed(d, errno);
+    return -1;
+  }
+  // A forked child never sees the parent's records (nor writes them).
+  (void)madvise(m, len, MADV_DONTFORK);
+  if (populate((uint8_t *)m, len) != 0) {
+    int err = errno == EFAULT ? ENOSPC : errno;
+    munmap(m, len);
+    grow_failed(d, err);
+    return -1;
+  }
+  uint8_t *p = (uint8_t *)m + (sec - map_off);
+  uint8_t *q = put_section(p, TPUPROF_SECTION_SEGMENT,
+                           file_end - sec - sizeof(tpuprof_section_header));
+  tpuprof_segment_section head;
+  memset(&head, 0, sizeof(head));
+  head.tid = tid;
+  head.thread = thread;
+  head.seq = seq;
+  memcpy(q, &head, sizeof(head)); // stream_size 0: scanned until closed.
+  tpuprof_rt_dump_seg *s = &d->segs[d->num_segs];
+  s->section = sec;
+  s->capacity = file_end - sec - SEGMENT_HEADERS;
+  s->used = 0;
+  out->map = (uint8_t *)m;
+  out->map_size = len;
+  out->head = (tpuprof_segment_section *)q;
+  out->base = q + sizeof(head);
+  out->capacity = s->capacity;
+  out->slot = d->num_segs++;
+  out->serial = d->serial;
+  d->end = file_end;
+  ++d->h.num_sections;
+  // An incomplete dump's second calibration pair: as late as possible.
+  __tpuprof_rt_calibration_pair(&d->h.calib_ticks1, &d->h.calib_ns1);
+  (void)write_header(d);
+  return 0;
+}
+
+void __tpuprof_rt_dump_set_used_locked(tpuprof_rt_dump *d, uint32_t slot,
+                                       uint64_t used) {
+  if (slot < d->num_segs)
+    d->segs[slot].used = used <= d->segs[slot].capacity
+                             ? used
+                             : d->segs[slot].capacity;
+}
+
+/*===-- The close --------------------------------------------------------===*/
+
+static void reset(tpuprof_rt_dump *d) {
+  d->state = TPUPROF_RT_DUMP_NONE;
+  d->fd = -1;
+  d->num_segs = 0;
+}
+
+int __tpuprof_rt_dump_finish(tpuprof_rt_dump *d, uint64_t window_end,
+                             uint64_t lost, char *path, size_t path_size,
+                             uint32_t *call_num) {
+  if (d->state != TPUPROF_RT_DUMP_OPEN) {
+    int pending = d->state == TPUPROF_RT_DUMP_PENDING;
+    reset(d);
+    return pending ? 1 : -1;
+  }
+  // Every mapping of the file is detached: the records are final, and
+  // nothing but this thread touches the file. Each step leaves a dump the
+  // reader accepts (formats.md, "Incomplete (crash-safe) dumps").
+  uint64_t dropped = lost;
+  uint64_t size = d->end;
+  kill_point(1);
+  // 1. Each segment's stream size, and the drops it counted.
+  for (uint32_t i = 0; i < d->num_segs; ++i) {
+    const tpuprof_rt_dump_seg *s = &d->segs[i];
+    uint64_t at = s->section + sizeof(tpuprof_section_header);
+    tpuprof_segment_section head;
+    if (read_all(d->fd, &head, sizeof(head), at) != 0)
+      goto fail;
+    head.stream_size = s->used;
+    dropped += head.dropped_full + head.dropped_overwritten +
+               head.dropped_depth + head.dropped_no_space;
+    if (write_all(d->fd, &head, sizeof(head), at) != 0)
+      goto fail;
+  }
+  kill_point(2);
+  // 2. The unused capacity: the file's last section gives it back (its
+  //    section shrinks, the file is cut), the others free its blocks.
+  for (uint32_t i = 0; i < d->num_segs; ++i) {
+    const tpuprof_rt_dump_seg *s = &d->segs[i];
+    uint64_t used_end = s->section + SEGMENT_HEADERS + s->used;
+    uint64_t cap_end = s->section + SEGMENT_HEADERS + s->capacity;
+    if (cap_end == d->end) {
+      tpuprof_section_header sh;
+      memset(&sh, 0, sizeof(sh));
+      sh.kind = TPUPROF_SECTION_SEGMENT;
+      sh.size = sizeof(tpuprof_segment_section) + s->used;
+      if (write_all(d->fd, &sh, sizeof(sh), s->section) != 0)
+        goto fail;
+      size = used_end;
+    } else if (cap_end > used_end) {
+      (void)fallocate(d->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+                      (off_t)used_end, (off_t)(cap_end - used_end));
+    }
+  }
+  // Also whatever a failed fallocate left past the last section.
+  if (ftruncate(d->fd, (off_t)size) != 0)
+    goto fail;
+  kill_point(3);
+  // 3. The header: window end, second calibration pair, drops.
+  d->h.window_end = window_end;
+  __tpuprof_rt_calibration_pair(&d->h.calib_ticks1, &d->h.calib_ns1);
+  d->h.dropped = dropped;
+  if (write_header(d) != 0)
+    goto fail;
+  kill_point(4);
+  // 4. Complete, last.
+  d->h.flags |= TPUPROF_DUMP_COMPLETE;
+  if (write_all(d->fd, &d->h.flags, sizeof(d->h.flags),
+                offsetof(tpuprof_dump_header, flags)) != 0)
+    goto fail;
+  kill_point(5);
+  if (close(d->fd) != 0) {
+    d->fd = -1;
+    goto fail;
+  }
+  if (!d->grow_err)
+    said_nothing();
+  snprintf(path, path_size, "%s", d->path);
+  *call_num = d->h.call_num;
+  reset(d);
+  return 0;
+
+fail:
+  fprintf(stderr, "tpuprof: cannot write dump '%s': %s\n", d->path,
+          strerror(errno));
+  if (d->fd >= 0)
+    close(d->fd);
+  reset(d);
+  return -1;
+}
+
+void __tpuprof_rt_dump_discard(tpuprof_rt_dump *d) {
+  if (d->state == TPUPROF_RT_DUMP_OPEN) {
+    unlink(d->path);
+    close(d->fd);
+  }
+  reset(d);
+}
+
+void __tpuprof_rt_dump_forget(tpuprof_rt_dump *d) {
+  if (d->state == TPUPROF_RT_DUMP_OPEN)
+    close(d->fd);
+  reset(d);
+}
