@@ -234,7 +234,7 @@ inline std::string parseDumpBytes(const std::string &bytes, Dump &d) {
   std::vector<const SegmentSection *> order;
   for (const SegmentSection &g : d.segments)
     order.push_back(&g);
-  std::stable_sort(order.begin(), order.end(), [](auto *a, auto *b) {
+  std::sort(order.begin(), order.end(), [](auto *a, auto *b) {
     return a->head.thread != b->head.thread ? a->head.thread < b->head.thread
                                             : a->head.seq < b->head.seq;
   });

@@ -762,6 +762,8 @@ TEST_F(Runtime, DumpRoundTripChecksEveryField) {
 //===----------------------------------------------------------------------===//
 
 #include <spawn.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 namespace {
@@ -769,7 +771,8 @@ namespace {
 struct ChildResult {
   pid_t pid = -1;
   int status = -1;
-  std::string err; ///< Its stderr.
+  std::string err;  ///< Its stderr.
+  long maxRssKb = 0; ///< Its peak resident memory.
 };
 
 /// Runs env_child with `args` and exactly the environment `env`.
@@ -796,9 +799,11 @@ ChildResult runChild(const std::vector<std::string> &args,
   posix_spawn_file_actions_init(&fa);
   posix_spawn_file_actions_addopen(&fa, 2, errPath.c_str(),
                                    O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  struct rusage ru {};
   if (posix_spawn(&r.pid, argv[0], &fa, nullptr, argv.data(), envp.data()) ==
       0)
-    waitpid(r.pid, &r.status, 0);
+    wait4(r.pid, &r.status, 0, &ru);
+  r.maxRssKb = ru.ru_maxrss;
   posix_spawn_file_actions_destroy(&fa);
   r.err = readFile(errPath);
   std::remove(errPath.c_str());
@@ -806,6 +811,25 @@ ChildResult runChild(const std::vector<std::string> &args,
 }
 
 } // namespace
+
+TEST_F(Runtime, LargestRecordSizeCostsOnlyWhatIsKept) {
+  // The documented maximum, 2^30 records per thread (24 GiB), caps what is
+  // kept and allocates nothing: 1000 records make a small file and a small
+  // process.
+  ChildResult c = runChild({"1000"},
+                           {"TPUPROF_ENABLE=1", "TPUPROF_OUTPUT=" + Dir,
+                            "TPUPROF_RECORD_SIZE=1073741824"},
+                           Dir + ".stderr");
+  ASSERT_TRUE(WIFEXITED(c.status) && WEXITSTATUS(c.status) == 0) << c.err;
+  EXPECT_EQ(c.err, "");
+  Dump d = onlyDump();
+  ASSERT_EQ(d.threads.size(), 1u);
+  EXPECT_EQ(d.threads[0].records.size(), 1000u);
+  struct stat st;
+  ASSERT_EQ(stat(path(listDir(Dir).at(0)).c_str(), &st), 0);
+  EXPECT_LT(st.st_size, 64 * 1024);
+  EXPECT_LT(c.maxRssKb, 128 * 1024); // Sanitizer runtimes included.
+}
 
 TEST_F(Runtime, EnvironmentProfilesTheWholeRun) {
   ChildResult c = runChild({"10"},
