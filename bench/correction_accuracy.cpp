@@ -296,7 +296,7 @@ int scenario(WorkFn fn, const char *label, const char *tag, unsigned rounds,
       uint64_t(rounds) *
       (kWorkCalls + kParentCalls * (kChildren + 1) + kEmptyCalls);
   // The window opens once: its calibration is what the report subtracts.
-  if (rounds > (0xFF000000u - 16) / kKinds ||
+  if (rounds > (TPUPROF_IGNORED_PROBE_BASE - 16) / kKinds ||
       tpuprof_enable(records + 16, mode) != 0)
     return 1;
   for (unsigned r = 0; r < rounds; ++r) {

@@ -37,8 +37,8 @@ int __tpuprof_rt_calibration_on = 1;
 
 /// Probe ids of the calibration pairs. They are recorded only into the
 /// private buffer, so they may coincide with any module's ids.
-#define CALIB_OUTER (TPUPROF_RT_IGNORED_PROBE_BASE - 2u)
-#define CALIB_INNER (TPUPROF_RT_IGNORED_PROBE_BASE - 1u)
+#define CALIB_OUTER (TPUPROF_IGNORED_PROBE_BASE - 2u)
+#define CALIB_INNER (TPUPROF_IGNORED_PROBE_BASE - 1u)
 
 /// Pairs run first and left out of the medians: they warm the caches, the
 /// branch predictors and the pages of the private buffer.

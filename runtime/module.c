@@ -99,7 +99,7 @@ TPUPROF_RT_API void __tpuprof_register_module(const void *table, uint64_t size,
   }
 
   pthread_mutex_lock(&module_mutex);
-  if (!why && h.num_probes > TPUPROF_RT_IGNORED_PROBE_BASE - next_probe_id)
+  if (!why && h.num_probes > TPUPROF_IGNORED_PROBE_BASE - next_probe_id)
     why = "the process ran out of probe ids";
   if (!why && num_modules == modules_capacity) {
     uint32_t cap = modules_capacity ? modules_capacity * 2 : 16;
@@ -119,7 +119,7 @@ TPUPROF_RT_API void __tpuprof_register_module(const void *table, uint64_t size,
             "are not recorded\n",
             table_name(table, size), why);
     if (first_probe)
-      *first_probe = TPUPROF_RT_IGNORED_PROBE_BASE;
+      *first_probe = TPUPROF_IGNORED_PROBE_BASE;
     return;
   }
   rt_module *m = &modules[num_modules++];

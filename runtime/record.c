@@ -570,7 +570,7 @@ static TPUPROF_RT_NOINLINE rt_thread *begin_slow(uint32_t probe,
 
 TPUPROF_RT_INLINE void rt_begin(uint32_t probe, const int64_t *dims,
                                 uint32_t n, uintptr_t frame, uintptr_t bind) {
-  if (TPUPROF_RT_UNLIKELY(probe >= TPUPROF_RT_IGNORED_PROBE_BASE))
+  if (TPUPROF_RT_UNLIKELY(probe >= TPUPROF_IGNORED_PROBE_BASE))
     return;
   rt_thread *t = tls_thread;
   uint32_t gen = __atomic_load_n(&__tpuprof_rt_gen, __ATOMIC_RELAXED);
@@ -690,7 +690,7 @@ TPUPROF_RT_API void __tpuprof_end(uint32_t probe) {
   // Read the clock first, so the runtime's own work is outside the op.
   uint64_t now = rt_now();
   rt_thread *t = tls_thread;
-  if (TPUPROF_RT_UNLIKELY(!t || probe >= TPUPROF_RT_IGNORED_PROBE_BASE))
+  if (TPUPROF_RT_UNLIKELY(!t || probe >= TPUPROF_IGNORED_PROBE_BASE))
     return;
   uint32_t d = t->depth;
   if (TPUPROF_RT_UNLIKELY(d - 1u >= TPUPROF_RT_STACK_DEPTH)) {

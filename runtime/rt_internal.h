@@ -33,8 +33,6 @@ extern "C" {
 
 /*===-- Limits -----------------------------------------------------------===*/
 
-/// Probe ids from here up are never recorded (format.h).
-#define TPUPROF_RT_IGNORED_PROBE_BASE TPUPROF_IGNORED_PROBE_BASE
 
 /// Open probes tracked per thread. Deeper begins are counted as dropped.
 #define TPUPROF_RT_STACK_DEPTH 256u

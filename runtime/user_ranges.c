@@ -67,7 +67,7 @@ static uint32_t register_range(const char *name, size_t n) {
   size_t size = sizeof(tpuprof_table_header) + sizeof(tpuprof_probe_desc) + strtab;
   uint8_t *t = calloc(1, size);
   if (!t)
-    return TPUPROF_RT_IGNORED_PROBE_BASE;
+    return TPUPROF_IGNORED_PROBE_BASE;
   tpuprof_table_header h;
   memset(&h, 0, sizeof(h));
   memcpy(h.magic, TPUPROF_TABLE_MAGIC, 4);
@@ -87,7 +87,7 @@ static uint32_t register_range(const char *name, size_t n) {
   d.hash = __tpuprof_rt_user_range_hash(s + d.name);
   memcpy(t, &h, sizeof(h));
   memcpy(t + sizeof(h), &d, sizeof(d));
-  uint32_t id = TPUPROF_RT_IGNORED_PROBE_BASE;
+  uint32_t id = TPUPROF_IGNORED_PROBE_BASE;
   __tpuprof_register_module(t, size, &id); // Copies the table.
   free(t);
   return id;
@@ -102,7 +102,7 @@ TPUPROF_RT_API uint32_t tpuprof_range_id(const char *name) {
     return sl->id;
   pthread_mutex_lock(&ranges_mutex);
   sl = find(name, n); // Another thread may have inserted it.
-  uint32_t id = sl->name ? sl->id : TPUPROF_RT_IGNORED_PROBE_BASE;
+  uint32_t id = sl->name ? sl->id : TPUPROF_IGNORED_PROBE_BASE;
   if (!sl->name) {
     if (num_ranges >= MAX_RANGES) {
       static int warned;
@@ -111,7 +111,7 @@ TPUPROF_RT_API uint32_t tpuprof_range_id(const char *name) {
                         "later new names are not recorded\n",
                 MAX_RANGES, (int)n, name);
       pthread_mutex_unlock(&ranges_mutex);
-      return TPUPROF_RT_IGNORED_PROBE_BASE;
+      return TPUPROF_IGNORED_PROBE_BASE;
     }
     char *copy = malloc(n + 1);
     if (copy) {
@@ -119,7 +119,7 @@ TPUPROF_RT_API uint32_t tpuprof_range_id(const char *name) {
       copy[n] = '\0';
       id = register_range(copy, n);
     }
-    if (copy && id < TPUPROF_RT_IGNORED_PROBE_BASE) {
+    if (copy && id < TPUPROF_IGNORED_PROBE_BASE) {
       ++num_ranges;
       sl->id = id;
       __atomic_store_n(&sl->name, copy, __ATOMIC_RELEASE);

@@ -24,6 +24,7 @@
 #include "tpuprof/passes/llvm/Hash.h"
 #include "tpuprof/passes/llvm/Launch.h"
 #include "tpuprof/ProbeTable.h"
+#include "tpuprof/format.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
@@ -53,22 +54,22 @@ using namespace tpuprof::llvmpass;
 
 namespace {
 
-constexpr StringLiteral kEnabledSym = "__tpuprof_enabled";
+constexpr StringLiteral kEnabledSym = TPUPROF_SYMBOL_ENABLED;
 // Not the MLIR side's names: a module lowered from instrumented MLIR and then
 // compiled with the plugin carries both tables.
 constexpr StringLiteral kBaseSym = "__tpuprof_llvm_module_base";
 constexpr StringLiteral kTableSym = "__tpuprof_llvm_probe_table";
 constexpr StringLiteral kCtorSym = "__tpuprof_llvm_module_ctor";
-constexpr StringLiteral kRegisterFn = "__tpuprof_register_module";
-constexpr StringLiteral kBeginFn = "__tpuprof_begin";
-constexpr StringLiteral kBeginDimsFn = "__tpuprof_begin_dims";
-constexpr StringLiteral kEndFn = "__tpuprof_end";
+constexpr StringLiteral kRegisterFn = TPUPROF_SYMBOL_REGISTER_MODULE;
+constexpr StringLiteral kBeginFn = TPUPROF_SYMBOL_BEGIN;
+constexpr StringLiteral kBeginDimsFn = TPUPROF_SYMBOL_BEGIN_DIMS;
+constexpr StringLiteral kEndFn = TPUPROF_SYMBOL_END;
 constexpr StringLiteral kAnnotation = "tpuprof";
 /// Ids from here up are never recorded (docs/runtime.md). The base starts
 /// there so that a probe running before the constructor (another static
 /// constructor calling an annotated function) records nothing rather than
 /// another module's id.
-constexpr uint32_t kUnregisteredBase = 0xFF000000u;
+constexpr uint32_t kUnregisteredBase = TPUPROF_IGNORED_PROBE_BASE;
 
 /// A diagnostic of the plugin's own kind: clang prints it as
 /// "error: <message>" and fails the compile, opt prints it and exits 1.
@@ -164,7 +165,7 @@ std::vector<AnnotatedFunction> Instrumenter::findAnnotated() {
   std::vector<AnnotatedFunction> result;
   SmallPtrSet<Function *, 8> seen;
   auto add = [&](Function *f, StringRef annotation, std::string location) {
-    if (!f || f->isDeclaration() || f->getName().starts_with("__tpuprof_") ||
+    if (!f || f->isDeclaration() || f->getName().starts_with(TPUPROF_SYMBOL_PREFIX) ||
         f->hasFnAttribute(Attribute::Naked) || !seen.insert(f).second)
       return;
     // annotate("tpuprof:NAME") names the probe; plain "tpuprof" uses the
@@ -519,7 +520,7 @@ bool Instrumenter::run() {
 
   std::vector<std::pair<Function *, std::vector<Launch>>> work;
   for (Function &f : m) {
-    if (f.isDeclaration() || f.getName().starts_with("__tpuprof_"))
+    if (f.isDeclaration() || f.getName().starts_with(TPUPROF_SYMBOL_PREFIX))
       continue;
     std::vector<Launch> launches = findLaunches(f);
     if (!launches.empty() || annotatedOf.count(&f))
@@ -581,7 +582,7 @@ PreservedAnalyses TpuProfileInstrumentPass::run(Module &module,
     if (!parsed)
       return fail(toString(parsed.takeError()));
     opts = std::move(*parsed);
-  } else if (opts.mode > 2) {
+  } else if (opts.mode > TPUPROF_MODE_MAX) {
     return fail("-tpu-profile-mode must be 0, 1 or 2, got " + Twine(opts.mode));
   }
   // Instrumenting twice would nest every probe in a copy of itself (opt

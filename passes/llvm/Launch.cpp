@@ -11,6 +11,7 @@
 #include "tpuprof/passes/llvm/Launch.h"
 
 #include "llvm/Support/StringSaver.h"
+#include "tpuprof/format.h"
 #include "tpuprof/passes/llvm/Hash.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -256,7 +257,7 @@ bool LaunchMatcher::isLaunch(const Function &callee) {
   if (!inserted)
     return it->second;
   StringRef symbol = callee.getName();
-  if (symbol.starts_with("__tpuprof_"))
+  if (symbol.starts_with(TPUPROF_SYMBOL_PREFIX))
     return false;
   std::string qualified = qualifiedName(symbol);
   bool launch = is_contained(kDefaultLaunches, symbol) ||

@@ -45,7 +45,7 @@ bool isDefaultSelected(Operation *op) {
     return name != "linalg.yield" && name != "linalg.index";
   if (name == "func.call") {
     auto callee = op->getAttrOfType<FlatSymbolRefAttr>("callee");
-    return !callee || !callee.getValue().starts_with("__tpuprof_");
+    return !callee || !callee.getValue().starts_with(TPUPROF_SYMBOL_PREFIX);
   }
   return name == "gpu.launch_func";
 }
@@ -304,7 +304,7 @@ void TpuProfileInstrumentPass::writeManifest(ArrayRef<ProbeEntry> probes) {
 
 void TpuProfileInstrumentPass::runOnOperation() {
   ModuleOp module = getOperation();
-  if (mode > 2) {
+  if (mode > TPUPROF_MODE_MAX) {
     emitError(module.getLoc())
         << "tpu-profile-instrument: option 'mode' must be 0, 1 or 2, got "
         << static_cast<unsigned>(mode);

@@ -13,6 +13,7 @@
 
 #include "tpuprof/passes/mlir/Passes.h"
 #include "tpuprof/ProbeTable.h"
+#include "tpuprof/format.h"
 
 #include "mlir/Dialect/LLVMIR/FunctionCallUtils.h"
 #include "mlir/IR/Builders.h"
@@ -31,14 +32,14 @@ using namespace tpuprof;
 
 namespace {
 
-constexpr StringLiteral kEnabledSym = "__tpuprof_enabled";
+constexpr StringLiteral kEnabledSym = TPUPROF_SYMBOL_ENABLED;
 constexpr StringLiteral kBaseSym = "__tpuprof_module_base";
 constexpr StringLiteral kTableSym = "__tpuprof_probe_table";
 constexpr StringLiteral kCtorSym = "__tpuprof_module_ctor";
-constexpr StringLiteral kRegisterFn = "__tpuprof_register_module";
-constexpr StringLiteral kBeginFn = "__tpuprof_begin";
-constexpr StringLiteral kBeginDimsFn = "__tpuprof_begin_dims";
-constexpr StringLiteral kEndFn = "__tpuprof_end";
+constexpr StringLiteral kRegisterFn = TPUPROF_SYMBOL_REGISTER_MODULE;
+constexpr StringLiteral kBeginFn = TPUPROF_SYMBOL_BEGIN;
+constexpr StringLiteral kBeginDimsFn = TPUPROF_SYMBOL_BEGIN_DIMS;
+constexpr StringLiteral kEndFn = TPUPROF_SYMBOL_END;
 
 /// Name of the module as shown in reports: its symbol name, else its file.
 std::string moduleName(ModuleOp module) {

@@ -612,7 +612,7 @@ TEST_F(Runtime, ModulesGetContiguousIdRanges) {
   uint32_t firstA = 0, firstB = 0;
   __tpuprof_register_module(a.data(), a.size(), &firstA);
   __tpuprof_register_module(b.data(), b.size(), &firstB);
-  EXPECT_LT(firstA, TPUPROF_RT_IGNORED_PROBE_BASE);
+  EXPECT_LT(firstA, TPUPROF_IGNORED_PROBE_BASE);
   EXPECT_EQ(firstB, firstA + 3);
 }
 
@@ -631,7 +631,7 @@ TEST_F(Runtime, BadTablesAreIgnoredWithAWarning) {
     testing::internal::CaptureStderr();
     __tpuprof_register_module(t->data(), t->size(), &first);
     std::string err = testing::internal::GetCapturedStderr();
-    EXPECT_EQ(first, TPUPROF_RT_IGNORED_PROBE_BASE);
+    EXPECT_EQ(first, TPUPROF_IGNORED_PROBE_BASE);
     EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << err;
     EXPECT_EQ(err.rfind("tpuprof: ignoring probe table of module '", 0), 0u)
         << err;
@@ -640,14 +640,14 @@ TEST_F(Runtime, BadTablesAreIgnoredWithAWarning) {
   testing::internal::CaptureStderr();
   __tpuprof_register_module(nullptr, 0, &first);
   testing::internal::GetCapturedStderr();
-  EXPECT_EQ(first, TPUPROF_RT_IGNORED_PROBE_BASE);
+  EXPECT_EQ(first, TPUPROF_IGNORED_PROBE_BASE);
   EXPECT_EQ(__tpuprof_rt_num_modules(), before);
 
   // The bad module's probes cost nothing and record nothing; ids nobody
   // registered are recorded (the report flags them).
   ASSERT_EQ(tpuprof_enable(16, 0), 0);
-  pair(TPUPROF_RT_IGNORED_PROBE_BASE);
-  pair(TPUPROF_RT_IGNORED_PROBE_BASE + 1);
+  pair(TPUPROF_IGNORED_PROBE_BASE);
+  pair(TPUPROF_IGNORED_PROBE_BASE + 1);
   pair(0x00abcdef);
   ASSERT_EQ(tpuprof_disable(), 0);
   Dump d = onlyDump();
