@@ -142,10 +142,15 @@ DumpFacts readDump(const char *path) {
     off += sizeof(sh);
     if (b.size() - off < sh.size)
       return f;
-    if (sh.kind == TPUPROF_SECTION_THREAD) {
-      tpuprof_thread_section ts;
-      std::memcpy(&ts, b.data() + off, sizeof(ts));
-      f.records += ts.num_records;
+    if (sh.kind == TPUPROF_SECTION_SEGMENT) {
+      tpuprof_segment_section g;
+      std::memcpy(&g, b.data() + off, sizeof(g));
+      for (uint64_t r = 0; r + sizeof(tpuprof_record) <= g.stream_size;
+           ++f.records) {
+        tpuprof_record rec;
+        std::memcpy(&rec, b.data() + off + sizeof(g) + r, sizeof(rec));
+        r += TPUPROF_RECORD_BYTES(rec.num_dims, rec.num_counters);
+      }
     } else if (sh.kind == TPUPROF_SECTION_EVENTS) {
       tpuprof_events_section es;
       std::memcpy(&es, b.data() + off, sizeof(es));

@@ -24,7 +24,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-static volatile int sink;
+static __thread volatile int sink; // Per thread: threads run work() at once.
 
 static void work(uint32_t probe) {
   if (__tpuprof_enabled)

@@ -35,7 +35,7 @@ __attribute__((constructor)) static void register_table(void) {
   __tpuprof_register_module(&table, sizeof(table), &first_probe);
 }
 
-static volatile int sink;
+static __thread volatile int sink; // Per thread: threads run it at once.
 
 /// Runs n pairs of each of this module's probes; returns its first id.
 __attribute__((visibility("default"))) uint32_t
