@@ -568,6 +568,36 @@ static TPUPROF_RT_NOINLINE rt_thread *begin_slow(uint32_t probe,
   return NULL;
 }
 
+/// Modes 1/2, out of line so that mode 0 keeps a small frame: the counters
+/// (one group read), then the clock, both as late as possible.
+static __attribute__((noinline)) void
+begin_counters(rt_thread *t, tpuprof_record *r, uint64_t *cw) {
+  uint32_t nev = t->grp.nev;
+  uint64_t before = nev ? rt_now() : 0;
+  __tpuprof_rt_counters_begin(&t->grp, cw);
+  uint64_t now = rt_now();
+  // The read's own cost, which lands in every enclosing record: the report
+  // subtracts it there (format.h, READ_TICKS).
+  if (nev)
+    cw[TPUPROF_RT_READ_TICKS_WORD(nev)] = now - before;
+  r->begin = now;
+}
+
+/// Modes 1/2: the counters' deltas, and the end read's cost added to the
+/// begin read's (READ_TICKS).
+static __attribute__((noinline)) void
+end_counters(rt_thread *t, tpuprof_record *r, uint64_t now) {
+  uint64_t *cw = (uint64_t *)(r + 1) + r->num_dims;
+  __tpuprof_rt_counters_end(&t->grp, cw);
+  uint32_t nev = t->grp.nev;
+  // r->num_counters is 0 in a detached (zeroed) segment, so the word is the
+  // record's own.
+  if (nev) {
+    uint64_t *rt = &cw[TPUPROF_RT_READ_TICKS_WORD(nev)];
+    __atomic_store_n(rt, *rt + (rt_now() - now), __ATOMIC_RELAXED);
+  }
+}
+
 TPUPROF_RT_INLINE void rt_begin(uint32_t probe, const int64_t *dims,
                                 uint32_t n, uintptr_t frame, uintptr_t bind) {
   if (TPUPROF_RT_UNLIKELY(probe >= TPUPROF_IGNORED_PROBE_BASE))
@@ -609,22 +639,11 @@ TPUPROF_RT_INLINE void rt_begin(uint32_t probe, const int64_t *dims,
   for (uint32_t i = 0; i < n; ++i)
     out[i] = dims[i];
   e->rec = r;
-  // Counters (one group read), then the clock: both as late as possible.
   // Read the clock last, so the runtime's own work is outside the op.
-  if (w) {
-    uint64_t *cw = (uint64_t *)(out + n);
-    uint32_t nev = t->grp.nev;
-    uint64_t before = nev ? rt_now() : 0;
-    __tpuprof_rt_counters_begin(&t->grp, cw);
-    uint64_t now = rt_now();
-    // The read's own cost, which lands in every enclosing record: the
-    // report subtracts it there (format.h, READ_TICKS).
-    if (nev)
-      cw[TPUPROF_RT_READ_TICKS_WORD(nev)] = now - before;
-    r->begin = now;
-  } else {
+  if (TPUPROF_RT_UNLIKELY(w))
+    begin_counters(t, r, (uint64_t *)(out + n));
+  else
     r->begin = rt_now();
-  }
   __atomic_store_n(&t->cur, p + need, __ATOMIC_RELEASE);
 }
 
@@ -653,17 +672,8 @@ TPUPROF_RT_INLINE void finish(rt_thread *t, const rt_stack_entry *e,
   // that was never written is left alone.
   tpuprof_record *r = e->rec;
   if (TPUPROF_RT_LIKELY(e->gen == t->gen && r)) {
-    if (r->num_counters) {
-      uint64_t *cw = (uint64_t *)(r + 1) + r->num_dims;
-      __tpuprof_rt_counters_end(&t->grp, cw);
-      uint32_t nev = t->grp.nev;
-      // r->num_counters is 0 in a detached (zeroed) segment, so the word is
-      // the record's own; add the end read's cost to the begin read's.
-      if (nev) {
-        uint64_t *rt = &cw[TPUPROF_RT_READ_TICKS_WORD(nev)];
-        __atomic_store_n(rt, *rt + (rt_now() - now), __ATOMIC_RELAXED);
-      }
-    }
+    if (TPUPROF_RT_UNLIKELY(r->num_counters))
+      end_counters(t, r, now);
     // Release: a reader that sees `end` also sees the counter deltas.
     __atomic_store_n(&r->end, now, __ATOMIC_RELEASE);
   }
