@@ -1,19 +1,19 @@
 /*===- bench/dump_write.c - How fast the runtime gets records to disk -*- C -*-===*\
 |*                                                                            *|
-|* One mode-0 window records N probe pairs on one thread, then closes; the    *|
-|* close (tpuprof_disable: one thread, so the crash-safe file is finalized in *|
-|* place) is timed, and so is the window's whole write path (opening the      *|
-|* crash-safe file and mapping the thread's section at the first probe, plus  *|
-|* the close). The peer is the ceiling: one write() of as many bytes as the   *|
-|* dump has, from a buffer already in memory, to a new file in the same       *|
-|* directory, plus its open and close. Rounds alternate between the two;      *|
-|* figures are medians. With --threads T the window's records are split       *|
-|* between the main thread and T-1 others (a T-section dump: streamed from    *|
-|* the crash-safe file into a fresh one instead of finalized in place).       *|
+|* What it costs to get N mode-0 records into a finished dump, beyond making  *|
+|* them: a window that keeps every record (enable, N probe pairs, whose       *|
+|* segments of the dump file are taken as they fill, disable: the file is     *|
+|* finalized in place) less the same N pairs in a ring window whose segments  *|
+|* are already in place (the hot path alone). The peer is one write() of as  *|
+|* many bytes as the dump has, from a buffer already in memory, to a new file *|
+|* in the same directory, plus its open and close. Rounds alternate; figures  *|
+|* are medians. With --threads T the records are split between the main      *|
+|* thread and T-1 others.                                                     *|
 |*                                                                            *|
 |*   dump_write [--records N] [--rounds R] [--dir DIR] [--threads T]          *|
 |*                                                                            *|
-|* Prints a table, then `suite|dump|...` lines for bench/suite.py.            *|
+|* Prints a table, then `suite|dump|...` lines for bench/suite.py (target:    *|
+|* the records' way to disk at >= 0.8x the speed of write()).                 *|
 |* docs/performance.md, "Dump writing", has the figures.                      *|
 \*===----------------------------------------------------------------------===*/
 
@@ -56,67 +56,81 @@ static void die(const char *what) {
   exit(1);
 }
 
-/// Times of one tpuprof window.
-typedef struct {
-  double open;  ///< tpuprof_enable + the first probe pair (maps the section).
-  double close; ///< tpuprof_disable.
-  uint64_t bytes;
-} window_times;
-
 /// Probe pairs each thread records (--threads: all threads but main).
 static uint64_t pairs_per_thread;
 
-static void *record_pairs(void *arg) {
-  (void)arg;
-  for (uint64_t i = 0; i < pairs_per_thread; ++i) {
+static void record(uint64_t pairs) {
+  for (uint64_t i = 0; i < pairs; ++i) {
     __tpuprof_begin(BENCH_PROBE);
     __tpuprof_end(BENCH_PROBE);
   }
+}
+
+static void *record_share(void *arg) {
+  (void)arg;
+  record(pairs_per_thread);
   return NULL;
 }
 
-static window_times tpuprof_round(const char *dir, uint64_t records,
-                                  int threads) {
-  window_times w;
-  // Each of `threads` threads records records / threads pairs; the window
-  // is sized per thread.
-  uint64_t share = records / (uint64_t)threads;
-  pairs_per_thread = share;
-  tpuprof_set_output(dir, -1);
+/// Records `records` pairs split over `threads` threads; returns seconds.
+static double record_all(uint64_t records, int threads) {
+  pairs_per_thread = records / (uint64_t)threads;
+  pthread_t others[64];
   double t0 = now_seconds();
-  if (tpuprof_enable(threads > 1 ? share : records, 0) != 0) {
+  for (int k = 1; k < threads; ++k)
+    if (pthread_create(&others[k], NULL, record_share, NULL) != 0)
+      die("pthread_create");
+  record(records - pairs_per_thread * (uint64_t)(threads - 1));
+  for (int k = 1; k < threads; ++k)
+    pthread_join(others[k], NULL);
+  return now_seconds() - t0;
+}
+
+/// A window that keeps every record, whole: enable to disable. Returns
+/// seconds and sets *bytes to the dump's size.
+static double keep_round(const char *dir, uint64_t records, int threads,
+                         uint64_t *bytes) {
+  tpuprof_set_output(dir, -1);
+  tpuprof_set_buffer_policy(TPUPROF_BUFFER_STOP);
+  double t0 = now_seconds();
+  if (tpuprof_enable(records + 16, 0) != 0) {
     fprintf(stderr, "dump_write: tpuprof_enable failed\n");
     exit(1);
   }
-  __tpuprof_begin(BENCH_PROBE);
-  __tpuprof_end(BENCH_PROBE);
-  double t1 = now_seconds();
-  pthread_t others[64];
-  for (int k = 1; k < threads; ++k)
-    if (pthread_create(&others[k], NULL, record_pairs, NULL) != 0)
-      die("pthread_create");
-  uint64_t mine = threads > 1 ? share : records;
-  for (uint64_t i = 1; i < mine; ++i) {
-    __tpuprof_begin(BENCH_PROBE);
-    __tpuprof_end(BENCH_PROBE);
-  }
-  for (int k = 1; k < threads; ++k)
-    pthread_join(others[k], NULL);
-  double t2 = now_seconds();
+  record_all(records, threads);
   if (tpuprof_disable() != 0) {
     fprintf(stderr, "dump_write: tpuprof_disable could not write the dump\n");
     exit(1);
   }
-  double t3 = now_seconds();
+  double t1 = now_seconds();
   struct stat st;
   const char *path = tpuprof_last_dump_path();
   if (stat(path, &st) != 0)
     die(path);
   unlink(path);
-  w.open = t1 - t0;
-  w.close = t3 - t2;
-  w.bytes = (uint64_t)st.st_size;
-  return w;
+  *bytes = (uint64_t)st.st_size;
+  return t1 - t0;
+}
+
+/// The same pairs in a ring whose segments are in place (two laps first,
+/// untimed): the hot path alone.
+static double hot_round(const char *dir, uint64_t records, int threads) {
+  const uint64_t ring = 1u << 16;
+  tpuprof_set_output(dir, -1);
+  tpuprof_set_buffer_policy(TPUPROF_BUFFER_RING);
+  if (tpuprof_enable(ring, 0) != 0) {
+    fprintf(stderr, "dump_write: tpuprof_enable failed\n");
+    exit(1);
+  }
+  record_all(2 * ring * (uint64_t)threads, threads);
+  double s = record_all(records, threads);
+  if (tpuprof_disable() != 0) {
+    fprintf(stderr, "dump_write: tpuprof_disable could not write the dump\n");
+    exit(1);
+  }
+  tpuprof_set_buffer_policy(TPUPROF_BUFFER_STOP);
+  unlink(tpuprof_last_dump_path());
+  return s;
 }
 
 /// The ceiling: open, one write() of `bytes` from memory, close.
@@ -170,69 +184,72 @@ int main(int argc, char **argv) {
   }
 
   // A first window learns the dump's size and warms the paths.
-  uint64_t bytes = tpuprof_round(dir, records, threads).bytes;
+  uint64_t bytes = 0;
+  keep_round(dir, records, threads, &bytes);
+  hot_round(dir, records, threads);
   uint8_t *buf = malloc(bytes);
   if (!buf)
     die("malloc");
   memset(buf, 0x5a, bytes); // In memory before timing, like the records.
 
-  double *open_s = calloc((size_t)rounds, sizeof(double));
-  double *close_s = calloc((size_t)rounds, sizeof(double));
-  double *path_s = calloc((size_t)rounds, sizeof(double));
+  double *keep_s = calloc((size_t)rounds, sizeof(double));
+  double *hot_s = calloc((size_t)rounds, sizeof(double));
+  double *store_s = calloc((size_t)rounds, sizeof(double));
   double *peer_s = calloc((size_t)rounds, sizeof(double));
-  if (!open_s || !close_s || !path_s || !peer_s)
+  if (!keep_s || !hot_s || !store_s || !peer_s)
     die("calloc");
   for (int r = 0; r < rounds; ++r) {
     // Alternate which goes first, so that writeback of the previous round's
     // file hits both alike.
     if (r % 2)
       peer_s[r] = write_round(dir, buf, bytes);
-    window_times w = tpuprof_round(dir, records, threads);
+    uint64_t b = 0;
+    keep_s[r] = keep_round(dir, records, threads, &b);
+    hot_s[r] = hot_round(dir, records, threads);
     if (!(r % 2))
       peer_s[r] = write_round(dir, buf, bytes);
-    open_s[r] = w.open;
-    close_s[r] = w.close;
-    path_s[r] = w.open + w.close;
+    store_s[r] = keep_s[r] - hot_s[r];
   }
-  double open_m = median(open_s, rounds), close_m = median(close_s, rounds);
-  double path_m = median(path_s, rounds), peer_m = median(peer_s, rounds);
+  double keep_m = median(keep_s, rounds), hot_m = median(hot_s, rounds);
+  double store_m = median(store_s, rounds), peer_m = median(peer_s, rounds);
   double mb = (double)bytes / 1e6, mrec = (double)records / 1e6;
+  if (store_m <= 0)
+    store_m = 1e-9; // Below the noise: as fast as can be told.
 
-  if (threads > 1)
-    records = records / (uint64_t)threads * (uint64_t)threads;
-  mrec = (double)records / 1e6;
   printf("dump writing: %llu mode-0 records on %d thread%s, %.1f MB dump, "
          "%d rounds, dir %s\n",
          (unsigned long long)records, threads, threads > 1 ? "s" : "", mb,
          rounds, dir);
-  printf("  %-40s %10s %10s %14s\n", "step", "ms", "MB/s", "M records/s");
-  printf("  %-40s %10.2f %10s %14s\n", "window open + first probe (map section)",
-         open_m * 1e3, "", "");
-  printf("  %-40s %10.2f %10.0f %14.1f\n", "window close (tpuprof_disable)",
-         close_m * 1e3, mb / close_m, mrec / close_m);
-  printf("  %-40s %10.2f %10.0f %14.1f\n", "whole write path (open + close)",
-         path_m * 1e3, mb / path_m, mrec / path_m);
-  printf("  %-40s %10.2f %10.0f %14.1f\n", "peer: open + write() + close",
+  printf("  %-44s %10s %10s %14s\n", "step", "ms", "MB/s", "M records/s");
+  printf("  %-44s %10.2f %10s %14s\n", "window keeping every record (whole)",
+         keep_m * 1e3, "", "");
+  printf("  %-44s %10.2f %10s %14s\n", "the same pairs, hot path only (ring)",
+         hot_m * 1e3, "", "");
+  printf("  %-44s %10.2f %10.0f %14.1f\n",
+         "records to a finished dump (difference)", store_m * 1e3,
+         mb / store_m, mrec / store_m);
+  printf("  %-44s %10.2f %10.0f %14.1f\n", "peer: open + write() + close",
          peer_m * 1e3, mb / peer_m, mrec / peer_m);
-  printf("  ratio close / write(): %.2f   whole path / write(): %.2f\n",
-         close_m / peer_m, path_m / peer_m);
+  double ratio = peer_m / store_m;
+  printf("  speed of records to disk / write(): %.2f   target >= 0.8: %s\n",
+         ratio, ratio >= 0.8 ? "met" : "NOT met");
 
   // suite|<section>|<metric>|<tpuprof>|<peer name>|<peer>|<unit>|<ratio>|<target>|<verdict>
   // Bandwidth: ratio tpuprof / peer (1.0 = as fast as a plain write()).
-  // Metric names stay those of one thread; more threads say so.
   char tn[32] = "";
   if (threads > 1)
     snprintf(tn, sizeof(tn), ", %d threads", threads);
-  printf("suite|dump|close, %.0f MB (%.1f M records)%s|%.0f|write()|%.0f|MB/s|%.3f||n/a\n",
-         mb, mrec, tn, mb / close_m, mb / peer_m, peer_m / close_m);
-  printf("suite|dump|whole write path, %.0f MB%s|%.0f|write()|%.0f|MB/s|%.3f||n/a\n",
-         mb, tn, mb / path_m, mb / peer_m, peer_m / path_m);
-  printf("suite|dump|close, records%s|%.1f|write()|%.1f|M records/s|%.3f||n/a\n",
-         tn, mrec / close_m, mrec / peer_m, peer_m / close_m);
+  printf("suite|dump|records to a finished dump, %.0f MB%s|%.0f|write()|%.0f|"
+         "MB/s|%.3f|>= 0.8x|%s\n",
+         mb, tn, mb / store_m, mb / peer_m, ratio,
+         ratio >= 0.8 ? "met" : "NOT met");
+  printf("suite|dump|records to a finished dump, records%s|%.1f|write()|%.1f|"
+         "M records/s|%.3f||n/a\n",
+         tn, mrec / store_m, mrec / peer_m, ratio);
   free(buf);
-  free(open_s);
-  free(close_s);
-  free(path_s);
+  free(keep_s);
+  free(hot_s);
+  free(store_s);
   free(peer_s);
   return 0;
 }

@@ -84,8 +84,9 @@ if [ "$big" = "--big" ]; then
   rm -rf "$work/100m"
 fi
 
-# Dump writing: a window of 4 Mi mode-0 records closed into $work, against a
-# plain write() of as many bytes there (bench/dump_write.c).
+# Dump writing: what getting 4 Mi mode-0 records into a finished dump in
+# $work costs beyond the probes, against a plain write() of as many bytes
+# there (bench/dump_write.c).
 echo
 dump_out=$("$bin/dump_write" --records 4194304 --rounds 7 --dir "$work")
 grep -v '^suite|' <<<"$dump_out"

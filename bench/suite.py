@@ -72,6 +72,15 @@ def components():
             (["--calls", str(1 << 18)] if quick else []),
             300),
         Component(
+            "store", "whole process keeping every record vs XRay FDR",
+            lambda build: [(src("bench/whole_process.py"), absent),
+                           (os.path.join(build, "lib", "TpuProfilePlugin.so"),
+                            built)],
+            lambda build, runs, quick: [py, src("bench/whole_process.py"),
+                                        build, "--runs", str(runs)] +
+            (["--calls", "1000000"] if quick else []),
+            600),
+        Component(
             "counters", "mode-1 pair vs raw group reads and PAPI_read",
             lambda build: [(b(build, "counter_overhead"), built)],
             lambda build, runs, quick: [b(build, "counter_overhead"),
