@@ -125,6 +125,10 @@ typedef struct rt_thread {
   int exited;          ///< The thread has exited; free after its close.
   uintptr_t stack_lo;  ///< The thread's stack, [lo, hi); both 0 when
   uintptr_t stack_hi;  ///< unknown. Frames elsewhere never unwind.
+  /// The first probe begun beyond the stack (depth 256), which encloses
+  /// every deeper one: when its frame is gone, so are theirs.
+  uintptr_t overflow_frame;
+  uint32_t overflow_probe;
   /// This window's segments, oldest first (the last is current), or an
   /// earlier window's (detached) until the thread enters the next one.
   tpuprof_rt_segment *segs;
@@ -507,19 +511,34 @@ TPUPROF_RT_INLINE int on_stack(const rt_thread *t, uintptr_t frame) {
   return !t->stack_hi || (frame >= t->stack_lo && frame < t->stack_hi);
 }
 
-/// A begin from `frame` found the innermost open probe's frame gone (above
-/// it, or the same frame beginning the same probe again): closes every such
-/// entry from the top as unfinished and returns the new depth.
+/// Whether a begin of `probe` from `frame` shows that a probe begun from
+/// `open_frame` (`open_probe`) was left: the begin comes from a frame
+/// above it, or from the same frame for the same probe again.
+TPUPROF_RT_INLINE int left(uintptr_t frame, uint32_t probe,
+                           uintptr_t open_frame, uint32_t open_probe) {
+  return frame > open_frame || (frame == open_frame && probe == open_probe);
+}
+
+/// A begin from `frame` found the innermost open probe's frame gone: closes
+/// every such entry from the top as unfinished and returns the new depth.
+/// Beyond the stack (deep recursion) only the first probe's frame is known:
+/// when it is gone, every deeper one is too (they wrote no record).
 static TPUPROF_RT_NOINLINE uint32_t unwind(rt_thread *t, uint32_t depth,
                                            uint32_t probe, uintptr_t frame) {
   // A frame off the thread's stack (a signal handler on an alternate
   // stack, a fiber) says nothing about the probes on it.
   if (!on_stack(t, frame))
     return depth;
-  while (depth > 0 && depth <= TPUPROF_RT_STACK_DEPTH) {
+  if (depth > TPUPROF_RT_STACK_DEPTH) {
+    if (!on_stack(t, t->overflow_frame) ||
+        !left(frame, probe, t->overflow_frame, t->overflow_probe))
+      return depth;
+    depth = TPUPROF_RT_STACK_DEPTH;
+  }
+  while (depth > 0) {
     const rt_stack_entry *e = &t->stack[depth - 1];
     if (e->frame == FRAME_FREE || !on_stack(t, e->frame) ||
-        !(frame > e->frame || (frame == e->frame && probe == e->probe)))
+        !left(frame, probe, e->frame, e->probe))
       break;
     count_unwound(t, e);
     --depth;
@@ -536,11 +555,21 @@ TPUPROF_RT_INLINE uint32_t settle_depth(rt_thread *t, uint32_t probe,
   uint32_t d = t->depth;
   if (TPUPROF_RT_LIKELY(d - 1u < TPUPROF_RT_STACK_DEPTH)) {
     const rt_stack_entry *top = &t->stack[d - 1];
-    if (TPUPROF_RT_UNLIKELY(frame > top->frame ||
-                            (frame == top->frame && probe == top->probe)))
+    if (TPUPROF_RT_UNLIKELY(left(frame, probe, top->frame, top->probe)))
       d = unwind(t, d, probe, frame);
+  } else if (TPUPROF_RT_UNLIKELY(d)) {
+    d = unwind(t, d, probe, frame);
   }
   return d;
+}
+
+/// A begin beyond the stack: the first one's frame stands for them all.
+static TPUPROF_RT_NOINLINE void too_deep(rt_thread *t, uint32_t depth,
+                                         uint32_t probe, uintptr_t bind) {
+  if (depth == TPUPROF_RT_STACK_DEPTH) {
+    t->overflow_frame = bind;
+    t->overflow_probe = probe;
+  }
 }
 
 /// Begin's slow path: the thread has no state yet or it belongs to an
@@ -563,6 +592,8 @@ static TPUPROF_RT_NOINLINE rt_thread *begin_slow(uint32_t probe,
       t->stack[d].gen = 0;
       t->stack[d].rec = NULL;
       t->stack[d].frame = bind;
+    } else {
+      too_deep(t, d, probe, bind);
     }
   }
   return NULL;
@@ -612,6 +643,7 @@ TPUPROF_RT_INLINE void rt_begin(uint32_t probe, const int64_t *dims,
   uint32_t d = settle_depth(t, probe, frame);
   t->depth = d + 1;
   if (TPUPROF_RT_UNLIKELY(d >= TPUPROF_RT_STACK_DEPTH)) {
+    too_deep(t, d, probe, bind);
     COUNT(t, dropped_depth);
     return;
   }

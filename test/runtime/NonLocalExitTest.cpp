@@ -27,6 +27,7 @@ void tp_one_frame(uint32_t a, uint32_t b, uint32_t c);
 void tp_range_start(const char *name);
 void tp_range_middle(uint32_t p);
 void tp_range_stop(void);
+void tp_deep_jump(unsigned times, unsigned depth, uint32_t p);
 }
 
 using namespace tpuprof_test;
@@ -76,6 +77,26 @@ TEST_F(NonLocalExit, LongjmpOutOfProbedCodeNeverLeaks) {
     for (const Record &r : t.records)
       ASSERT_EQ(r.rec.depth, r.rec.probe == 11 ? 1u : 0u) << r.rec.probe;
   }
+}
+
+TEST_F(NonLocalExit, JumpsOutOfRecursionDeeperThanTheStack) {
+  // 300 levels: the 44 beyond the 256 the runtime keeps are counted as
+  // dropped; a jump out of the bottom leaves all 300 open, and the next
+  // begin, from above the first of them, closes them all.
+  ASSERT_EQ(tpuprof_enable(1u << 16, 0), 0);
+  tp_deep_jump(10, 300, 70);
+  pairs(71, 100);
+  ASSERT_EQ(tpuprof_disable(), 0);
+  Dump d = lastDump();
+  ASSERT_EQ(d.threads.size(), 1u);
+  const ThreadSection &t = d.threads[0];
+  EXPECT_EQ(countOf(t, 70), std::make_pair(2560u, 0u));
+  EXPECT_EQ(countOf(t, 71), std::make_pair(100u, 100u));
+  EXPECT_EQ(t.droppedDepth, 440u);
+  EXPECT_EQ(t.unwound, 2560u);
+  for (const Record &r : t.records)
+    if (r.rec.probe == 71)
+      ASSERT_EQ(r.rec.depth, 0u);
 }
 
 TEST_F(NonLocalExit, EndAfterAJumpBackClosesTheSkippedProbe) {

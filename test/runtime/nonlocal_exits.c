@@ -104,3 +104,22 @@ NOINLINE void tp_range_middle(uint32_t p) {
     __tpuprof_end(p);
 }
 NOINLINE void tp_range_stop(void) { tpuprof_range_pop(); }
+
+/// Recursion `depth` deep, probe p at every level, then a jump out from the
+/// bottom: deeper than the stack of open probes the runtime keeps.
+static NOINLINE void dive(unsigned depth, uint32_t p) {
+  if (__tpuprof_enabled)
+    __tpuprof_begin(p);
+  if (depth > 1)
+    dive(depth - 1, p);
+  else
+    longjmp(env, 1);
+  if (__tpuprof_enabled)
+    __tpuprof_end(p);
+}
+
+void tp_deep_jump(unsigned times, unsigned depth, uint32_t p) {
+  for (volatile unsigned i = 0; i < times; ++i)
+    if (setjmp(env) == 0)
+      dive(depth, p);
+}
