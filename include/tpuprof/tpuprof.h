@@ -7,7 +7,7 @@
 |* Environment (read once when the library loads; docs/environment.md):       *|
 |*   TPUPROF_ENABLE=1 (ENABLE_ALL_PROFILE)     profile the whole run          *|
 |*   TPUPROF_MODE=0|1|2 (PROFILE_MODE)         detail, default 0              *|
-|*   TPUPROF_RECORD_SIZE=N (PROFILE_RECORD_SIZE) records per thread, 131072   *|
+|*   TPUPROF_RECORD_SIZE=N (PROFILE_RECORD_SIZE) most records a thread keeps  *|
 |*   TPUPROF_OUTPUT=DIR                        where dumps go, default "."    *|
 |*   TPUPROF_DEVICE=N                          device id in dump names        *|
 |*   TPUPROF_CLOCK=auto|tsc|monotonic          tick source, default auto      *|
@@ -26,14 +26,15 @@ extern "C" {
 
 /*===-- Control ----------------------------------------------------------===*/
 
-/// Default per-thread capacity, in timing-only records.
+/// Default of the most records a thread keeps in a window.
 #define TPUPROF_DEFAULT_RECORD_SIZE 131072u
 
-/// Opens a profiling window. `max_records` is the per-thread buffer capacity
-/// counted in timing-only records (0 = TPUPROF_RECORD_SIZE from the
-/// environment, else TPUPROF_DEFAULT_RECORD_SIZE); `mode` is 0, 1 or 2.
-/// Returns 0, or -1 when a window is already open or the arguments are bad
-/// (a message goes to stderr).
+/// Opens a profiling window and creates its dump file. `max_records` is the
+/// most records a thread keeps in it, counted in timing-only records (0 =
+/// TPUPROF_RECORD_SIZE from the environment, else
+/// TPUPROF_DEFAULT_RECORD_SIZE): a cap, not an allocation. `mode` is 0, 1
+/// or 2. Returns 0, or -1 when a window is already open or the arguments
+/// are bad (a message goes to stderr).
 int tpuprof_enable(uint64_t max_records, int mode);
 
 /// Closes the window and writes its dump. Returns 0, or -1 when no window
@@ -51,16 +52,17 @@ int tpuprof_is_enabled(void);
 /// string stays valid until the next dump is written.
 const char *tpuprof_last_dump_path(void);
 
-/// Sets the directory dumps are written to (overrides TPUPROF_OUTPUT) and the
-/// device id in their names (overrides TPUPROF_DEVICE). NULL keeps the
-/// directory; a negative device keeps the device.
+/// Sets the directory later windows' dumps are written to (overrides
+/// TPUPROF_OUTPUT) and the device id in their names (overrides
+/// TPUPROF_DEVICE). NULL keeps the directory; a negative device keeps the
+/// device.
 void tpuprof_set_output(const char *dir, int device);
 
-/// What a thread does when its record buffer is full (docs/runtime.md,
+/// What a thread does when it has kept its max_records (docs/runtime.md,
 /// "Buffer full"). Either way every record not kept is counted as dropped.
 enum tpuprof_buffer_policy {
   TPUPROF_BUFFER_STOP = 0, ///< Keep the first records, drop later ones.
-  TPUPROF_BUFFER_RING = 1, ///< Keep the newest, overwriting the oldest.
+  TPUPROF_BUFFER_RING = 1, ///< Keep the newest, reusing the oldest space.
 };
 
 /// Sets the policy of later windows (overrides TPUPROF_BUFFER=stop|ring).
