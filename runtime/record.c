@@ -324,16 +324,16 @@ void __tpuprof_rt_prepare_thread(void) {
 
 /// Record bytes to ask for next: doubling from the first size to the
 /// largest, the headers included so that sections fill whole pages; for a
-/// ring, at most a quarter of the limit, so that reusing the oldest segment
-/// keeps at least three quarters of it.
-static uint64_t next_segment_bytes(const rt_thread *t) {
+/// ring, at most a quarter of the limit, in whole records of `unit` bytes,
+/// so that reusing the oldest segment keeps at least three quarters of it.
+static uint64_t next_segment_bytes(const rt_thread *t, uint64_t unit) {
   uint32_t shift = t->next_seq < 8 ? t->next_seq : 8;
   uint64_t bytes = (uint64_t)TPUPROF_RT_SEGMENT_FIRST << shift;
   if (bytes > TPUPROF_RT_SEGMENT_MAX)
     bytes = TPUPROF_RT_SEGMENT_MAX;
   bytes -= sizeof(tpuprof_section_header) + sizeof(tpuprof_segment_section);
   if (t->ring && bytes > __tpuprof_rt_window_cap / 4)
-    bytes = __tpuprof_rt_window_cap / 4;
+    bytes = __tpuprof_rt_window_cap / 4 / unit * unit;
   return bytes;
 }
 
@@ -352,10 +352,12 @@ static void seal_current(rt_thread *t, tpuprof_rt_dump *d) {
     return;
   tpuprof_rt_segment *s = &t->segs[t->num_segs - 1];
   uint64_t used = (uint64_t)(t->cur - s->base);
-  // The tail no record fitted in is not kept: the limit counts records
-  // (and a ring that reuses the segment fills it to the same point).
-  t->taken -= s->capacity - used;
-  s->capacity = used;
+  // The tail no record fitted in is not kept: the limit counts records. (A
+  // ring keeps its segments' room: it reuses them whole.)
+  if (!t->ring) {
+    t->taken -= s->capacity - used;
+    s->capacity = used;
+  }
   __atomic_store_n(&s->head->stream_size, used, __ATOMIC_RELAXED);
   if (d && s->serial == d->serial)
     __tpuprof_rt_dump_set_used_locked(d, s->slot, used);
@@ -397,17 +399,28 @@ static uint8_t *reuse_oldest(rt_thread *t, tpuprof_rt_dump *d) {
 }
 
 /// Gives the thread room for a `need`-byte record: a new segment, or the
-/// oldest one again (ring), or none (t->out says why).
+/// oldest one again (ring), or none (t->out says why, if for good). The
+/// current segment is sealed only when another takes its place.
 static uint8_t *next_segment_locked(rt_thread *t, uint64_t need) {
   tpuprof_rt_dump *d = __tpuprof_rt_dump;
-  seal_current(t, d);
   uint64_t cap = __tpuprof_rt_window_cap;
-  uint64_t left = cap > t->taken ? cap - t->taken : 0;
+  uint64_t taken = t->taken;
+  if (t->num_segs && !t->ring) // The current segment's tail comes back.
+    taken -= t->segs[t->num_segs - 1].capacity - (uint64_t)(t->cur -
+             t->segs[t->num_segs - 1].base);
+  uint64_t left = cap > taken ? cap - taken : 0;
   if (left < need) {
-    if (t->ring && t->num_segs)
-      return reuse_oldest(t, d);
-    t->out = OUT_FULL;
-    return NULL;
+    if (!t->ring || !t->num_segs) {
+      t->out = OUT_FULL;
+      return NULL;
+    }
+    // A record larger than the oldest segment's room (more dims than the
+    // records it was taken for) is dropped, counted by make_room, and
+    // overwrites nothing; smaller ones still fit.
+    if (need > t->segs[0].capacity)
+      return NULL;
+    seal_current(t, d);
+    return reuse_oldest(t, d);
   }
   if (t->num_segs == t->segs_capacity) {
     uint32_t n = t->segs_capacity ? t->segs_capacity * 2 : 8;
@@ -420,7 +433,8 @@ static uint8_t *next_segment_locked(rt_thread *t, uint64_t need) {
     t->segs = grown;
     t->segs_capacity = n;
   }
-  uint64_t want = next_segment_bytes(t);
+  uint64_t want = next_segment_bytes(
+      t, need ? need : TPUPROF_RECORD_BYTES(0, t->words));
   if (want > left)
     want = left;
   if (want < need)
@@ -432,6 +446,7 @@ static uint8_t *next_segment_locked(rt_thread *t, uint64_t need) {
     t->out = OUT_NO_SPACE;
     return NULL;
   }
+  seal_current(t, d);
   if (t->thread_no == UINT32_MAX)
     t->thread_no = d->threads++;
   ++t->next_seq;
@@ -500,8 +515,10 @@ static TPUPROF_RT_NOINLINE uint8_t *make_room(rt_thread *t, uint64_t need) {
     p = next_segment_locked(t, need);
     pthread_mutex_unlock(&threads_mutex);
   }
-  if (!p)
+  if (!p && t->out)
     count_out(t);
+  else if (!p)
+    COUNT(t, dropped_full); // Larger than a ring's segment.
   return p;
 }
 

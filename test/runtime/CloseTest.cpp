@@ -340,3 +340,34 @@ TEST_F(Close, ProbeOpenAtTheCloseKeepsEndZero) {
   EXPECT_GT(done->counters[0], 0u); // Task clock of 2 ms of spinning.
   EXPECT_GT(done->counters[1], 0u);
 }
+
+TEST_F(Close, RingWithRecordsOfDifferentSizesStaysInItsSegments) {
+  // A small ring whose records alternate between no dims and 20 dims: a
+  // segment taken for a small record is too small for a large one when
+  // it is reused. Nothing is written outside the segments, and every
+  // record is kept or counted.
+  ASSERT_EQ(tpuprof_set_buffer_policy(TPUPROF_BUFFER_RING), 0);
+  ASSERT_EQ(tpuprof_enable(10, 0), 0);
+  int64_t dims[20] = {};
+  const uint32_t n = 2000;
+  for (uint32_t i = 0; i < n; ++i) {
+    dims[0] = i;
+    __tpuprof_begin_dims(500, dims, i % 2 ? 20 : 0);
+    __tpuprof_end(500);
+  }
+  ASSERT_EQ(tpuprof_disable(), 0);
+  ASSERT_EQ(tpuprof_set_buffer_policy(TPUPROF_BUFFER_STOP), 0);
+  Dump d = onlyDump();
+  ASSERT_EQ(d.threads.size(), 1u);
+  const ThreadSection &t = d.threads[0];
+  EXPECT_GT(t.records.size(), 0u);
+  EXPECT_EQ(t.records.size() + t.head.dropped, n);
+  int64_t prev = -1;
+  for (const Record &r : t.records) {
+    ASSERT_NE(r.rec.end, 0u);
+    if (!r.dims.empty()) { // Newest last, in order.
+      EXPECT_GT(r.dims[0], prev);
+      prev = r.dims[0];
+    }
+  }
+}
