@@ -91,9 +91,10 @@ def _max_records(n):
 
 
 def enable(max_records=0, mode=0):
-    """Opens a profiling window (tpuprof_enable). max_records: per-thread
-    buffer in timing-only records, 0 = TPUPROF_RECORD_SIZE or 131072; mode 0
-    timing, 1 + PMU counters and dynamic shapes, 2 detailed."""
+    """Opens a profiling window (tpuprof_enable). max_records: the most
+    timing-only records a thread keeps (a cap, not an allocation), 0 =
+    TPUPROF_RECORD_SIZE or 131072; mode 0 timing, 1 + PMU counters and
+    dynamic shapes, 2 detailed."""
     _check(_rt().tpuprof_enable(_max_records(max_records), _mode(mode)),
            "enable(max_records=%d, mode=%d)" % (max_records, mode))
 
