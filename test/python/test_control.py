@@ -202,14 +202,25 @@ class ProcessTest(unittest.TestCase):
 
     def test_environment_window_is_seen(self):
         # TPUPROF_ENABLE=1 opens a window when the runtime loads; the package
-        # sees it and closes it like its own.
+        # sees it and closes it like its own. Its dump file comes with its
+        # first record (docs/runtime.md): a process that records nothing
+        # leaves none.
         out = os.path.join(support.WORK, "env-window")
         os.makedirs(out, exist_ok=True)
-        done = self.python("import tpuprof; print(tpuprof.is_enabled()); print(tpuprof.disable())",
+        done = self.python("import tpuprof; print(tpuprof.is_enabled())\n"
+                           "with tpuprof.scope('step'): pass\n"
+                           "print(tpuprof.disable())",
                            TPUPROF_ENABLE="1", TPUPROF_OUTPUT=out)
         self.assertEqual(done.returncode, 0, done.stderr)
         self.assertEqual(done.stdout.split()[0], "True")
         self.assertTrue(done.stdout.split()[1].startswith(out))
+        quiet = os.path.join(support.WORK, "env-window-quiet")
+        os.makedirs(quiet, exist_ok=True)
+        done = self.python("import tpuprof; print(repr(tpuprof.disable()))",
+                           TPUPROF_ENABLE="1", TPUPROF_OUTPUT=quiet)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertEqual(done.stdout.strip(), "None")  # No dump written.
+        self.assertEqual(os.listdir(quiet), [])
 
 
 if __name__ == "__main__":
