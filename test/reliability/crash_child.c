@@ -14,6 +14,7 @@
 |*     SIGXFSZ's default action, which would kill the program).              *|
 \*===----------------------------------------------------------------------===*/
 
+#include "die_by.h"
 #include "tpuprof/tpuprof.h"
 
 #include <pthread.h>
@@ -93,15 +94,6 @@ int main(int argc, char **argv) {
   if (write(fd, &n, sizeof(n)) != (ssize_t)sizeof(n))
     return 2;
   close(fd);
-  if (strcmp(how, "kill") == 0)
-    raise(SIGKILL);
-  if (strcmp(how, "abort") == 0)
-    abort();
-  if (strcmp(how, "segv") == 0) {
-    // A real fault, not raise(): the kernel delivers SIGSEGV on the store.
-    signal(SIGSEGV, SIG_DFL);
-    int *volatile nowhere = NULL;
-    *nowhere = 1;
-  }
+  die_by(how);
   return 0;
 }

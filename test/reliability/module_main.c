@@ -19,6 +19,7 @@
 |*                             HOW (kill, abort, segv) with the window open   *|
 \*===----------------------------------------------------------------------===*/
 
+#include "die_by.h"
 #include "tpuprof/tpuprof.h"
 
 #include <dlfcn.h>
@@ -71,15 +72,7 @@ static int crash(const char *how, const char *lib, unsigned threads) {
       return 2;
   for (unsigned k = 0; k < threads; ++k)
     pthread_join(th[k], NULL);
-  if (strcmp(how, "kill") == 0)
-    raise(SIGKILL);
-  if (strcmp(how, "abort") == 0)
-    abort();
-  if (strcmp(how, "segv") == 0) {
-    signal(SIGSEGV, SIG_DFL);
-    int *volatile nowhere = NULL;
-    *nowhere = 1;
-  }
+  die_by(how);
   return 2;
 }
 
