@@ -25,6 +25,7 @@
 #include <cstddef>
 #include <cstring>
 #include <tuple>
+#include <utility>
 
 using namespace llvm;
 using namespace tpuprof;
@@ -448,7 +449,6 @@ Error DumpReader::parse() {
       g.scan = !complete && streamSize == 0;
       g.offset = payloadOff + sizeof(G);
       g.size = g.scan ? payloadSize - sizeof(G) : streamSize;
-      threadDropped = SaturatingAdd(threadDropped, droppedTotal(g.drops));
       segments.push_back(g);
       break;
     }
@@ -516,6 +516,24 @@ Error DumpReader::parse() {
                            Twine(h.calibCounts.size()) +
                            " counter words but the EVENTS section names " +
                            Twine(eventNames.size()));
+
+  // A thread's stage (its largest segment, which it reuses) whose records
+  // were just written to a section of their own when the process died
+  // shows them twice under one seq: the stage, to be scanned, and the
+  // written copy, counted. The copy holds them.
+  if (!complete) {
+    std::vector<std::pair<uint32_t, uint32_t>> copies;
+    for (const Segment &g : segments)
+      if (!g.scan)
+        copies.emplace_back(g.thread, g.seq);
+    llvm::sort(copies);
+    llvm::erase_if(segments, [&](const Segment &g) {
+      return g.scan && std::binary_search(copies.begin(), copies.end(),
+                                          std::make_pair(g.thread, g.seq));
+    });
+  }
+  for (const Segment &g : segments)
+    threadDropped = SaturatingAdd(threadDropped, droppedTotal(g.drops));
 
   // The header also counts records lost without a thread buffer. An
   // unfinished dump's header never got the threads' counts.

@@ -30,6 +30,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #ifndef MADV_POPULATE_WRITE
@@ -154,20 +155,27 @@ static int write_header(tpuprof_rt_dump *d) {
 
 /*===-- Growing the file -------------------------------------------------===*/
 
-/// Makes the file `new_end` bytes long with its space allocated, so that a
-/// mapping of it can never fault for want of space. The file size limit is
-/// checked first: growing past RLIMIT_FSIZE would raise SIGXFSZ, whose
-/// default action kills the host program. 0, or -1 with errno (EFBIG,
-/// ENOSPC, EDQUOT, EIO...).
-static int reserve(tpuprof_rt_dump *d, uint64_t new_end) {
-  if (new_end <= d->end)
-    return 0;
+/// Whether the file may grow to `new_end` bytes: past RLIMIT_FSIZE a write
+/// raises SIGXFSZ, whose default action kills the host program. 0, or -1
+/// with errno EFBIG.
+static int within_size_limit(uint64_t new_end) {
   struct rlimit rl;
   if (getrlimit(RLIMIT_FSIZE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
       new_end > (uint64_t)rl.rlim_cur) {
     errno = EFBIG;
     return -1;
   }
+  return 0;
+}
+
+/// Makes the file `new_end` bytes long with its space allocated, so that a
+/// mapping of it can never fault for want of space. The file size limit is
+/// checked first. 0, or -1 with errno (EFBIG, ENOSPC, EDQUOT, EIO...).
+static int reserve(tpuprof_rt_dump *d, uint64_t new_end) {
+  if (new_end <= d->end)
+    return 0;
+  if (within_size_limit(new_end) != 0)
+    return -1;
   int rc;
   do
     rc = fallocate(d->fd, 0, (off_t)d->end, (off_t)(new_end - d->end));
@@ -394,6 +402,22 @@ void __tpuprof_rt_dump_module_registered(void) {
 
 /*===-- Segments ---------------------------------------------------------===*/
 
+/// Grows `d`'s table of segments by one slot; NULL when out of memory.
+static tpuprof_rt_dump_seg *new_slot(tpuprof_rt_dump *d) {
+  if (d->num_segs == d->segs_capacity) {
+    uint32_t cap = d->segs_capacity ? d->segs_capacity * 2 : 64;
+    tpuprof_rt_dump_seg *grown =
+        (tpuprof_rt_dump_seg *)realloc(d->segs, cap * sizeof(*grown));
+    if (!grown)
+      return NULL;
+    d->segs = grown;
+    d->segs_capacity = cap;
+  }
+  tpuprof_rt_dump_seg *s = &d->segs[d->num_segs];
+  memset(s, 0, sizeof(*s));
+  return s;
+}
+
 /// Makes the pages of [p, p + n) present and writable now, so that the hot
 /// path never takes a page fault billed to the op it measures. 0, or -1
 /// when the kernel cannot back them (it would have been a SIGBUS).
@@ -417,16 +441,10 @@ int __tpuprof_rt_dump_add_segment_locked(tpuprof_rt_dump *d, uint64_t tid,
                                          tpuprof_rt_segment *out) {
   if (d->state != TPUPROF_RT_DUMP_OPEN)
     return -1;
-  if (d->num_segs == d->segs_capacity) {
-    uint32_t cap = d->segs_capacity ? d->segs_capacity * 2 : 64;
-    tpuprof_rt_dump_seg *grown =
-        (tpuprof_rt_dump_seg *)realloc(d->segs, cap * sizeof(*grown));
-    if (!grown) {
-      grow_failed(d, ENOMEM);
-      return -1;
-    }
-    d->segs = grown;
-    d->segs_capacity = cap;
+  tpuprof_rt_dump_seg *s = new_slot(d);
+  if (!s) {
+    grow_failed(d, ENOMEM);
+    return -1;
   }
   // The section starts where the file ends; the mapping at the page that
   // holds that offset (it may hold a MODULE section's tail), and the
@@ -463,7 +481,6 @@ int __tpuprof_rt_dump_add_segment_locked(tpuprof_rt_dump *d, uint64_t tid,
   head.thread = thread;
   head.seq = seq;
   memcpy(q, &head, sizeof(head)); // stream_size 0: scanned until closed.
-  tpuprof_rt_dump_seg *s = &d->segs[d->num_segs];
   s->section = sec;
   s->capacity = file_end - sec - SEGMENT_HEADERS;
   s->used = 0;
@@ -471,7 +488,7 @@ int __tpuprof_rt_dump_add_segment_locked(tpuprof_rt_dump *d, uint64_t tid,
   out->map_size = len;
   out->head = (tpuprof_segment_section *)q;
   out->base = q + sizeof(head);
-  out->capacity = s->capacity;
+  out->capacity = out->room = s->capacity;
   out->slot = d->num_segs++;
   out->serial = d->serial;
   d->end = file_end;
@@ -480,6 +497,81 @@ int __tpuprof_rt_dump_add_segment_locked(tpuprof_rt_dump *d, uint64_t tid,
   __tpuprof_rt_calibration_pair(&d->h.calib_ticks1, &d->h.calib_ns1);
   (void)write_header(d);
   return 0;
+}
+
+/// pwritev(2) of `iov` at `offset` until everything is out.
+static int writev_all(int fd, struct iovec *iov, int n, uint64_t offset) {
+  while (n > 0) {
+    ssize_t w = pwritev(fd, iov, n, (off_t)offset);
+    if (w < 0 && errno == EINTR)
+      continue;
+    if (w <= 0) {
+      if (w == 0)
+        errno = ENOSPC;
+      return -1;
+    }
+    offset += (uint64_t)w;
+    for (; n > 0 && (size_t)w >= iov->iov_len; ++iov, --n)
+      w -= (ssize_t)iov->iov_len;
+    if (n > 0) {
+      iov->iov_base = (uint8_t *)iov->iov_base + w;
+      iov->iov_len -= (size_t)w;
+    }
+  }
+  return 0;
+}
+
+int __tpuprof_rt_dump_write_stage_locked(tpuprof_rt_dump *d,
+                                         const tpuprof_rt_segment *s,
+                                         uint64_t used, uint64_t *records_at) {
+  if (d->state != TPUPROF_RT_DUMP_OPEN || s->serial != d->serial)
+    return -1;
+  tpuprof_rt_dump_seg *slot = new_slot(d);
+  if (!slot) {
+    grow_failed(d, ENOMEM);
+    return -1;
+  }
+  struct {
+    tpuprof_section_header sh;
+    tpuprof_segment_section head;
+  } h;
+  memset(&h, 0, sizeof(h));
+  h.sh.kind = TPUPROF_SECTION_SEGMENT;
+  h.sh.size = sizeof(h.head) + used; // Records keep 8-byte multiples.
+  memcpy(&h.head, s->head, sizeof(h.head));
+  h.head.stream_size = used;
+  uint64_t sec = d->end, end = sec + SEGMENT_HEADERS + used;
+  // No fallocate: a write reports a full file system as an error, it never
+  // faults. The size limit is checked, as a write past it raises SIGXFSZ.
+  struct iovec iov[2] = {{&h, sizeof(h)}, {s->base, (size_t)used}};
+  if (within_size_limit(end) != 0 || writev_all(d->fd, iov, 2, sec) != 0) {
+    int err = errno;
+    (void)ftruncate(d->fd, (off_t)d->end); // What a partial write left.
+    grow_failed(d, err);
+    return -1;
+  }
+  slot->section = sec;
+  slot->capacity = slot->used = used;
+  slot->dropped = h.head.dropped_full + h.head.dropped_overwritten +
+                  h.head.dropped_depth + h.head.dropped_no_space;
+  slot->written = 1;
+  ++d->num_segs;
+  d->end = end;
+  // The section counts from here on. Until the stage starts over, the
+  // reader of a crash dump sees this lap twice and keeps this copy.
+  ++d->h.num_sections;
+  __tpuprof_rt_calibration_pair(&d->h.calib_ticks1, &d->h.calib_ns1);
+  (void)write_header(d);
+  kill_point(6);
+  *records_at = sec + SEGMENT_HEADERS;
+  return 0;
+}
+
+void __tpuprof_rt_dump_patch_locked(tpuprof_rt_dump *d, uint32_t serial,
+                                    uint64_t at, const void *bytes,
+                                    uint64_t n) {
+  if (d && d->state == TPUPROF_RT_DUMP_OPEN && d->serial == serial)
+    (void)write_all(d->fd, bytes, n, at);
 }
 
 void __tpuprof_rt_dump_set_used_locked(tpuprof_rt_dump *d, uint32_t slot,
@@ -515,6 +607,10 @@ int __tpuprof_rt_dump_finish(tpuprof_rt_dump *d, uint64_t window_end,
   // 1. Each segment's stream size, and the drops it counted.
   for (uint32_t i = 0; i < d->num_segs; ++i) {
     const tpuprof_rt_dump_seg *s = &d->segs[i];
+    if (s->written) { // Its header is final.
+      dropped += s->dropped;
+      continue;
+    }
     uint64_t at = s->section + sizeof(tpuprof_section_header);
     tpuprof_segment_section head;
     if (read_all(d->fd, &head, sizeof(head), at) != 0)
@@ -530,6 +626,8 @@ int __tpuprof_rt_dump_finish(tpuprof_rt_dump *d, uint64_t window_end,
   //    section shrinks, the file is cut), the others free its blocks.
   for (uint32_t i = 0; i < d->num_segs; ++i) {
     const tpuprof_rt_dump_seg *s = &d->segs[i];
+    if (s->written)
+      continue;
     uint64_t used_end = s->section + SEGMENT_HEADERS + s->used;
     uint64_t cap_end = s->section + SEGMENT_HEADERS + s->capacity;
     if (cap_end == d->end) {

@@ -86,14 +86,29 @@ void AnnotateIgnoreWritesEnd(const char *file, int line);
 /// Stack entry `frame` of a probe that may end in another function.
 #define FRAME_FREE UINTPTR_MAX
 
+/// Stack entry `gen` bit of a parked record (window generations skip it).
+#define GEN_PARKED 0x80000000u
+
 /// One open probe. `gen` is the window the record was written in (0 when it
-/// was not written), so an end in a later window leaves that window alone.
+/// was not written), so an end in a later window leaves that window alone;
+/// with GEN_PARKED, `rec` is the record's parked copy (below).
 typedef struct rt_stack_entry {
   uint32_t probe;      ///< Probe id passed to begin (matched by end).
   uint32_t gen;        ///< Window generation of the record.
   tpuprof_record *rec; ///< The record, NULL when none was written.
   uintptr_t frame;     ///< CFA of the begin's caller, or FRAME_FREE.
 } rt_stack_entry;
+
+/// An open probe's record whose stage lap was written to the file: the end
+/// goes to this copy (first, so that end_counters finds the counter words
+/// right after it), then to the file at `at` (the thread-list lock held).
+typedef struct rt_parked {
+  tpuprof_record rec; ///< The record, num_dims 0: ...
+  uint64_t words[TPUPROF_RT_MAX_WORDS]; ///< ... its counter words follow.
+  uint64_t at;        ///< File offset of the written record.
+  uint32_t serial;    ///< Of the dump it was written to.
+  uint32_t num_dims;  ///< Its dimension words in the file.
+} rt_parked;
 
 /// Why a thread takes no more segments in this window.
 enum {
@@ -133,6 +148,8 @@ typedef struct rt_thread {
   /// earlier window's (detached) until the thread enters the next one.
   tpuprof_rt_segment *segs;
   uint32_t num_segs, segs_capacity;
+  /// Parked records, by stack index; allocated at the first one.
+  rt_parked *parked;
   tpuprof_rt_group grp; ///< perf_event group (counters.c).
   rt_stack_entry stack[TPUPROF_RT_STACK_DEPTH] __attribute__((aligned(64)));
 } __attribute__((aligned(64))) rt_thread;
@@ -161,7 +178,7 @@ void __tpuprof_rt_threads_unlock(void) { pthread_mutex_unlock(&threads_mutex); }
 
 uint32_t __tpuprof_rt_next_gen_locked(void) {
   uint32_t g = __tpuprof_rt_gen + 1;
-  if (g == 0) // 0 marks "no record" in stack entries.
+  if (g == 0 || (g & GEN_PARKED)) // 0 marks "no record" in stack entries.
     g = 1;
   __atomic_store_n(&__tpuprof_rt_gen, g, __ATOMIC_RELEASE);
   return g;
@@ -208,7 +225,7 @@ static void count_out(rt_thread *t) {
 
 /// Open probe `e` is closed without its end.
 static void count_unwound(rt_thread *t, const rt_stack_entry *e) {
-  if (e->gen == t->gen && e->rec)
+  if ((e->gen & ~GEN_PARKED) == t->gen && e->rec)
     COUNT(t, unwound);
 }
 
@@ -244,6 +261,7 @@ static void free_thread(rt_thread *t) {
   __tpuprof_rt_group_close(&t->grp);
   release_segments(t);
   free(t->segs);
+  free(t->parked);
   free(t);
 }
 
@@ -398,9 +416,81 @@ static uint8_t *reuse_oldest(rt_thread *t, tpuprof_rt_dump *d) {
   return use_segment(t, &t->segs[t->num_segs - 1]);
 }
 
-/// Gives the thread room for a `need`-byte record: a new segment, or the
-/// oldest one again (ring), or none (t->out says why, if for good). The
-/// current segment is sealed only when another takes its place.
+/// Parks the open probes whose records are in the first `used` bytes of
+/// stage `s`, just written to the file at `at` (dump `serial`): their ends
+/// go to the written copies (end_parked), since the stage starts over.
+static void park_open_records(rt_thread *t, const tpuprof_rt_segment *s,
+                              uint64_t used, uint64_t at, uint32_t serial) {
+  uint32_t depth = t->depth < TPUPROF_RT_STACK_DEPTH ? t->depth
+                                                     : TPUPROF_RT_STACK_DEPTH;
+  for (uint32_t i = 0; i < depth; ++i) {
+    rt_stack_entry *e = &t->stack[i];
+    const uint8_t *r = (const uint8_t *)e->rec;
+    if (e->gen != t->gen || r < s->base || r >= s->base + used)
+      continue;
+    if (!t->parked &&
+        !(t->parked = (rt_parked *)calloc(TPUPROF_RT_STACK_DEPTH,
+                                          sizeof(rt_parked)))) {
+      e->rec = NULL; // No memory: the written record stays unfinished.
+      continue;
+    }
+    const tpuprof_record *rec = (const tpuprof_record *)r;
+    rt_parked *k = &t->parked[i];
+    k->rec = *rec;
+    k->rec.num_dims = 0;
+    memcpy(k->words, (const uint64_t *)(rec + 1) + rec->num_dims,
+           8u * rec->num_counters);
+    k->at = at + (uint64_t)(r - s->base);
+    k->serial = serial;
+    k->num_dims = rec->num_dims;
+    e->rec = &k->rec;
+    e->gen = t->gen | GEN_PARKED;
+  }
+}
+
+/// The thread's stage (its largest segment, stop policy) is full: its
+/// records go to a section of their own by one write, and it starts over,
+/// so that a thread recording a lot reuses the same mapped pages, warm in
+/// the cache, instead of faulting in new ones (docs/runtime.md, "Stages").
+static uint8_t *restart_stage(rt_thread *t, tpuprof_rt_dump *d,
+                              uint64_t left) {
+  tpuprof_rt_segment *s = &t->segs[t->num_segs - 1];
+  uint64_t used = (uint64_t)(t->cur - s->base);
+  uint64_t at = 0;
+  if (!d || __tpuprof_rt_dump_write_stage_locked(d, s, used, &at) != 0) {
+    t->out = OUT_NO_SPACE; // The stage keeps what it holds.
+    return NULL;
+  }
+  park_open_records(t, s, used, at, d->serial);
+  // The lap and its counts belong to the written copy now. Cleared first,
+  // the next seq last: until then the reader of a crash dump sees the lap
+  // twice under one seq and keeps the written copy.
+  memset(s->base, 0, used);
+  tpuprof_segment_section *h = s->head;
+  __atomic_store_n(&h->dropped_full, 0, __ATOMIC_RELAXED);
+  __atomic_store_n(&h->dropped_overwritten, 0, __ATOMIC_RELAXED);
+  __atomic_store_n(&h->dropped_depth, 0, __ATOMIC_RELAXED);
+  __atomic_store_n(&h->dropped_no_space, 0, __ATOMIC_RELAXED);
+  __atomic_store_n(&h->unwound, 0, __ATOMIC_RELAXED);
+  __atomic_store_n(&h->seq, t->next_seq++, __ATOMIC_RELEASE);
+  t->taken -= s->capacity - used;
+  s->capacity = s->room < left ? s->room : left;
+  t->taken += s->capacity;
+  return use_segment(t, s);
+}
+
+/// Whether `s` is a stage: a stop-policy thread's segment of the largest
+/// size, which it reuses rather than taking another.
+static int is_stage(const rt_thread *t, const tpuprof_rt_segment *s) {
+  return !t->ring && s->room >= TPUPROF_RT_SEGMENT_MAX - sizeof(
+                                    tpuprof_section_header) -
+                                    sizeof(tpuprof_segment_section);
+}
+
+/// Gives the thread room for a `need`-byte record: a new segment, its stage
+/// again, or the oldest segment again (ring), or none (t->out says why, if
+/// for good). The current segment is sealed only when another takes its
+/// place.
 static uint8_t *next_segment_locked(rt_thread *t, uint64_t need) {
   tpuprof_rt_dump *d = __tpuprof_rt_dump;
   uint64_t cap = __tpuprof_rt_window_cap;
@@ -422,6 +512,8 @@ static uint8_t *next_segment_locked(rt_thread *t, uint64_t need) {
     seal_current(t, d);
     return reuse_oldest(t, d);
   }
+  if (t->num_segs && is_stage(t, &t->segs[t->num_segs - 1]))
+    return restart_stage(t, d, left);
   if (t->num_segs == t->segs_capacity) {
     uint32_t n = t->segs_capacity ? t->segs_capacity * 2 : 8;
     tpuprof_rt_segment *grown =
@@ -451,8 +543,8 @@ static uint8_t *next_segment_locked(rt_thread *t, uint64_t need) {
     t->thread_no = d->threads++;
   ++t->next_seq;
   ++t->num_segs;
-  // The writer rounds up to whole pages; the limit still caps the room,
-  // and a ring's segments keep to their quarter.
+  // The writer rounds up to whole pages; the limit still caps the
+  // capacity, and a ring's segments keep to their quarter.
   if (s->capacity > left)
     s->capacity = left;
   if (t->ring && s->capacity > want)
@@ -715,6 +807,29 @@ void __tpuprof_rt_begin_range(uint32_t probe, uintptr_t frame) {
   rt_begin(probe, NULL, 0, frame, FRAME_FREE);
 }
 
+/// The end of a parked record: into its copy, then into the file, unless
+/// the window closed meanwhile (the record then stays unfinished, like
+/// every probe open at a close).
+static TPUPROF_RT_NOINLINE void end_parked(rt_thread *t, tpuprof_record *r,
+                                          uint64_t now) {
+  if (r->num_counters)
+    end_counters(t, r, now);
+  r->end = now;
+  const rt_parked *k = (const rt_parked *)r;
+  pthread_mutex_lock(&threads_mutex);
+  if (t->gen == __tpuprof_rt_gen) {
+    // The counter deltas first: a record with an end is finished.
+    uint64_t at = k->at + sizeof(tpuprof_record) + 8u * k->num_dims;
+    if (r->num_counters)
+      __tpuprof_rt_dump_patch_locked(__tpuprof_rt_dump, k->serial, at,
+                                     k->words, 8u * r->num_counters);
+    __tpuprof_rt_dump_patch_locked(__tpuprof_rt_dump, k->serial,
+                                   k->at + offsetof(tpuprof_record, end),
+                                   &r->end, sizeof(r->end));
+  }
+  pthread_mutex_unlock(&threads_mutex);
+}
+
 TPUPROF_RT_INLINE void finish(rt_thread *t, const rt_stack_entry *e,
                               uint64_t now) {
   // A record from an earlier window (its segments were left since) or one
@@ -725,6 +840,8 @@ TPUPROF_RT_INLINE void finish(rt_thread *t, const rt_stack_entry *e,
       end_counters(t, r, now);
     // Release: a reader that sees `end` also sees the counter deltas.
     __atomic_store_n(&r->end, now, __ATOMIC_RELEASE);
+  } else if (TPUPROF_RT_UNLIKELY(e->gen == (t->gen | GEN_PARKED))) {
+    end_parked(t, r, now);
   }
 }
 
@@ -889,6 +1006,7 @@ void __tpuprof_rt_threads_after_fork_child_locked(void) {
     if (t != self) {
       __tpuprof_rt_group_close(&t->grp);
       free(t->segs);
+      free(t->parked);
       free(t);
     }
     t = next;

@@ -41,13 +41,15 @@ extern "C" {
 /// thread keeps in a window, never allocated up front.
 #define TPUPROF_RT_MAX_RECORDS (1ull << 30)
 
-/// Record bytes of a thread's first segment in a window; each later one is
-/// twice the one before, up to TPUPROF_RT_SEGMENT_MAX (docs/runtime.md,
+/// Bytes of a thread's first segment in a window; each later one is twice
+/// the one before, up to TPUPROF_RT_SEGMENT_MAX (docs/runtime.md,
 /// "Segments"). Small first segments keep a thread that records a little
-/// small; large later ones keep the number of segments (each one a lock, a
-/// fallocate and an mmap) low for a thread that records a lot.
+/// small. A stop-policy thread's segment of the largest size is its stage:
+/// when it is full its records are written to the file by one write and it
+/// starts over, so a thread that records a lot keeps reusing 1 MiB of
+/// mapped pages, warm in the cache (docs/runtime.md, "Stages").
 #define TPUPROF_RT_SEGMENT_FIRST (16u << 10)
-#define TPUPROF_RT_SEGMENT_MAX (4u << 20)
+#define TPUPROF_RT_SEGMENT_MAX (1u << 20)
 
 /// Largest number of dynamic dimensions one record carries (num_dims is a
 /// uint8_t); extra dimensions are not recorded.
@@ -381,6 +383,8 @@ typedef struct tpuprof_rt_dump_seg {
   uint64_t capacity; ///< Record bytes it holds.
   uint64_t used;     ///< Record bytes written: fixed when its thread moves
                      ///< on, when a ring reuses it, and at the close.
+  uint64_t dropped;  ///< A written stage lap's drops (when `written`).
+  int written;       ///< A stage lap written whole: its header is final.
 } tpuprof_rt_dump_seg;
 
 /// A segment as its thread sees it: where it is mapped.
@@ -389,7 +393,8 @@ typedef struct tpuprof_rt_segment {
   uint64_t map_size;             ///< Its bytes.
   tpuprof_segment_section *head; ///< The segment header in it.
   uint8_t *base;                 ///< First record.
-  uint64_t capacity;             ///< Record bytes from `base`.
+  uint64_t capacity;             ///< Record bytes from `base` in use now.
+  uint64_t room;                 ///< Record bytes mapped from `base`.
   uint32_t slot;                 ///< Index in the dump's `segs`.
   uint32_t serial;               ///< The dump's serial; 0 once detached.
 } tpuprof_rt_segment;
@@ -469,6 +474,25 @@ int __tpuprof_rt_dump_add_segment_locked(tpuprof_rt_dump *d, uint64_t tid,
                                          uint64_t want,
                                          tpuprof_rt_segment *out);
 
+/// Writes the first `used` record bytes of `s`, a thread's stage, and its
+/// header (stream size `used`, its counts) as a SEGMENT section of their
+/// own at the end of `d`'s file, with one pwritev: the records reach the
+/// page cache by the kernel's copy, in large folios, instead of 4 KiB pages
+/// faulted into a mapping one by one. The section counts in the header once
+/// it is whole. Sets *records_at to the file offset of its first record. 0,
+/// or -1 when `d` cannot grow (the window's first failure prints one line;
+/// nothing is left of the attempt). Thread-list lock held.
+int __tpuprof_rt_dump_write_stage_locked(tpuprof_rt_dump *d,
+                                         const tpuprof_rt_segment *s,
+                                         uint64_t used, uint64_t *records_at);
+
+/// Writes `n` bytes at file offset `at` of the dump whose serial is
+/// `serial`, if it is `d` and open: the end of a record whose stage lap was
+/// written while it was open. Thread-list lock held.
+void __tpuprof_rt_dump_patch_locked(tpuprof_rt_dump *d, uint32_t serial,
+                                    uint64_t at, const void *bytes,
+                                    uint64_t n);
+
 /// Sets the record bytes of segment `slot` (sealed, reused or closed).
 void __tpuprof_rt_dump_set_used_locked(tpuprof_rt_dump *d, uint32_t slot,
                                        uint64_t used);
@@ -493,8 +517,9 @@ void __tpuprof_rt_dump_forget(tpuprof_rt_dump *d);
 
 /// Tests only (test/reliability/CloseCrashTest.cpp): when 1..5, finishing
 /// a dump raises SIGKILL just before that step (1 segment sizes, 2 unused
-/// capacity, 3 header, 4 complete flag, 5 close), as a process killed there
-/// would die. 0 (the default): never.
+/// capacity, 3 header, 4 complete flag, 5 close); when 6, just after a
+/// stage's records were written, before the stage starts over; as a
+/// process killed there would die. 0 (the default): never.
 extern int __tpuprof_rt_kill_before_step;
 
 #ifdef __cplusplus
