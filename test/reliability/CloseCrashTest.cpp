@@ -86,7 +86,8 @@ int closeInChild(const std::string &dir, int step, bool second) {
   return status;
 }
 
-class CloseCrash : public ::testing::TestWithParam<std::tuple<int, bool>> {
+/// A fresh directory for the child's dump.
+class CrashDir : public ::testing::Test {
 protected:
   void SetUp() override {
     char tmpl[] = "/tmp/tpuprof-closecrash-XXXXXX";
@@ -99,9 +100,121 @@ protected:
     rmdir(Dir.c_str());
   }
   std::string Dir;
+
+  /// The one dump in Dir, read by the report library.
+  Dump onlyDump() {
+    std::vector<std::string> names = namesIn(Dir);
+    EXPECT_EQ(names.size(), 1u);
+    if (names.empty())
+      return Dump();
+    llvm::Expected<Dump> d = readDump(Dir + "/" + names[0]);
+    EXPECT_TRUE(bool(d)) << llvm::toString(d.takeError());
+    return d ? std::move(*d) : Dump();
+  }
 };
 
+class CloseCrash : public CrashDir,
+                   public ::testing::WithParamInterface<std::tuple<int, bool>> {
+};
+
+using StageCrash = CrashDir;
+
+/// In a child: probe 60 open, then pairs of probe 61 with their index as a
+/// dim until it dies; with `endFirst`, 60 ends after `pairs` pairs and 62
+/// stays open over `pairs` more, then SIGKILL. Without, the kill hook
+/// fires at the first stage lap written (the lap then is in the file twice).
+int stageInChild(const std::string &dir, int64_t pairs, bool endFirst) {
+  pid_t pid = fork();
+  if (pid == 0) {
+    tpuprof_set_output(dir.c_str(), 0);
+    if (tpuprof_enable(1u << 22, 0) != 0)
+      _exit(2);
+    if (!endFirst)
+      __tpuprof_rt_kill_before_step = 6;
+    __tpuprof_begin(60);
+    int64_t i = 0;
+    for (; i < pairs; ++i) {
+      __tpuprof_begin_dims(61, &i, 1);
+      __tpuprof_end(61);
+    }
+    if (endFirst) {
+      __tpuprof_end(60);
+      __tpuprof_begin(62);
+      for (; i < 2 * pairs; ++i) {
+        __tpuprof_begin_dims(61, &i, 1);
+        __tpuprof_end(61);
+      }
+      raise(SIGKILL);
+    }
+    _exit(3);
+  }
+  int status = -1;
+  waitpid(pid, &status, 0);
+  return status;
+}
+
+/// Checks that `r` holds probe 61's pairs 0..n-1 once each, in order, from
+/// index `from`; returns n.
+size_t expectPairsInOrder(const std::vector<Record> &r, size_t from) {
+  size_t n = 0;
+  for (size_t k = from; k < r.size() && r[k].probe == 61; ++k, ++n) {
+    EXPECT_EQ(r[k].dims.size(), 1u) << k;
+    if (r[k].dims.size() != 1 || r[k].dims[0] != int64_t(n)) {
+      ADD_FAILURE() << "record " << k << " is pair " << r[k].dims[0]
+                    << ", expected " << n;
+      break;
+    }
+    EXPECT_NE(r[k].end, 0u) << k;
+  }
+  return n;
+}
+
 } // namespace
+
+TEST_F(StageCrash, KilledAsALapIsWrittenKeepsItOnce) {
+  // Just after a stage lap reached its own section, before the stage
+  // starts over: the lap is in the file twice, and the reader keeps one.
+  int status = stageInChild(Dir, 1000000, false);
+  ASSERT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL) << status;
+  Dump d = onlyDump();
+  EXPECT_FALSE(d.info.isComplete());
+  ASSERT_EQ(d.threads.size(), 1u);
+  const std::vector<Record> &r = d.threads[0].records;
+  ASSERT_FALSE(r.empty());
+  EXPECT_EQ(r[0].probe, 60u);
+  EXPECT_EQ(r[0].end, 0u); // Open when the process died.
+  size_t n = expectPairsInOrder(r, 1);
+  EXPECT_EQ(1 + n, r.size());
+  // More than the mapped segments before the stage hold (~1 MiB).
+  EXPECT_GT(n, size_t(1u << 20) / 32);
+  EXPECT_EQ(d.threads[0].dropped, 0u);
+}
+
+TEST_F(StageCrash, KilledAfterLapsKeepsEveryRecordAndEveryEnd) {
+  // Probe 60 was open across laps and ended: its end reached the written
+  // copy of its record. Probe 62, open across later laps, stays unfinished.
+  const int64_t pairs = 100000; // 32-byte records: 3.2 MB each half.
+  int status = stageInChild(Dir, pairs, true);
+  ASSERT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL) << status;
+  Dump d = onlyDump();
+  EXPECT_FALSE(d.info.isComplete());
+  ASSERT_EQ(d.threads.size(), 1u);
+  const std::vector<Record> &r = d.threads[0].records;
+  ASSERT_EQ(r.size(), size_t(2 * pairs + 2));
+  ASSERT_EQ(r[0].probe, 60u);
+  EXPECT_EQ(expectPairsInOrder(r, 1), size_t(pairs));
+  ASSERT_NE(r[0].end, 0u);
+  EXPECT_GE(r[0].end, r[pairs].end);
+  ASSERT_EQ(r[pairs + 1].probe, 62u);
+  EXPECT_LE(r[0].end, r[pairs + 1].begin);
+  EXPECT_EQ(r[pairs + 1].end, 0u);
+  for (int64_t k = pairs + 2; k < 2 * pairs + 2; ++k) {
+    ASSERT_EQ(r[k].probe, 61u) << k;
+    ASSERT_EQ(r[k].dims.size(), 1u) << k;
+    ASSERT_EQ(r[k].dims[0], k - 2) << k;
+    ASSERT_NE(r[k].end, 0u) << k;
+  }
+}
 
 TEST_P(CloseCrash, KilledDuringTheCloseLeavesEveryRecord) {
   const int step = std::get<0>(GetParam());

@@ -144,7 +144,7 @@ protected:
   }
 
   void expectSurvivor(const std::string &how, int sig) {
-    const uint64_t n = 20000;
+    const uint64_t n = 200000; // 2.4 MB a thread: stage laps (runtime.md).
     Child c = run(n, how);
     ASSERT_TRUE(c.gotReport);
     EXPECT_EQ(c.reported, n);

@@ -295,6 +295,91 @@ TEST_F(Close, RecordLimitCountsWhatIsNotKept) {
   EXPECT_EQ(d.header.dropped, 123u);
 }
 
+TEST_F(Close, StageLapsKeepEveryRecordInOrderAndOpenProbesGetTheirEnds) {
+  // A thread that records a lot reuses its stage, its largest segment:
+  // each full lap is written to a section of its own and the stage starts
+  // over. Probes open across laps (one for the whole window, one per block)
+  // get their ends in the written copies.
+  const int blocks = 4, perBlock = 50000; // 6.4 MB of records: ~4 laps.
+  ASSERT_EQ(tpuprof_enable(2 * blocks * (perBlock + 1), 0), 0); // Dims too.
+  __tpuprof_begin(30);
+  for (int b = 0; b < blocks; ++b) {
+    __tpuprof_begin(31);
+    for (int i = 0; i < perBlock; ++i) {
+      int64_t dim = int64_t(b) * perBlock + i;
+      __tpuprof_begin_dims(32, &dim, 1);
+      __tpuprof_end(32);
+    }
+    __tpuprof_end(31);
+  }
+  __tpuprof_end(30);
+  ASSERT_EQ(tpuprof_disable(), 0);
+  Dump d = onlyDump();
+  EXPECT_EQ(d.header.dropped, 0u);
+  ASSERT_EQ(d.threads.size(), 1u);
+  const ThreadSection &t = d.threads[0];
+  EXPECT_GT(t.segments, 10u); // 6 mapped segments, the stage, its laps.
+  const std::vector<Record> &r = t.records;
+  ASSERT_EQ(r.size(), size_t(1 + blocks * (perBlock + 1)));
+  ASSERT_EQ(r[0].rec.probe, 30u);
+  size_t k = 1;
+  uint64_t prevEnd = r[0].rec.begin;
+  for (int b = 0; b < blocks; ++b) {
+    const Record &block = r[k++];
+    ASSERT_EQ(block.rec.probe, 31u) << b;
+    ASSERT_EQ(block.rec.depth, 1u) << b;
+    ASSERT_LE(prevEnd, block.rec.begin) << b;
+    for (int i = 0; i < perBlock; ++i, ++k) {
+      ASSERT_EQ(r[k].rec.probe, 32u) << k;
+      ASSERT_EQ(r[k].rec.depth, 2u) << k;
+      ASSERT_EQ(r[k].dims.size(), 1u) << k;
+      ASSERT_EQ(r[k].dims[0], int64_t(b) * perBlock + i) << k;
+      ASSERT_LE(prevEnd, r[k].rec.begin) << k;
+      ASSERT_LE(r[k].rec.begin, r[k].rec.end) << k;
+      prevEnd = r[k].rec.end;
+    }
+    ASSERT_LE(prevEnd, block.rec.end) << b; // Its end, written later.
+    prevEnd = block.rec.end;
+  }
+  EXPECT_LE(prevEnd, r[0].rec.end);
+  EXPECT_LE(r[0].rec.end, d.header.window_end);
+
+  // The record limit still counts exactly when it falls in a later lap.
+  const int limit = 150000;
+  ASSERT_EQ(tpuprof_enable(limit, 0), 0);
+  for (int i = 0; i < limit + 77; ++i)
+    pair(5);
+  ASSERT_EQ(tpuprof_disable(), 0);
+  Dump limited = lastDump();
+  ASSERT_EQ(limited.threads.size(), 1u);
+  EXPECT_EQ(limited.threads[0].records.size(), size_t(limit));
+  EXPECT_EQ(limited.threads[0].droppedFull, 77u);
+}
+
+TEST_F(Close, ProbeOpenAcrossALapAndTheCloseStaysUnfinished) {
+  // Its record was written with the lap; an end after the close goes to
+  // no dump, in place or in the file.
+  ASSERT_EQ(tpuprof_enable(1u << 20, 0), 0);
+  __tpuprof_begin(33);
+  for (int i = 0; i < 150000; ++i)
+    pair(34);
+  ASSERT_EQ(tpuprof_flush(), 0);
+  __tpuprof_end(33);
+  pair(35);
+  ASSERT_EQ(tpuprof_disable(), 0);
+  Dump first;
+  ASSERT_EQ(parseDump(Dir + "/tpuprof_data_dev0-0", first), "");
+  ASSERT_EQ(first.threads.size(), 1u);
+  ASSERT_EQ(first.threads[0].records.size(), 150001u);
+  EXPECT_EQ(first.threads[0].records[0].rec.probe, 33u);
+  EXPECT_EQ(first.threads[0].records[0].rec.end, 0u);
+  Dump second;
+  ASSERT_EQ(parseDump(Dir + "/tpuprof_data_dev0-1", second), "");
+  ASSERT_EQ(second.threads.size(), 1u);
+  ASSERT_EQ(second.threads[0].records.size(), 1u);
+  EXPECT_EQ(second.threads[0].records[0].rec.probe, 35u);
+}
+
 TEST_F(Close, RingKeepsTheNewestRecordsInOrder) {
   // The ring reuses whole segments, a quarter of the limit each: it keeps
   // at least three quarters of the limit, the newest, oldest first.

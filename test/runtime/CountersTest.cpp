@@ -410,6 +410,39 @@ TEST_F(Counters, UnfinishedRecordsKeepTheirWordsAndEndZero) {
   EXPECT_EQ(recordOf(next, 16), nullptr);
 }
 
+TEST_F(Counters, ProbeOpenAcrossStageLapsGetsItsCounterDeltas) {
+  // Its record was written to the file with a full stage lap while it was
+  // open: its end and its counter deltas go to that copy. The pages it
+  // touches after the laps must be in its delta.
+  ASSERT_EQ(tpuprof_set_events("perf::PAGE-FAULTS"), 0);
+  ASSERT_EQ(tpuprof_enable(1u << 20, 1), 0);
+  __tpuprof_begin(40);
+  std::vector<int64_t> dims(255, 7); // 2 KiB records: laps come quickly.
+  for (int i = 0; i < 3000; ++i) {
+    __tpuprof_begin_dims(41, dims.data(), uint32_t(dims.size()));
+    __tpuprof_end(41);
+  }
+  const size_t pages = 5000;
+  touchFreshPages(pages);
+  __tpuprof_end(40);
+  ASSERT_EQ(tpuprof_disable(), 0);
+  Dump d = onlyDump();
+  ASSERT_EQ(d.threads.size(), 1u);
+  EXPECT_GT(d.threads[0].segments, 8u); // Written laps.
+  const std::vector<Record> &r = d.threads[0].records;
+  ASSERT_EQ(r.size(), 3001u);
+  ASSERT_EQ(r[0].rec.probe, 40u);
+  EXPECT_GE(r[0].rec.end, r.back().rec.end);
+  int faults = eventIndex(d, "perf::PAGE-FAULTS");
+  ASSERT_GE(faults, 0);
+  ASSERT_EQ(r[0].counters.size(), 4u);
+  EXPECT_GE(r[0].counters[faults], pages);
+  if (!Sanitized)
+    EXPECT_LT(r[0].counters[faults], pages + 2000);
+  for (size_t i = 1; i < r.size(); ++i)
+    ASSERT_LT(r[i].counters[faults], 100u) << i; // Deltas, not readings.
+}
+
 //===----------------------------------------------------------------------===//
 // Schedules
 //===----------------------------------------------------------------------===//
