@@ -80,7 +80,14 @@ void AnnotateIgnoreWritesEnd(const char *file, int line);
 #endif
 
 #define TPUPROF_RT_INITIAL_EXEC __attribute__((tls_model("initial-exec")))
-#define TPUPROF_RT_NOINLINE __attribute__((noinline, cold))
+/// The hot path's out-of-line calls keep every register but r11 (clang's
+/// preserve_most), so the probes need not save registers around them.
+#if defined(__clang__) && defined(__x86_64__)
+#define TPUPROF_RT_KEEPS_REGS __attribute__((preserve_most))
+#else
+#define TPUPROF_RT_KEEPS_REGS
+#endif
+#define TPUPROF_RT_NOINLINE __attribute__((noinline, cold)) TPUPROF_RT_KEEPS_REGS
 #define TPUPROF_RT_INLINE static inline __attribute__((always_inline))
 
 /// Stack entry `frame` of a probe that may end in another function.
@@ -186,6 +193,10 @@ uint32_t __tpuprof_rt_next_gen_locked(void) {
 
 /*===-- Clock, inline copy for the hot path ------------------------------===*/
 
+static TPUPROF_RT_NOINLINE uint64_t monotonic_now(void) {
+  return __tpuprof_rt_monotonic_ns();
+}
+
 TPUPROF_RT_INLINE uint64_t rt_now(void) {
 #if TPUPROF_RT_HAVE_TSC
   if (TPUPROF_RT_LIKELY(__tpuprof_rt_use_tsc))
@@ -193,7 +204,7 @@ TPUPROF_RT_INLINE uint64_t rt_now(void) {
 #endif
   // Out of line: a struct timespec here would give every probe a stack
   // frame and callee-saved register spills, even on the rdtsc path.
-  return __tpuprof_rt_monotonic_ns();
+  return monotonic_now();
 }
 
 /*===-- Counting what is not kept ----------------------------------------===*/
@@ -710,7 +721,7 @@ static TPUPROF_RT_NOINLINE rt_thread *begin_slow(uint32_t probe,
 
 /// Modes 1/2, out of line so that mode 0 keeps a small frame: the counters
 /// (one group read), then the clock, both as late as possible.
-static __attribute__((noinline)) void
+static __attribute__((noinline)) TPUPROF_RT_KEEPS_REGS void
 begin_counters(rt_thread *t, tpuprof_record *r, uint64_t *cw) {
   uint32_t nev = t->grp.nev;
   uint64_t before = nev ? rt_now() : 0;
@@ -725,7 +736,7 @@ begin_counters(rt_thread *t, tpuprof_record *r, uint64_t *cw) {
 
 /// Modes 1/2: the counters' deltas, and the end read's cost added to the
 /// begin read's (READ_TICKS).
-static __attribute__((noinline)) void
+static __attribute__((noinline)) TPUPROF_RT_KEEPS_REGS void
 end_counters(rt_thread *t, tpuprof_record *r, uint64_t now) {
   uint64_t *cw = (uint64_t *)(r + 1) + r->num_dims;
   __tpuprof_rt_counters_end(&t->grp, cw);
