@@ -8,12 +8,15 @@
 |* many bytes as the dump has, from a buffer already in memory, to a new file *|
 |* in the same directory, plus its open and close. Rounds alternate; figures  *|
 |* are medians. With --threads T the records are split between the main      *|
-|* thread and T-1 others.                                                     *|
+|* thread and T-1 others. Each --dir (default: .) is measured in turn and     *|
+|* named by its file system type (from /proc/self/mounts), since the page    *|
+|* cache's cost differs between them (ext4 and tmpfs above all).              *|
 |*                                                                            *|
-|*   dump_write [--records N] [--rounds R] [--dir DIR] [--threads T]          *|
+|*   dump_write [--records N] [--rounds R] [--dir DIR]... [--threads T]       *|
 |*                                                                            *|
-|* Prints a table, then `suite|dump|...` lines for bench/suite.py (target:    *|
-|* the records' way to disk at >= 0.8x the speed of write()).                 *|
+|* Prints a table per directory, then `suite|dump|...` lines for              *|
+|* bench/suite.py (target: the records' way to disk at >= 0.8x the speed of   *|
+|* write(), on every file system).                                            *|
 |* docs/performance.md, "Dump writing", has the figures.                      *|
 \*===----------------------------------------------------------------------===*/
 
@@ -22,6 +25,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <mntent.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -54,6 +59,30 @@ static double median(double *v, int n) {
 static void die(const char *what) {
   fprintf(stderr, "dump_write: %s: %s\n", what, strerror(errno));
   exit(1);
+}
+
+/// The type of the file system `dir` is on: that of the longest mount point
+/// in /proc/self/mounts that contains it ("?" when unknown).
+static void fs_type(const char *dir, char *out, size_t n) {
+  snprintf(out, n, "?");
+  char real[PATH_MAX];
+  FILE *m = setmntent("/proc/self/mounts", "r");
+  if (!realpath(dir, real) || !m) {
+    if (m)
+      endmntent(m);
+    return;
+  }
+  size_t best = 0;
+  for (struct mntent *e; (e = getmntent(m));) {
+    size_t len = strlen(e->mnt_dir);
+    int inside = strncmp(real, e->mnt_dir, len) == 0 &&
+                 (real[len] == '/' || real[len] == 0 || len == 1);
+    if (inside && len >= best) {
+      best = len;
+      snprintf(out, n, "%s", e->mnt_type);
+    }
+  }
+  endmntent(m);
 }
 
 /// Probe pairs each thread records (--threads: all threads but main).
@@ -156,33 +185,11 @@ static double write_round(const char *dir, const uint8_t *buf, uint64_t bytes) {
   return t1 - t0;
 }
 
-int main(int argc, char **argv) {
-  uint64_t records = 1u << 22;
-  int rounds = 7;
-  const char *dir = ".";
-  int threads = 1;
-  for (int i = 1; i < argc; ++i) {
-    if (!strcmp(argv[i], "--records") && i + 1 < argc)
-      records = strtoull(argv[++i], NULL, 10);
-    else if (!strcmp(argv[i], "--rounds") && i + 1 < argc)
-      rounds = atoi(argv[++i]);
-    else if (!strcmp(argv[i], "--dir") && i + 1 < argc)
-      dir = argv[++i];
-    else if (!strcmp(argv[i], "--threads") && i + 1 < argc)
-      threads = atoi(argv[++i]);
-    else {
-      fprintf(stderr, "usage: dump_write [--records N] [--rounds R] "
-                      "[--dir DIR] [--threads T]\n");
-      return 2;
-    }
-  }
-  if (records < 1 || rounds < 1 || rounds > 1000 || threads < 1 ||
-      threads > 64 || records < (uint64_t)threads) {
-    fprintf(stderr, "dump_write: --records must be >= 1 and >= --threads, "
-                    "--rounds 1..1000, --threads 1..64\n");
-    return 2;
-  }
-
+/// Measures `rounds` rounds in `dir` and prints its table and suite lines.
+static void measure(const char *dir, uint64_t records, int rounds,
+                    int threads) {
+  char fs[64];
+  fs_type(dir, fs, sizeof(fs));
   // A first window learns the dump's size and warms the paths.
   uint64_t bytes = 0;
   keep_round(dir, records, threads, &bytes);
@@ -217,9 +224,9 @@ int main(int argc, char **argv) {
     store_m = 1e-9; // Below the noise: as fast as can be told.
 
   printf("dump writing: %llu mode-0 records on %d thread%s, %.1f MB dump, "
-         "%d rounds, dir %s\n",
+         "%d rounds, dir %s (%s)\n",
          (unsigned long long)records, threads, threads > 1 ? "s" : "", mb,
-         rounds, dir);
+         rounds, dir, fs);
   printf("  %-44s %10s %10s %14s\n", "step", "ms", "MB/s", "M records/s");
   printf("  %-44s %10.2f %10s %14s\n", "window keeping every record (whole)",
          keep_m * 1e3, "", "");
@@ -239,17 +246,51 @@ int main(int argc, char **argv) {
   char tn[32] = "";
   if (threads > 1)
     snprintf(tn, sizeof(tn), ", %d threads", threads);
-  printf("suite|dump|records to a finished dump, %.0f MB%s|%.0f|write()|%.0f|"
-         "MB/s|%.3f|>= 0.8x|%s\n",
-         mb, tn, mb / store_m, mb / peer_m, ratio,
+  printf("suite|dump|records to a finished dump, %.0f MB, %s%s|%.0f|write()|"
+         "%.0f|MB/s|%.3f|>= 0.8x|%s\n",
+         mb, fs, tn, mb / store_m, mb / peer_m, ratio,
          ratio >= 0.8 ? "met" : "NOT met");
-  printf("suite|dump|records to a finished dump, records%s|%.1f|write()|%.1f|"
-         "M records/s|%.3f||n/a\n",
-         tn, mrec / store_m, mrec / peer_m, ratio);
+  printf("suite|dump|records to a finished dump, records, %s%s|%.1f|write()|"
+         "%.1f|M records/s|%.3f||n/a\n",
+         fs, tn, mrec / store_m, mrec / peer_m, ratio);
   free(buf);
   free(keep_s);
   free(hot_s);
   free(store_s);
   free(peer_s);
+}
+
+int main(int argc, char **argv) {
+  uint64_t records = 1u << 22;
+  int rounds = 7;
+  const char *dirs[16];
+  int ndirs = 0;
+  int threads = 1;
+  for (int i = 1; i < argc; ++i) {
+    if (!strcmp(argv[i], "--records") && i + 1 < argc)
+      records = strtoull(argv[++i], NULL, 10);
+    else if (!strcmp(argv[i], "--rounds") && i + 1 < argc)
+      rounds = atoi(argv[++i]);
+    else if (!strcmp(argv[i], "--dir") && i + 1 < argc &&
+             ndirs < (int)(sizeof(dirs) / sizeof(dirs[0])))
+      dirs[ndirs++] = argv[++i];
+    else if (!strcmp(argv[i], "--threads") && i + 1 < argc)
+      threads = atoi(argv[++i]);
+    else {
+      fprintf(stderr, "usage: dump_write [--records N] [--rounds R] "
+                      "[--dir DIR]... [--threads T]\n");
+      return 2;
+    }
+  }
+  if (records < 1 || rounds < 1 || rounds > 1000 || threads < 1 ||
+      threads > 64 || records < (uint64_t)threads) {
+    fprintf(stderr, "dump_write: --records must be >= 1 and >= --threads, "
+                    "--rounds 1..1000, --threads 1..64\n");
+    return 2;
+  }
+  if (!ndirs)
+    dirs[ndirs++] = ".";
+  for (int i = 0; i < ndirs; ++i)
+    measure(dirs[i], records, rounds, threads);
   return 0;
 }
