@@ -37,10 +37,6 @@
 #define MADV_POPULATE_WRITE 23 /* Linux 5.14 */
 #endif
 
-/// Bytes before a segment's first record: section header + segment header.
-#define SEGMENT_HEADERS                                                        \
-  (sizeof(tpuprof_section_header) + sizeof(tpuprof_segment_section))
-
 tpuprof_rt_dump *__tpuprof_rt_dump;
 int __tpuprof_rt_kill_before_step;
 
@@ -452,7 +448,8 @@ int __tpuprof_rt_dump_add_segment_locked(tpuprof_rt_dump *d, uint64_t tid,
   uint64_t page = page_size();
   uint64_t sec = d->end;
   uint64_t map_off = sec & ~(page - 1);
-  uint64_t file_end = (sec + SEGMENT_HEADERS + want + page - 1) & ~(page - 1);
+  uint64_t file_end =
+      (sec + TPUPROF_RT_SEGMENT_HEADERS + want + page - 1) & ~(page - 1);
   if (reserve(d, file_end) != 0) {
     grow_failed(d, errno);
     return -1;
@@ -482,7 +479,7 @@ int __tpuprof_rt_dump_add_segment_locked(tpuprof_rt_dump *d, uint64_t tid,
   head.seq = seq;
   memcpy(q, &head, sizeof(head)); // stream_size 0: scanned until closed.
   s->section = sec;
-  s->capacity = file_end - sec - SEGMENT_HEADERS;
+  s->capacity = file_end - sec - TPUPROF_RT_SEGMENT_HEADERS;
   s->used = 0;
   out->map = (uint8_t *)m;
   out->map_size = len;
@@ -540,7 +537,7 @@ int __tpuprof_rt_dump_write_stage_locked(tpuprof_rt_dump *d,
   h.sh.size = sizeof(h.head) + used; // Records keep 8-byte multiples.
   memcpy(&h.head, s->head, sizeof(h.head));
   h.head.stream_size = used;
-  uint64_t sec = d->end, end = sec + SEGMENT_HEADERS + used;
+  uint64_t sec = d->end, end = sec + TPUPROF_RT_SEGMENT_HEADERS + used;
   // No fallocate: a write reports a full file system as an error, it never
   // faults. The size limit is checked, as a write past it raises SIGXFSZ.
   struct iovec iov[2] = {{&h, sizeof(h)}, {s->base, (size_t)used}};
@@ -563,7 +560,7 @@ int __tpuprof_rt_dump_write_stage_locked(tpuprof_rt_dump *d,
   __tpuprof_rt_calibration_pair(&d->h.calib_ticks1, &d->h.calib_ns1);
   (void)write_header(d);
   kill_point(6);
-  *records_at = sec + SEGMENT_HEADERS;
+  *records_at = sec + TPUPROF_RT_SEGMENT_HEADERS;
   return 0;
 }
 
@@ -628,8 +625,8 @@ int __tpuprof_rt_dump_finish(tpuprof_rt_dump *d, uint64_t window_end,
     const tpuprof_rt_dump_seg *s = &d->segs[i];
     if (s->written)
       continue;
-    uint64_t used_end = s->section + SEGMENT_HEADERS + s->used;
-    uint64_t cap_end = s->section + SEGMENT_HEADERS + s->capacity;
+    uint64_t first = s->section + TPUPROF_RT_SEGMENT_HEADERS;
+    uint64_t used_end = first + s->used, cap_end = first + s->capacity;
     if (cap_end == d->end) {
       tpuprof_section_header sh;
       memset(&sh, 0, sizeof(sh));

@@ -87,7 +87,8 @@ void AnnotateIgnoreWritesEnd(const char *file, int line);
 #else
 #define TPUPROF_RT_KEEPS_REGS
 #endif
-#define TPUPROF_RT_NOINLINE __attribute__((noinline, cold)) TPUPROF_RT_KEEPS_REGS
+#define TPUPROF_RT_NOINLINE                                                    \
+  __attribute__((noinline, cold)) TPUPROF_RT_KEEPS_REGS
 #define TPUPROF_RT_INLINE static inline __attribute__((always_inline))
 
 /// Stack entry `frame` of a probe that may end in another function.
@@ -360,7 +361,7 @@ static uint64_t next_segment_bytes(const rt_thread *t, uint64_t unit) {
   uint64_t bytes = (uint64_t)TPUPROF_RT_SEGMENT_FIRST << shift;
   if (bytes > TPUPROF_RT_SEGMENT_MAX)
     bytes = TPUPROF_RT_SEGMENT_MAX;
-  bytes -= sizeof(tpuprof_section_header) + sizeof(tpuprof_segment_section);
+  bytes -= TPUPROF_RT_SEGMENT_HEADERS;
   if (t->ring && bytes > __tpuprof_rt_window_cap / 4)
     bytes = __tpuprof_rt_window_cap / 4 / unit * unit;
   return bytes;
@@ -493,9 +494,8 @@ static uint8_t *restart_stage(rt_thread *t, tpuprof_rt_dump *d,
 /// Whether `s` is a stage: a stop-policy thread's segment of the largest
 /// size, which it reuses rather than taking another.
 static int is_stage(const rt_thread *t, const tpuprof_rt_segment *s) {
-  return !t->ring && s->room >= TPUPROF_RT_SEGMENT_MAX - sizeof(
-                                    tpuprof_section_header) -
-                                    sizeof(tpuprof_segment_section);
+  return !t->ring &&
+         s->room >= TPUPROF_RT_SEGMENT_MAX - TPUPROF_RT_SEGMENT_HEADERS;
 }
 
 /// Gives the thread room for a `need`-byte record: a new segment, its stage

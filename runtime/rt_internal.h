@@ -51,6 +51,10 @@ extern "C" {
 #define TPUPROF_RT_SEGMENT_FIRST (16u << 10)
 #define TPUPROF_RT_SEGMENT_MAX (1u << 20)
 
+/// Bytes before a segment's first record: section header + segment header.
+#define TPUPROF_RT_SEGMENT_HEADERS                                             \
+  (sizeof(tpuprof_section_header) + sizeof(tpuprof_segment_section))
+
 /// Largest number of dynamic dimensions one record carries (num_dims is a
 /// uint8_t); extra dimensions are not recorded.
 #define TPUPROF_RT_MAX_DIMS 255u
