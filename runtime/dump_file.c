@@ -90,26 +90,32 @@ static void said_nothing(void) {
 
 /*===-- Plain writing ----------------------------------------------------===*/
 
-/// pwrite(2) until everything is out; retries EINTR and short writes.
-static int write_all(int fd, const void *buf, uint64_t n, uint64_t offset) {
-  const uint8_t *p = (const uint8_t *)buf;
+/// pwritev(2) of `iov` at `offset` until everything is out; retries EINTR
+/// and short writes.
+static int writev_all(int fd, struct iovec *iov, int n, uint64_t offset) {
   while (n > 0) {
-    size_t chunk = n > (1u << 30) ? (1u << 30) : (size_t)n;
-    ssize_t w = pwrite(fd, p, chunk, (off_t)offset);
-    if (w < 0) {
-      if (errno == EINTR)
-        continue;
+    ssize_t w = pwritev(fd, iov, n, (off_t)offset);
+    if (w < 0 && errno == EINTR)
+      continue;
+    if (w <= 0) {
+      if (w == 0) // No progress and no error: treat as a full device.
+        errno = ENOSPC;
       return -1;
     }
-    if (w == 0) { // No progress and no error: treat as a full device.
-      errno = ENOSPC;
-      return -1;
-    }
-    p += w;
-    n -= (uint64_t)w;
     offset += (uint64_t)w;
+    for (; n > 0 && (size_t)w >= iov->iov_len; ++iov, --n)
+      w -= (ssize_t)iov->iov_len;
+    if (n > 0) {
+      iov->iov_base = (uint8_t *)iov->iov_base + w;
+      iov->iov_len -= (size_t)w;
+    }
   }
   return 0;
+}
+
+static int write_all(int fd, const void *buf, uint64_t n, uint64_t offset) {
+  struct iovec iov = {(void *)(uintptr_t)buf, (size_t)n};
+  return writev_all(fd, &iov, 1, offset);
 }
 
 static int read_all(int fd, void *buf, uint64_t n, uint64_t offset) {
@@ -493,28 +499,6 @@ int __tpuprof_rt_dump_add_segment_locked(tpuprof_rt_dump *d, uint64_t tid,
   // An incomplete dump's second calibration pair: as late as possible.
   __tpuprof_rt_calibration_pair(&d->h.calib_ticks1, &d->h.calib_ns1);
   (void)write_header(d);
-  return 0;
-}
-
-/// pwritev(2) of `iov` at `offset` until everything is out.
-static int writev_all(int fd, struct iovec *iov, int n, uint64_t offset) {
-  while (n > 0) {
-    ssize_t w = pwritev(fd, iov, n, (off_t)offset);
-    if (w < 0 && errno == EINTR)
-      continue;
-    if (w <= 0) {
-      if (w == 0)
-        errno = ENOSPC;
-      return -1;
-    }
-    offset += (uint64_t)w;
-    for (; n > 0 && (size_t)w >= iov->iov_len; ++iov, --n)
-      w -= (ssize_t)iov->iov_len;
-    if (n > 0) {
-      iov->iov_base = (uint8_t *)iov->iov_base + w;
-      iov->iov_len -= (size_t)w;
-    }
-  }
   return 0;
 }
 
