@@ -7,9 +7,10 @@
 |*                                                                            *|
 |* Segments. A thread records into segments of the window's dump file that    *|
 |* it takes as it fills them (16 KiB of records first, twice as much each     *|
-|* time after, up to 4 MiB): memory and file grow with the records kept, and  *|
-|* TPUPROF_RECORD_SIZE only caps them. Taking one is the slow path: the       *|
-|* thread-list lock, and dump_file.c reserves, maps and populates it.         *|
+|* time after, up to 1 MiB: its stage, which it reuses): memory and file      *|
+|* grow with the records kept, and TPUPROF_RECORD_SIZE only caps them. Taking *|
+|* one is the slow path: the thread-list lock, and dump_file.c reserves,      *|
+|* maps and populates it.                                                     *|
 |*                                                                            *|
 |* Ownership. Each thread owns a state (rt_thread) with its segments and its  *|
 |* stack of open probes. Only the owner writes them. A close (control.c)      *|
