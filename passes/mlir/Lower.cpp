@@ -1,13 +1,23 @@
 //===- Lower.cpp - --tpu-profile-lower ------------------------------------===//
 //
-// Turns probes into runtime calls behind an inline enabled check, embeds the
-// probe table and registers it from a module constructor:
+// Turns probes into calls of small internal, always-inlined guard functions
+// that check the runtime's enabled flag, embeds the probe table and
+// registers it from a module constructor:
 //
-//   %on = llvm.load @__tpuprof_enabled        // the only cost when disabled
-//   scf.if (%on != 0) {
-//     %id = llvm.load @__tpuprof_module_base + <local probe index>
-//     llvm.call @__tpuprof_begin(%id)         // or _begin_dims(%id, dims, n)
-//   }
+//   llvm.call @__tpuprof_begin_guard(%local_id)     // at the probe
+//
+//   llvm.func internal @__tpuprof_begin_guard(%local: i32) attributes {always_inline} {
+//     %on = llvm.load @__tpuprof_enabled           // the only cost when disabled
+//     llvm.cond_br (%on != 0), ^call, ^done
+//   ^call:
+//     llvm.call @__tpuprof_begin(load @__tpuprof_module_base + %local)
+//     ...
+//
+// Everything it emits is in the LLVM dialect and needs no control flow at
+// the probe, so the probes work in any region (a loop body's single block
+// included) and need no lowering beyond what turns the model's functions
+// into llvm.func: a pipeline that lowers a model without probes lowers it
+// with probes.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,10 +25,8 @@
 #include "tpuprof/ProbeTable.h"
 #include "tpuprof/format.h"
 
-#include "mlir/Dialect/LLVMIR/FunctionCallUtils.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
-#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Path.h"
 
@@ -40,6 +48,10 @@ constexpr StringLiteral kRegisterFn = TPUPROF_SYMBOL_REGISTER_MODULE;
 constexpr StringLiteral kBeginFn = TPUPROF_SYMBOL_BEGIN;
 constexpr StringLiteral kBeginDimsFn = TPUPROF_SYMBOL_BEGIN_DIMS;
 constexpr StringLiteral kEndFn = TPUPROF_SYMBOL_END;
+constexpr StringLiteral kBeginGuard = "__tpuprof_begin_guard";
+constexpr StringLiteral kEndGuard = "__tpuprof_end_guard";
+/// Followed by the number of dimensions it takes: `..._dims_guard_2`.
+constexpr StringLiteral kBeginDimsGuard = "__tpuprof_begin_dims_guard_";
 
 /// Name of the module as shown in reports: its symbol name, else its file.
 std::string moduleName(ModuleOp module) {
@@ -68,37 +80,80 @@ private:
   bool readTable(ModuleOp module, std::vector<ProbeInfo> &probes);
   /// Declares runtime symbols, embeds the table, adds the constructor.
   void emitModuleGlobals(ModuleOp module, ArrayRef<ProbeInfo> probes);
-  /// Replaces one probe op with its guarded runtime call.
+  /// Replaces one probe op with a call of its guard function.
   void lowerProbe(Operation *op, int64_t probe, bool captureDims);
+  /// The guard function calling `runtimeFn` with the module's id of a probe
+  /// (and `dims` dynamic dimensions for __tpuprof_begin_dims), created on
+  /// first use.
+  StringRef guardFor(StringRef guard, StringRef runtimeFn, unsigned dims);
 
-  /// What every probe of one function (an isolated-from-above op) uses,
-  /// created once at its entry: the two symbols' addresses and the zero the
-  /// flag is compared with. Per probe that leaves the flag's load, the
-  /// compare and the scf.if: 3 ops fewer of ~11, and the same code once
-  /// LLVM has folded the constants.
-  struct FunctionValues {
-    Value enabledAddr, baseAddr, zero;
-  };
-  FunctionValues &valuesFor(Operation *probe);
-  llvm::DenseMap<Operation *, FunctionValues> functionValues;
+  ModuleOp module;
 };
 
-TpuProfileLowerPass::FunctionValues &
-TpuProfileLowerPass::valuesFor(Operation *probe) {
-  Operation *scope = probe->getParentWithTrait<OpTrait::IsIsolatedFromAbove>();
-  auto [it, isNew] = functionValues.try_emplace(scope);
-  if (isNew) {
-    // The entry block dominates every block of the region, and nothing
-    // outside an isolated-from-above op may be used inside it.
-    auto ptrTy = LLVM::LLVMPointerType::get(&getContext());
-    Location loc = scope->getLoc();
-    auto b = OpBuilder::atBlockBegin(&scope->getRegion(0).front());
-    it->second.enabledAddr =
-        b.create<LLVM::AddressOfOp>(loc, ptrTy, kEnabledSym);
-    it->second.baseAddr = b.create<LLVM::AddressOfOp>(loc, ptrTy, kBaseSym);
-    it->second.zero = b.create<arith::ConstantIntOp>(loc, 0, 32);
+StringRef TpuProfileLowerPass::guardFor(StringRef guard, StringRef runtimeFn,
+                                        unsigned dims) {
+  if (auto fn = module.lookupSymbol<LLVM::LLVMFuncOp>(guard))
+    return fn.getName();
+  MLIRContext *ctx = &getContext();
+  Location loc = module.getLoc();
+  auto ptrTy = LLVM::LLVMPointerType::get(ctx);
+  OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
+  auto i32 = b.getI32Type(), i64 = b.getI64Type();
+  SmallVector<Type> args{i32};
+  args.append(dims, i64);
+  auto fn = b.create<LLVM::LLVMFuncOp>(
+      loc, guard,
+      LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx), args),
+      LLVM::Linkage::Internal);
+  fn.setAlwaysInline(true);
+  Block *entry = fn.addEntryBlock(b);
+  Block *call = fn.addBlock();
+  Block *done = fn.addBlock();
+
+  b.setInsertionPointToStart(entry);
+  // A dims slot in the entry block is a static alloca: inlined, it becomes
+  // part of the caller's frame, so a probe in a loop does not grow the stack.
+  Value slot;
+  if (dims > 0) {
+    Value count = b.create<LLVM::ConstantOp>(loc, i64, 1);
+    slot = b.create<LLVM::AllocaOp>(loc, ptrTy,
+                                    LLVM::LLVMArrayType::get(i64, dims), count,
+                                    /*alignment=*/8);
   }
-  return it->second;
+  // Monotonic: a plain load on x86 and ARM, and race-free for TSan while
+  // another thread switches profiling on or off.
+  Value enabledAddr = b.create<LLVM::AddressOfOp>(loc, ptrTy, kEnabledSym);
+  Value enabled = b.create<LLVM::LoadOp>(
+      loc, i32, enabledAddr, /*alignment=*/4, /*isVolatile=*/false,
+      /*isNonTemporal=*/false, /*isInvariant=*/false,
+      LLVM::AtomicOrdering::monotonic);
+  Value zero = b.create<LLVM::ConstantOp>(loc, i32, 0);
+  Value on =
+      b.create<LLVM::ICmpOp>(loc, LLVM::ICmpPredicate::ne, enabled, zero);
+  b.create<LLVM::CondBrOp>(loc, on, call, done);
+
+  // Under the check: with profiling off, the flag's load is the only cost.
+  b.setInsertionPointToStart(call);
+  Value baseAddr = b.create<LLVM::AddressOfOp>(loc, ptrTy, kBaseSym);
+  Value base = b.create<LLVM::LoadOp>(loc, i32, baseAddr);
+  Value id = b.create<LLVM::AddOp>(loc, base, entry->getArgument(0));
+  if (dims == 0) {
+    b.create<LLVM::CallOp>(loc, TypeRange(), runtimeFn, ValueRange{id});
+  } else {
+    for (unsigned i = 0; i < dims; ++i) {
+      Value at = b.create<LLVM::GEPOp>(
+          loc, ptrTy, i64, slot,
+          ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(i)});
+      b.create<LLVM::StoreOp>(loc, entry->getArgument(1 + i), at);
+    }
+    Value n = b.create<LLVM::ConstantOp>(loc, i32, dims);
+    b.create<LLVM::CallOp>(loc, TypeRange(), runtimeFn,
+                           ValueRange{id, slot, n});
+  }
+  b.create<LLVM::BrOp>(loc, done);
+  b.setInsertionPointToStart(done);
+  b.create<LLVM::ReturnOp>(loc, ValueRange());
+  return fn.getName();
 }
 
 bool TpuProfileLowerPass::readTable(ModuleOp module,
@@ -210,68 +265,37 @@ void TpuProfileLowerPass::emitModuleGlobals(ModuleOp module,
 
 void TpuProfileLowerPass::lowerProbe(Operation *op, int64_t probe,
                                      bool captureDims) {
-  MLIRContext *ctx = &getContext();
   Location loc = op->getLoc();
-  auto ptrTy = LLVM::LLVMPointerType::get(ctx);
   OpBuilder b(op);
-  auto i32 = b.getI32Type(), i64 = b.getI64Type();
-  // First, so that the stack slots below go before these in the entry block.
-  FunctionValues &fn = valuesFor(op);
-
-  // Dynamic dims are written to a stack slot allocated once, at function
-  // entry, so that a probe inside a loop does not grow the stack.
-  SmallVector<std::pair<Value, unsigned>> dynDims; // (value, dim index)
+  // Dynamic dims of the forwarded operands, in operand then dimension
+  // order. Read before the call; once the guard is inlined LLVM sinks the
+  // reads under its check.
+  SmallVector<Value> dims;
   if (captureDims && isa<BeginOp>(op))
     for (Value v : op->getOperands())
       if (auto shaped = dyn_cast<ShapedType>(v.getType());
           shaped && shaped.hasRank())
         for (unsigned d = 0; d < shaped.getRank(); ++d)
-          if (shaped.isDynamicDim(d))
-            dynDims.push_back({v, d});
-  Value dimsSlot;
-  if (!dynDims.empty()) {
-    auto fn = op->getParentOfType<FunctionOpInterface>();
-    OpBuilder entry = OpBuilder::atBlockBegin(&fn.getFunctionBody().front());
-    Value count = entry.create<LLVM::ConstantOp>(loc, i64, dynDims.size());
-    dimsSlot = entry.create<LLVM::AllocaOp>(loc, ptrTy, i64, count,
-                                            /*alignment=*/8);
-  }
+          if (shaped.isDynamicDim(d)) {
+            Value dim = isa<MemRefType>(v.getType())
+                            ? b.create<memref::DimOp>(loc, v, d).getResult()
+                            : b.create<tensor::DimOp>(loc, v, d).getResult();
+            dims.push_back(
+                b.create<arith::IndexCastOp>(loc, b.getI64Type(), dim));
+          }
 
-  // Monotonic: a plain load on x86 and ARM, and race-free for TSan while
-  // another thread switches profiling on or off.
-  Value enabled = b.create<LLVM::LoadOp>(
-      loc, i32, fn.enabledAddr, /*alignment=*/4, /*isVolatile=*/false,
-      /*isNonTemporal=*/false, /*isInvariant=*/false,
-      LLVM::AtomicOrdering::monotonic);
-  Value on =
-      b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ne, enabled, fn.zero);
-  b.create<scf::IfOp>(loc, on, [&](OpBuilder &then, Location l) {
-    // Under the check: with profiling off, the flag's load is the only cost.
-    Value base = then.create<LLVM::LoadOp>(l, i32, fn.baseAddr);
-    Value local = then.create<arith::ConstantIntOp>(l, probe, 32);
-    Value id = then.create<arith::AddIOp>(l, base, local);
-    if (isa<EndOp>(op)) {
-      then.create<LLVM::CallOp>(l, TypeRange(), kEndFn, ValueRange{id});
-    } else if (dynDims.empty()) {
-      then.create<LLVM::CallOp>(l, TypeRange(), kBeginFn, ValueRange{id});
-    } else {
-      for (auto [i, vd] : llvm::enumerate(dynDims)) {
-        auto [value, d] = vd;
-        Value dim = isa<MemRefType, UnrankedMemRefType>(value.getType())
-                        ? then.create<memref::DimOp>(l, value, d).getResult()
-                        : then.create<tensor::DimOp>(l, value, d).getResult();
-        Value dim64 = then.create<arith::IndexCastOp>(l, i64, dim);
-        Value slot = then.create<LLVM::GEPOp>(
-            l, ptrTy, i64, dimsSlot,
-            ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(i)});
-        then.create<LLVM::StoreOp>(l, dim64, slot);
-      }
-      Value n = then.create<arith::ConstantIntOp>(l, dynDims.size(), 32);
-      then.create<LLVM::CallOp>(l, TypeRange(), kBeginDimsFn,
-                                ValueRange{id, dimsSlot, n});
-    }
-    then.create<scf::YieldOp>(l);
-  });
+  StringRef guard;
+  if (isa<EndOp>(op))
+    guard = guardFor(kEndGuard, kEndFn, 0);
+  else if (dims.empty())
+    guard = guardFor(kBeginGuard, kBeginFn, 0);
+  else
+    guard = guardFor((kBeginDimsGuard + llvm::Twine(dims.size())).str(),
+                     kBeginDimsFn, dims.size());
+  SmallVector<Value> args{
+      b.create<LLVM::ConstantOp>(loc, b.getI32Type(), probe)};
+  args.append(dims);
+  b.create<LLVM::CallOp>(loc, TypeRange(), guard, args);
   op->replaceAllUsesWith(op->getOperands());
   op->erase();
 }
@@ -284,7 +308,7 @@ int64_t probeId(Operation *op) {
 }
 
 void TpuProfileLowerPass::runOnOperation() {
-  ModuleOp module = getOperation();
+  module = getOperation();
   SmallVector<Operation *> probeOps;
   module.walk([&](Operation *op) {
     if (isa<BeginOp, EndOp>(op))

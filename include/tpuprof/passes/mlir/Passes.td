@@ -26,7 +26,9 @@ def TpuProfileInstrument : Pass<"tpu-profile-instrument", "::mlir::ModuleOp"> {
     runtime's `__tpuprof_*` functions), `gpu.launch_func`, and every
     unregistered op (e.g. `"top.Conv"` with `--allow-unregistered-dialect`).
     Never instrumented: terminators, constants, ops nested inside a `linalg`
-    op's body, ops outside functions.
+    op's body, ops outside functions. Unregistered ops that name constants
+    (results, but no operands and no regions: TPU-MLIR's `top.Weight` and
+    `top.None`) get no probes unless `probe-constants` is set.
 
     Example:
     ```
@@ -45,6 +47,10 @@ def TpuProfileInstrument : Pass<"tpu-profile-instrument", "::mlir::ModuleOp"> {
       "dynamic dimensions; 2 everything (same as 1 for graph ops)">,
     Option<"manifest", "manifest", "std::string", /*default=*/"\"\"",
       "Also write the probe table as JSON to this file (for tools)">,
+    Option<"probeConstants", "probe-constants", "bool", /*default=*/"false",
+      "Also probe unregistered ops without operands or regions (constants "
+      "such as TPU-MLIR's top.Weight and top.None), where include or the "
+      "default selection selects them">,
   ];
   let dependentDialects = ["::tpuprof::TpuProfDialect"];
 }
@@ -52,21 +58,25 @@ def TpuProfileInstrument : Pass<"tpu-profile-instrument", "::mlir::ModuleOp"> {
 def TpuProfileLower : Pass<"tpu-profile-lower", "::mlir::ModuleOp"> {
   let summary = "Lower tpuprof probes to guarded runtime calls";
   let description = [{
-    Replaces every `tpuprof.begin` / `tpuprof.end` with an inline check of the
-    runtime's `__tpuprof_enabled` flag (a load and a branch) guarding a call
-    to `__tpuprof_begin`, `__tpuprof_begin_dims` or `__tpuprof_end`, and
-    forwards the probes' operands to their users. Embeds the module's probe
-    table as a constant global and registers it with the runtime from a
-    module constructor (`llvm.mlir.global_ctors`).
+    Replaces every `tpuprof.begin` / `tpuprof.end` with a call of an
+    internal, always-inlined guard function (`__tpuprof_begin_guard`,
+    `__tpuprof_end_guard`, `__tpuprof_begin_dims_guard_<n>`) that checks the
+    runtime's `__tpuprof_enabled` flag (a load and a branch once inlined)
+    and then calls `__tpuprof_begin`, `__tpuprof_begin_dims` or
+    `__tpuprof_end`; forwards the probes' operands to their users. Embeds
+    the module's probe table as a constant global and registers it with the
+    runtime from a module constructor (`llvm.mlir.global_ctors`).
 
-    Run it after bufferization (probes then sit between memory-writing ops
-    and cannot move) and before `--convert-scf-to-cf`. It also accepts tensor
-    IR, at the price of the fusion barrier the probes provide.
+    Everything it emits is in the LLVM dialect (plus `memref.dim` and
+    `arith.index_cast` for dynamic dimensions), so any pipeline that lowers
+    the model's functions to `llvm.func` lowers the probes too. Run it after
+    bufferization (probes then sit between memory-writing ops and cannot
+    move). It also accepts tensor IR, at the price of the fusion barrier the
+    probes provide.
   }];
   let dependentDialects = [
-    "::mlir::LLVM::LLVMDialect", "::mlir::scf::SCFDialect",
-    "::mlir::arith::ArithDialect", "::mlir::memref::MemRefDialect",
-    "::mlir::tensor::TensorDialect"
+    "::mlir::LLVM::LLVMDialect", "::mlir::arith::ArithDialect",
+    "::mlir::memref::MemRefDialect", "::mlir::tensor::TensorDialect"
   ];
 }
 
