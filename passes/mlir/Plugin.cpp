@@ -1,6 +1,7 @@
 //===- Plugin.cpp - tpuprof as an mlir-opt pass and dialect plugin --------===//
 //
-//   mlir-opt --load-pass-plugin=TpuProfileMLIRPlugin.so --tpu-profile-instrument
+//   mlir-opt --load-pass-plugin=TpuProfileMLIRPlugin.so \
+//            --pass-pipeline='builtin.module(tpu-profile-instrument,tpuprof-cpu)'
 //   mlir-opt --load-dialect-plugin=TpuProfileMLIRPlugin.so  (to read probes)
 //
 // MLIR itself comes from the host tool, which exports its symbols.
@@ -8,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tpuprof/passes/mlir/Passes.h"
+#include "tpuprof/passes/mlir/Pipelines.h"
 
 #include "mlir/Tools/Plugins/DialectPlugin.h"
 #include "mlir/Tools/Plugins/PassPlugin.h"
@@ -16,7 +18,10 @@
 extern "C" LLVM_ATTRIBUTE_WEAK mlir::PassPluginLibraryInfo
 mlirGetPassPluginInfo() {
   return {MLIR_PLUGIN_API_VERSION, "TpuProfile", LLVM_VERSION_STRING,
-          []() { tpuprof::registerTpuProfilePasses(); }};
+          []() {
+            tpuprof::registerTpuProfilePasses();
+            tpuprof::registerTpuProfilePipelines();
+          }};
 }
 
 extern "C" LLVM_ATTRIBUTE_WEAK mlir::DialectPluginLibraryInfo

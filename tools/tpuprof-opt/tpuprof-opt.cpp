@@ -1,11 +1,13 @@
 //===- tpuprof-opt.cpp - mlir-opt with the tpuprof passes -----------------===//
 //
-// MlirOptMain with every upstream dialect and pass plus tpuprof's, so that
-// models can be instrumented and lowered with one tool.
+// MlirOptMain with every upstream dialect and pass plus tpuprof's passes and
+// built-in pipelines, so that models can be instrumented and lowered with
+// one tool.
 //
 //===----------------------------------------------------------------------===//
 
 #include "tpuprof/passes/mlir/Passes.h"
+#include "tpuprof/passes/mlir/Pipelines.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
@@ -16,6 +18,7 @@
 int main(int argc, char **argv) {
   mlir::registerAllPasses();
   tpuprof::registerTpuProfilePasses();
+  tpuprof::registerTpuProfilePipelines();
 
   mlir::DialectRegistry registry;
   mlir::registerAllDialects(registry);

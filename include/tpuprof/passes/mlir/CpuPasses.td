@@ -1,0 +1,63 @@
+//===- CpuPasses.td - The optimizing CPU pipeline's passes -*- tablegen -*-===//
+//
+// The two passes the optimizing built-in pipeline (tpuprof-cpu) adds to
+// upstream's: one tiles and vectorizes linalg ops on tensors, one lowers the
+// vector ops that produces to what convert-vector-to-llvm turns into fast
+// code. docs/passes.md, "Built-in pipelines", shows where they run.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TPUPROF_CPU_PASSES_TD
+#define TPUPROF_CPU_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def TpuProfTileAndVectorize
+    : Pass<"tpuprof-tile-and-vectorize", "::mlir::func::FuncOp"> {
+  let summary = "Tile linalg ops into register-sized blocks and vectorize them";
+  let description = [{
+    For each linalg op of static shape: folds a 2-D `linalg.transpose` feeding
+    a matmul's right operand into the matmul (`linalg.matmul_transpose_b`),
+    tiles the op with `scf.for` loops so that one tile is a register block
+    (contractions: rows x vector-width columns x 1 along the reduction, kept
+    in registers across it; convolutions and poolings: one output row,
+    decomposed into 1-D windows; everything else: the innermost dimensions up
+    to a few vectors), and vectorizes the tile with `linalg::vectorize`.
+    Tile sizes divide the loop ranges, so every tile is full. Ops it cannot
+    vectorize (dynamic shapes, gathers) are left alone and become loops.
+
+    Each op is transformed on its own: its tiles stay where the op was, so
+    the probes around it still wrap exactly its computation.
+  }];
+  let options = [
+    Option<"vectorBits", "vector-bits", "unsigned", /*default=*/"0",
+      "Width of a vector register in bits: 128, 256 or 512; 0 asks the "
+      "host CPU (512 with AVX-512, 256 with AVX2, else 128)">,
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect",
+    "::mlir::tensor::TensorDialect", "::mlir::vector::VectorDialect",
+    "::mlir::linalg::LinalgDialect", "::mlir::memref::MemRefDialect"
+  ];
+}
+
+def TpuProfLowerVectors
+    : Pass<"tpuprof-lower-vectors", "::mlir::func::FuncOp"> {
+  let summary = "Keep accumulators in registers and lower vector ops for the CPU";
+  let description = [{
+    Runs after bufferization. Hoists loop-invariant code and the reads and
+    writes of accumulator tiles out of reduction loops (so they live in
+    registers), replaces `math` functions on f32 by polynomial approximations
+    that vectorize (tanh, erf, exp, log, ...), and lowers contractions to
+    outer products (one broadcast-and-FMA per row), multi-reductions,
+    transposes and transfers with permutation maps to plain vector loads,
+    stores, shuffles and arithmetic.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect",
+    "::mlir::vector::VectorDialect", "::mlir::memref::MemRefDialect",
+    "::mlir::math::MathDialect"
+  ];
+}
+
+#endif // TPUPROF_CPU_PASSES_TD
