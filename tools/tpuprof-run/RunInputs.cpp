@@ -8,6 +8,7 @@
 #include "llvm/Support/Format.h"
 #include "llvm/Support/xxhash.h"
 
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 
@@ -113,6 +114,20 @@ struct Rng {
   /// Uniform in [-1, 1).
   double unit() { return static_cast<double>(next() >> 11) * 0x1.0p-52 - 1.0; }
 };
+
+/// A default input from `unit` (uniform in [-1, 1)): floats as they are;
+/// i1 false or true; other integers in [-8, -1] or [1, 8], never 0, so that
+/// models that divide by an input (tosa.intdiv, arith.divsi) do not trap.
+double defaultValue(ElemKind kind, double unit) {
+  switch (kind) {
+  case ElemKind::F32: case ElemKind::F64: return unit;
+  case ElemKind::I1: return unit >= 0;
+  default: {
+    double v = std::floor(unit * 8);
+    return v >= 0 ? v + 1 : v;
+  }
+  }
+}
 
 struct Spec {
   std::vector<int64_t> dims;
@@ -233,8 +248,8 @@ EntryArguments::create(llvm::ArrayRef<Type> argTypes,
     for (size_t i = 0; i < count; ++i) {
       double v = spec.hasValues ? spec.values[spec.values.size() == 1 ? 0 : i]
                                 : rng.unit();
-      if (!spec.hasValues && arg.kind != ElemKind::F32 && arg.kind != ElemKind::F64)
-        v = std::floor(v * 8); // small integers in [-8, 8)
+      if (!spec.hasValues)
+        v = defaultValue(arg.kind, v);
       storeElem(data, arg.kind, i, v);
     }
     result.args.push_back(std::move(arg));
@@ -305,7 +320,7 @@ EntryResults::create(llvm::ArrayRef<Type> resultTypes) {
   return results;
 }
 
-void EntryResults::print(llvm::raw_ostream &os) const {
+void EntryResults::print(llvm::raw_ostream &os, size_t maxValues) const {
   const char *base = reinterpret_cast<const char *>(bytes.data());
   for (auto [index, slot] : llvm::enumerate(slots)) {
     const char *p = base + slot.offset;
@@ -347,7 +362,8 @@ void EntryResults::print(llvm::raw_ostream &os) const {
         reinterpret_cast<const uint8_t *>(values.data()),
         values.size() * sizeof(double)));
     os << "result #" << index << ": " << shape << " hash=" << llvm::format_hex_no_prefix(hash, 16) << "\n  [";
-    size_t shown = std::min<size_t>(values.size(), 16);
+    size_t shown =
+        maxValues ? std::min(values.size(), maxValues) : values.size();
     for (size_t i = 0; i < shown; ++i)
       os << (i ? ", " : "") << llvm::format("%.6g", values[i]);
     if (values.size() > shown)

@@ -63,8 +63,9 @@ class EntryResults {
 public:
   static llvm::Expected<EntryResults> create(llvm::ArrayRef<mlir::Type> resultTypes);
   void *storage() { return bytes.empty() ? nullptr : bytes.data(); }
-  /// Prints each result's shape, a hash of its contents and its values.
-  void print(llvm::raw_ostream &os) const;
+  /// Prints each result's shape, a hash of its contents and its first
+  /// `maxValues` values (0: all).
+  void print(llvm::raw_ostream &os, size_t maxValues) const;
   /// Frees result buffers the entry allocated (not those in `args`).
   void release(const EntryArguments &args);
 

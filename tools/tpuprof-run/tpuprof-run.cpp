@@ -1,23 +1,24 @@
 //===- tpuprof-run.cpp - Instrument, lower, run and report a model --------===//
 //
-// The main job: `tpuprof-run model.mlir` instruments the model with
-// --tpu-profile-instrument, lowers it with a built-in CPU pipeline (or
-// --pipeline), JIT-compiles it with MLIR's ExecutionEngine, calls the entry
-// function --warmup + --repeat times with one profiling window around the
-// --repeat calls, writes the dump and prints the per-op table.
+// The main job: `tpuprof-run model.mlir` keeps what the entry function
+// reaches, instruments it with --tpu-profile-instrument, lowers it with the
+// built-in CPU pipeline (tpuprof-cpu, or --pipeline), JIT-compiles it with
+// MLIR's ExecutionEngine, calls the entry --warmup + --repeat times with one
+// profiling window around the --repeat calls, writes the dump and prints
+// the per-op table. The stages live in libraries a second front-end reuses:
+// passes/mlir (Pipelines.h), ModelJit, RunInputs, RunSession.
 //
 //===----------------------------------------------------------------------===//
 
+#include "ModelJit.h"
 #include "RunInputs.h"
+#include "RunSession.h"
 
 #include "tpuprof/passes/mlir/Passes.h"
+#include "tpuprof/passes/mlir/Pipelines.h"
 #include "tpuprof/report/Correction.h"
-#include "tpuprof/report/Table.h"
-#include "tpuprof/tpuprof.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/ExecutionEngine/ExecutionEngine.h"
-#include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/InitAllDialects.h"
@@ -34,14 +35,11 @@
 #include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/SourceMgr.h"
-#include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <algorithm>
 #include <chrono>
-#include <vector>
 
 using namespace mlir;
 namespace cl = llvm::cl;
@@ -75,8 +73,10 @@ cl::opt<std::string> outputDir(
 cl::opt<std::string> pipeline(
     "pipeline",
     cl::desc("Lowering pipeline run after instrumentation, replacing the "
-             "built-in one (a pass pipeline string; it must run "
-             "tpu-profile-lower and end in the LLVM dialect)"),
+             "built-in tpuprof-cpu (tiled and vectorized): a pass pipeline, "
+             "'a,b' or 'builtin.module(a,b)', that runs tpu-profile-lower "
+             "(with probes) and lowers to the LLVM dialect; "
+             "'tpuprof-cpu-naive' is the built-in one with scalar loops"),
     cl::value_desc("PIPELINE"), cl::cat(category));
 cl::opt<std::string> instrumentOptions(
     "instrument-options",
@@ -88,6 +88,10 @@ cl::opt<bool> noInstrument("no-instrument",
 cl::opt<bool> printResult("print-result",
                           cl::desc("Print the entry's results after the last call"),
                           cl::cat(category));
+cl::opt<unsigned> resultValues(
+    "result-values",
+    cl::desc("Values printed per result with --print-result (0: all)"),
+    cl::init(16), cl::cat(category));
 cl::opt<std::string> emitLowered(
     "emit-lowered", cl::desc("Write the lowered LLVM-dialect module to FILE"),
     cl::value_desc("FILE"), cl::cat(category));
@@ -102,9 +106,10 @@ cl::opt<bool> noOverheadCorrection(
     cl::cat(category));
 cl::opt<bool> printTime(
     "time",
-    cl::desc("Print the median and minimum wall time of one of the --repeat "
-             "calls (compile, warm-up, opening and closing the window "
-             "excluded): what bench/e2e_overhead.py compares"),
+    cl::desc("Print the compile time by stage, and the median and minimum "
+             "wall time of one of the --repeat calls (compile, warm-up, "
+             "opening and closing the window excluded): what "
+             "bench/e2e_overhead.py compares"),
     cl::cat(category));
 cl::list<std::string> sharedLibs(
     "shared-lib",
@@ -113,19 +118,6 @@ cl::list<std::string> sharedLibs(
              "mlir-cpu-runner's --shared-libs). A library compiled with "
              "TpuProfilePlugin.so records its probes in the same profile"),
     cl::value_desc("PATH"), cl::cat(category));
-
-/// The built-in CPU lowering (docs/quickstart.md): TOSA to linalg,
-/// bufferization, probes to calls, loops, LLVM.
-constexpr const char *kBuiltinPipeline =
-    "func.func(tosa-optional-decompositions,tosa-infer-shapes,"
-    "tosa-make-broadcastable,tosa-to-linalg-named,tosa-to-linalg,"
-    "tosa-to-arith,tosa-to-tensor,tosa-to-scf),"
-    "one-shot-bufferize{bufferize-function-boundaries "
-    "function-boundary-type-conversion=identity-layout-map},"
-    "tpu-profile-lower,"
-    "convert-linalg-to-loops,expand-strided-metadata,lower-affine,"
-    "convert-scf-to-cf,convert-to-llvm,finalize-memref-to-llvm,"
-    "reconcile-unrealized-casts";
 
 int fail(const llvm::Twine &msg) {
   llvm::WithColor::error(llvm::errs(), "tpuprof-run") << msg << '\n';
@@ -156,14 +148,11 @@ FailureOr<func::FuncOp> findEntry(ModuleOp module) {
   return failure();
 }
 
-/// Prints `Time per call: median M us, min N us, K calls` for --time.
-void printCallTimes(std::vector<double> seconds, llvm::raw_ostream &os) {
-  std::sort(seconds.begin(), seconds.end());
-  size_t n = seconds.size();
-  double median = n % 2 ? seconds[n / 2]
-                        : (seconds[n / 2 - 1] + seconds[n / 2]) / 2;
-  os << llvm::format("Time per call: median %.3f us, min %.3f us, %zu calls\n",
-                     median * 1e6, seconds.front() * 1e6, n);
+/// Milliseconds since `start`.
+double msSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(
+             std::chrono::steady_clock::now() - start)
+      .count();
 }
 
 } // namespace
@@ -172,6 +161,7 @@ int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
   registerAllPasses();
   tpuprof::registerTpuProfilePasses();
+  tpuprof::registerTpuProfilePipelines();
   cl::HideUnrelatedOptions(category);
   cl::ParseCommandLineOptions(
       argc, argv,
@@ -181,7 +171,15 @@ int main(int argc, char **argv) {
     return fail("--mode must be 0, 1 or 2, got " + llvm::Twine(mode));
   if (repeat == 0 && !noInstrument)
     return fail("--repeat must be at least 1");
+  for (const std::string &lib : sharedLibs)
+    if (!llvm::sys::fs::exists(lib))
+      return fail("--shared-lib: no such file '" + lib + "'");
+  tpuprof::run::SessionOptions session;
+  if (llvm::Error err = tpuprof::report::parseSortSpec(sortSpec, session.table))
+    return fail(llvm::toString(std::move(err)));
+  session.table.top = top;
 
+  auto parseStart = std::chrono::steady_clock::now();
   DialectRegistry registry;
   registerAllDialects(registry);
   registerAllExtensions(registry);
@@ -201,6 +199,7 @@ int main(int argc, char **argv) {
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
   if (!module)
     return fail("cannot parse " + inputFile);
+  double parseMs = msSince(parseStart);
 
   FailureOr<func::FuncOp> entry = findEntry(*module);
   if (failed(entry))
@@ -218,15 +217,21 @@ int main(int argc, char **argv) {
   if (!results)
     return fail("@" + entrySym + ": " + llvm::toString(results.takeError()));
 
-  std::string passes = noInstrument ? "" : "tpu-profile-instrument{" + instrumentOptions + "},";
-  passes += pipeline.empty() ? std::string(kBuiltinPipeline) : pipeline;
+  tpuprof::ModelPipelineOptions pipelineOptions;
+  pipelineOptions.instrument = !noInstrument;
+  pipelineOptions.instrumentOptions = instrumentOptions;
+  if (pipeline.getNumOccurrences())
+    pipelineOptions.customPipeline = pipeline;
   PassManager pm(&context);
-  // The pass manager is anchored on builtin.module: the string lists what
-  // runs inside it.
-  if (failed(parsePassPipeline(passes, pm, llvm::errs())))
-    return fail("bad pass pipeline: " + passes);
-  if (failed(pm.run(*module)))
-    return fail("lowering " + inputFile + " failed (pipeline: " + passes + ")");
+  if (llvm::Error err = tpuprof::buildModelPipeline(pm, pipelineOptions))
+    return fail(llvm::toString(std::move(err)));
+
+  auto lowerStart = std::chrono::steady_clock::now();
+  tpuprof::eraseUnreachableSymbols(*module, entrySym);
+  if (llvm::Error err = tpuprof::runModelPipeline(pm, *module))
+    return fail("cannot lower " + inputFile + ": " +
+                llvm::toString(std::move(err)));
+  double lowerMs = msSince(lowerStart);
   if (!emitLowered.empty()) {
     auto out = openOutputFile(emitLowered, &errorMessage);
     if (!out)
@@ -235,89 +240,30 @@ int main(int argc, char **argv) {
     out->keep();
   }
 
-  for (const std::string &lib : sharedLibs)
-    if (!llvm::sys::fs::exists(lib))
-      return fail("--shared-lib: no such file '" + lib + "'");
-
-  llvm::InitializeNativeTarget();
-  llvm::InitializeNativeTargetAsmPrinter();
-  ExecutionEngineOptions engineOptions;
-  auto transformer = makeOptimizingTransformer(/*optLevel=*/2, /*sizeLevel=*/0,
-                                               /*targetMachine=*/nullptr);
-  engineOptions.transformer = transformer;
-  engineOptions.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Default;
-  SmallVector<StringRef> libPaths(sharedLibs.begin(), sharedLibs.end());
-  engineOptions.sharedLibPaths = libPaths;
-  auto engine = ExecutionEngine::create(*module, engineOptions);
-  if (!engine)
+  auto jitStart = std::chrono::steady_clock::now();
+  llvm::Expected<tpuprof::run::JitModel> jit =
+      tpuprof::run::jitCompile(*module, entrySym, sharedLibs);
+  if (!jit)
     return fail("cannot JIT " + inputFile + ": " +
-                llvm::toString(engine.takeError()));
+                llvm::toString(jit.takeError()));
+  double jitMs = msSince(jitStart);
+  if (printTime)
+    llvm::outs() << llvm::format(
+        "Compile time: %.1f ms (parse %.1f, lower %.1f, LLVM %.1f)\n",
+        parseMs + lowerMs + jitMs, parseMs, lowerMs, jitMs);
 
-  SmallVector<void *> packed = args->packedArguments();
-  if (!resultTypes.empty())
-    packed.push_back(results->storage());
-  auto call = [&]() -> llvm::Error {
-    if (llvm::Error err = (*engine)->invokePacked(entrySym, packed))
-      return err;
-    results->release(*args);
-    return llvm::Error::success();
-  };
-
-  for (unsigned i = 0; i < warmup; ++i)
-    if (llvm::Error err = call())
-      return fail("calling @" + entrySym + ": " + llvm::toString(std::move(err)));
-
-  std::string dumpPath;
-  if (!noInstrument) {
-    if (!outputDir.empty()) {
-      if (std::error_code ec = llvm::sys::fs::create_directories(outputDir))
-        return fail("cannot create output directory '" + outputDir +
-                    "': " + ec.message());
-      tpuprof_set_output(outputDir.c_str(), -1);
-    }
-    if (tpuprof_is_enabled())
-      tpuprof_disable(); // TPUPROF_ENABLE opened a window at load; ours replaces it.
-    if (tpuprof_enable(0, static_cast<int>(mode)) != 0)
-      return fail("cannot enable profiling");
-  }
-  // Each call is timed on its own (a steady_clock read on either side costs
-  // tens of ns, against calls of µs and up), so the median can shed calls
-  // that the machine interrupted.
-  std::vector<double> callSeconds;
-  callSeconds.reserve(repeat);
-  for (unsigned i = 0; i < repeat; ++i) {
-    auto start = std::chrono::steady_clock::now();
-    // The last call's results are printed; release the others.
-    if (llvm::Error err = (*engine)->invokePacked(entrySym, packed))
-      return fail("calling @" + entrySym + ": " + llvm::toString(std::move(err)));
-    if (i + 1 < repeat || !printResult)
-      results->release(*args);
-    callSeconds.push_back(std::chrono::duration<double>(
-                              std::chrono::steady_clock::now() - start)
-                              .count());
-  }
-  if (!noInstrument) {
-    if (tpuprof_disable() != 0)
-      return fail("cannot write the profile dump");
-    dumpPath = tpuprof_last_dump_path();
-  }
-  if (printTime && !callSeconds.empty())
-    printCallTimes(callSeconds, llvm::outs());
-  if (printResult && repeat > 0) {
-    results->print(llvm::outs());
-    results->release(*args);
-  }
-  if (noInstrument)
-    return 0;
-
-  llvm::outs() << "Dump: " << dumpPath << "\n";
   tpuprof::report::setOverheadCorrection(!noOverheadCorrection);
-  tpuprof::report::TableOptions tableOptions;
-  tableOptions.top = top;
-  if (llvm::Error err = tpuprof::report::parseSortSpec(sortSpec, tableOptions))
-    return fail(llvm::toString(std::move(err)));
-  if (llvm::Error err =
-          tpuprof::report::printTable({dumpPath}, tableOptions, llvm::outs()))
+  session.entryName = entrySym;
+  session.warmup = warmup;
+  session.repeat = repeat;
+  session.mode = mode;
+  session.profile = !noInstrument;
+  session.outputDir = outputDir;
+  session.printResult = printResult;
+  session.resultValues = resultValues;
+  session.printTime = printTime;
+  if (llvm::Error err = tpuprof::run::runSession(jit->entry, *args, *results,
+                                                 session, llvm::outs()))
     return fail(llvm::toString(std::move(err)));
   return 0;
 }

@@ -1,0 +1,71 @@
+#!/usr/bin/python3
+"""The bundled models in PyTorch eager mode: the peer of bench/vs_pytorch.py.
+
+    /usr/bin/python3 bench/pytorch_models.py MODEL BATCH CALLS
+
+MODEL is mlp (examples/mlp.mlir: 784 -> 128 -> 64 -> 10, relu, softmax) or
+convnet (examples/convnet.mlir: 3x3 conv 3 -> 8 channels, relu, 2x2 max
+pool, dense 1800 -> 10), with the same shapes and the same work as the MLIR
+models (PyTorch's NCHW where the MLIR model is NHWC). One thread, no
+autograd, random inputs; after 20 warm-up calls, CALLS calls are timed one
+by one. Prints `min_ms median_ms torch_version blas`.
+"""
+import statistics
+import sys
+import time
+
+import torch
+import torch.nn.functional as F
+
+
+def mlp(batch):
+    x = torch.randn(batch, 784)
+    w1, b1 = torch.randn(128, 784), torch.randn(128)
+    w2, b2 = torch.randn(64, 128), torch.randn(64)
+    w3, b3 = torch.randn(10, 64), torch.randn(10)
+
+    def call():
+        h = F.relu(F.linear(x, w1, b1))
+        h = F.relu(F.linear(h, w2, b2))
+        return F.softmax(F.linear(h, w3, b3), dim=1)
+    return call
+
+
+def convnet(batch):
+    image = torch.randn(batch, 3, 32, 32)
+    kernel = torch.randn(8, 3, 3, 3)
+    weights = torch.randn(1800, 10)
+
+    def call():
+        h = F.relu(F.conv2d(image, kernel))
+        h = F.max_pool2d(h, 2)
+        return torch.matmul(h.flatten(1), weights)
+    return call
+
+
+def blas():
+    """Which BLAS this torch build calls (Debian's is the system libblas)."""
+    for line in torch.__config__.show().splitlines():
+        if "BLAS_INFO=" in line:
+            return line.split("BLAS_INFO=")[1].split(",")[0]
+    return "unknown"
+
+
+def main():
+    model, batch, calls = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+    torch.set_num_threads(1)
+    call = {"mlp": mlp, "convnet": convnet}[model](batch)
+    with torch.no_grad():
+        for _ in range(20):
+            call()
+        times = []
+        for _ in range(calls):
+            start = time.perf_counter()
+            call()
+            times.append(time.perf_counter() - start)
+    print(f"{min(times) * 1e3:.6f} {statistics.median(times) * 1e3:.6f} "
+          f"{torch.__version__} {blas()}")
+
+
+if __name__ == "__main__":
+    main()
