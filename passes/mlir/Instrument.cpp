@@ -174,8 +174,18 @@ bool TpuProfileInstrumentPass::parseSelection() {
          parse(exclude, "exclude", excludeGlobs);
 }
 
+/// An unregistered op with results but no operands and no regions has
+/// nothing to compute from: it names a constant (TPU-MLIR's top.Weight,
+/// top.None). Reported as ops they would fill the table with rows of
+/// nothing, one per weight.
+bool isUnregisteredConstant(Operation *op) {
+  return !op->isRegistered() && op->getNumOperands() == 0 &&
+         op->getNumRegions() == 0 && op->getNumResults() > 0;
+}
+
 bool TpuProfileInstrumentPass::isSelected(Operation *op) const {
-  if (isNeverInstrumented(op))
+  if (isNeverInstrumented(op) ||
+      (!probeConstants && isUnregisteredConstant(op)))
     return false;
   StringRef name = op->getName().getStringRef();
   bool selected = includeDefault && isDefaultSelected(op);
