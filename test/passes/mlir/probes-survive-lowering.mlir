@@ -1,15 +1,21 @@
 // "Probes must measure the op" (design.md): after the whole CPU lowering of
-// tpuprof-run, the code between an op's begin and end calls is that op's
-// computation and nothing else.
+// tpuprof-run, naive or optimizing, the code between an op's begin and end
+// calls is that op's computation and nothing else.
 //
-// Bufferized IR, right after --tpu-profile-lower:
-// RUN: tpuprof-opt %s --split-input-file --pass-pipeline='builtin.module(tpu-profile-instrument,func.func(tosa-optional-decompositions,tosa-infer-shapes,tosa-make-broadcastable,tosa-to-linalg-named,tosa-to-linalg,tosa-to-arith,tosa-to-tensor,tosa-to-scf),one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map},tpu-profile-lower)' | FileCheck %s --check-prefix=BUF
-// The same, down to the LLVM dialect (tpuprof-run's built-in pipeline):
-// RUN: tpuprof-opt %s --split-input-file --pass-pipeline='builtin.module(tpu-profile-instrument,func.func(tosa-optional-decompositions,tosa-infer-shapes,tosa-make-broadcastable,tosa-to-linalg-named,tosa-to-linalg,tosa-to-arith,tosa-to-tensor,tosa-to-scf),one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map},tpu-profile-lower,convert-linalg-to-loops,expand-strided-metadata,lower-affine,convert-scf-to-cf,convert-to-llvm,finalize-memref-to-llvm,reconcile-unrealized-casts)' | FileCheck %s --check-prefix=LLVM
+// Bufferized IR, right after --tpu-profile-lower (the first half of the
+// built-in pipelines):
+// RUN: tpuprof-opt %s --split-input-file --pass-pipeline='builtin.module(tpu-profile-instrument,func.func(tosa-optional-decompositions,tosa-infer-shapes,tosa-make-broadcastable,tosa-to-scf,tosa-to-linalg-named,tosa-to-linalg,tosa-to-arith{include-apply-rescale},tosa-to-tensor),one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map allow-return-allocs-from-loops},tpu-profile-lower)' | FileCheck %s --check-prefix=BUF
+// Down to the LLVM dialect with the naive and the optimizing pipelines
+// (whose vectors are as wide as the host's: the checks name no width):
+// RUN: tpuprof-opt %s --split-input-file --pass-pipeline='builtin.module(tpu-profile-instrument,tpuprof-cpu-naive)' | FileCheck %s --check-prefix=LLVM
+// RUN: tpuprof-opt %s --split-input-file --pass-pipeline='builtin.module(tpu-profile-instrument,tpuprof-cpu)' | FileCheck %s --check-prefix=OPT
 // Fusion barrier: instrumented elementwise ops stay apart; without probes
-// the same input fuses (so the FUSE checks can fail).
+// the same input fuses (so the FUSE checks can fail). The same through the
+// optimizing pipeline's fusion, tiling and vectorization:
 // RUN: tpuprof-opt %s --split-input-file --tpu-profile-instrument --linalg-fuse-elementwise-ops | FileCheck %s --check-prefix=FUSE
 // RUN: tpuprof-opt %s --split-input-file --linalg-fuse-elementwise-ops | FileCheck %s --check-prefix=NOFUSE
+// RUN: tpuprof-opt %s --split-input-file --pass-pipeline='builtin.module(tpu-profile-instrument,func.func(linalg-fuse-elementwise-ops,tpuprof-tile-and-vectorize{vector-bits=256},canonicalize))' | FileCheck %s --check-prefix=VFUSE
+// RUN: tpuprof-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(linalg-fuse-elementwise-ops,tpuprof-tile-and-vectorize{vector-bits=256},canonicalize))' | FileCheck %s --check-prefix=VNOFUSE
 // Canonicalization, CSE and loop-invariant code motion after instrumentation
 // neither merge, nor drop, nor hoist instrumented ops; without probes they do.
 // RUN: tpuprof-opt %s --split-input-file --tpu-profile-instrument --canonicalize --cse --loop-invariant-code-motion | FileCheck %s --check-prefix=CANON
@@ -20,120 +26,69 @@
 // the probe, so tosa-to-linalg still sees it and makes a linalg.transpose.
 
 // BUF-LABEL: func.func @main(%arg0: memref<1x4x8xf32>, %arg1: memref<1x8x16xf32>, %arg2: memref<1x4x16xf32>) -> memref<1x16x4xf32>
-// The flag's and the base's addresses and the zero, once, at entry.
-// BUF-NEXT: llvm.mlir.addressof @__tpuprof_enabled
-// BUF-NEXT: llvm.mlir.addressof @__tpuprof_module_base
-// BUF-NEXT: arith.constant 0 : i32
+// BUF-NEXT: memref.get_global
 // Begin of probe 0, then exactly the exp's allocation and loop nest, then
 // the end of probe 0.
-// BUF: scf.if
-// BUF-NEXT: llvm.load
-// BUF-NEXT: %[[L0:.*]] = arith.constant 0 : i32
-// BUF-NEXT: %[[ID0:.*]] = arith.addi %{{.*}}, %[[L0]] : i32
-// BUF-NEXT: llvm.call @__tpuprof_begin(%[[ID0]]) : (i32) -> ()
-// BUF-NEXT: }
+// BUF-NEXT: %[[L0:.*]] = llvm.mlir.constant(0 : i32) : i32
+// BUF-NEXT: llvm.call @__tpuprof_begin_guard(%[[L0]]) : (i32) -> ()
 // BUF-NEXT: %[[EXP:.*]] = memref.alloc() {alignment = 64 : i64} : memref<1x4x8xf32>
 // BUF-NEXT: linalg.generic {{.*}} ins(%arg0 : memref<1x4x8xf32>) outs(%[[EXP]] : memref<1x4x8xf32>)
 // BUF-NEXT: ^bb0
 // BUF-NEXT: math.exp
 // BUF-NEXT: linalg.yield
 // BUF-NEXT: }
-// BUF-NEXT: llvm.load {{.*}} atomic monotonic
-// BUF-NEXT: arith.cmpi ne
-// BUF-NEXT: scf.if
-// BUF-NEXT: llvm.load
-// BUF-NEXT: %[[L0:.*]] = arith.constant 0 : i32
-// BUF-NEXT: %[[ID0:.*]] = arith.addi %{{.*}}, %[[L0]] : i32
-// BUF-NEXT: llvm.call @__tpuprof_end(%[[ID0]]) : (i32) -> ()
-// BUF-NEXT: }
+// BUF-NEXT: %[[L0:.*]] = llvm.mlir.constant(0 : i32) : i32
+// BUF-NEXT: llvm.call @__tpuprof_end_guard(%[[L0]]) : (i32) -> ()
 // Probe 1: the matmul's result buffer, its zero fill and the batch matmul.
-// BUF-NEXT: llvm.load {{.*}} atomic monotonic
-// BUF-NEXT: arith.cmpi ne
-// BUF-NEXT: scf.if
-// BUF-NEXT: llvm.load
-// BUF-NEXT: %[[L1:.*]] = arith.constant 1 : i32
-// BUF-NEXT: %[[ID1:.*]] = arith.addi %{{.*}}, %[[L1]] : i32
-// BUF-NEXT: llvm.call @__tpuprof_begin(%[[ID1]]) : (i32) -> ()
-// BUF-NEXT: }
+// BUF-NEXT: %[[L1:.*]] = llvm.mlir.constant(1 : i32) : i32
+// BUF-NEXT: llvm.call @__tpuprof_begin_guard(%[[L1]]) : (i32) -> ()
 // BUF-NEXT: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
 // BUF-NEXT: %[[MM:.*]] = memref.alloc() {alignment = 64 : i64} : memref<1x4x16xf32>
 // BUF-NEXT: linalg.fill ins(%[[ZERO]] : f32) outs(%[[MM]] : memref<1x4x16xf32>)
 // BUF-NEXT: linalg.batch_matmul ins(%[[EXP]], %arg1 : memref<1x4x8xf32>, memref<1x8x16xf32>) outs(%[[MM]] : memref<1x4x16xf32>)
-// BUF-NEXT: llvm.load {{.*}} atomic monotonic
-// BUF-NEXT: arith.cmpi ne
-// BUF-NEXT: scf.if
-// BUF-NEXT: llvm.load
-// BUF-NEXT: %[[L1:.*]] = arith.constant 1 : i32
-// BUF-NEXT: %[[ID1:.*]] = arith.addi %{{.*}}, %[[L1]] : i32
-// BUF-NEXT: llvm.call @__tpuprof_end(%[[ID1]]) : (i32) -> ()
-// BUF-NEXT: }
+// BUF-NEXT: %[[L1:.*]] = llvm.mlir.constant(1 : i32) : i32
+// BUF-NEXT: llvm.call @__tpuprof_end_guard(%[[L1]]) : (i32) -> ()
 // Probe 2: the add.
-// BUF-NEXT: llvm.load {{.*}} atomic monotonic
-// BUF-NEXT: arith.cmpi ne
-// BUF-NEXT: scf.if
-// BUF-NEXT: llvm.load
-// BUF-NEXT: %[[L2:.*]] = arith.constant 2 : i32
-// BUF-NEXT: %[[ID2:.*]] = arith.addi %{{.*}}, %[[L2]] : i32
-// BUF-NEXT: llvm.call @__tpuprof_begin(%[[ID2]]) : (i32) -> ()
-// BUF-NEXT: }
+// BUF-NEXT: %[[L2:.*]] = llvm.mlir.constant(2 : i32) : i32
+// BUF-NEXT: llvm.call @__tpuprof_begin_guard(%[[L2]]) : (i32) -> ()
 // BUF-NEXT: %[[ADD:.*]] = memref.alloc() {alignment = 64 : i64} : memref<1x4x16xf32>
 // BUF-NEXT: linalg.generic {{.*}} ins(%[[MM]], %arg2 : memref<1x4x16xf32>, memref<1x4x16xf32>) outs(%[[ADD]] : memref<1x4x16xf32>)
 // BUF-NEXT: ^bb0
 // BUF-NEXT: arith.addf
 // BUF-NEXT: linalg.yield
 // BUF-NEXT: }
-// BUF-NEXT: llvm.load {{.*}} atomic monotonic
-// BUF-NEXT: arith.cmpi ne
-// BUF-NEXT: scf.if
-// BUF-NEXT: llvm.load
-// BUF-NEXT: %[[L2:.*]] = arith.constant 2 : i32
-// BUF-NEXT: %[[ID2:.*]] = arith.addi %{{.*}}, %[[L2]] : i32
-// BUF-NEXT: llvm.call @__tpuprof_end(%[[ID2]]) : (i32) -> ()
-// BUF-NEXT: }
+// BUF-NEXT: %[[L2:.*]] = llvm.mlir.constant(2 : i32) : i32
+// BUF-NEXT: llvm.call @__tpuprof_end_guard(%[[L2]]) : (i32) -> ()
 // Probe 3: the transpose.
-// BUF-NEXT: llvm.load {{.*}} atomic monotonic
-// BUF-NEXT: arith.cmpi ne
-// BUF-NEXT: scf.if
-// BUF-NEXT: llvm.load
-// BUF-NEXT: %[[L3:.*]] = arith.constant 3 : i32
-// BUF-NEXT: %[[ID3:.*]] = arith.addi %{{.*}}, %[[L3]] : i32
-// BUF-NEXT: llvm.call @__tpuprof_begin(%[[ID3]]) : (i32) -> ()
-// BUF-NEXT: }
+// BUF-NEXT: %[[L3:.*]] = llvm.mlir.constant(3 : i32) : i32
+// BUF-NEXT: llvm.call @__tpuprof_begin_guard(%[[L3]]) : (i32) -> ()
 // BUF-NEXT: %[[TR:.*]] = memref.alloc() {alignment = 64 : i64} : memref<1x16x4xf32>
 // BUF-NEXT: linalg.transpose ins(%[[ADD]] : memref<1x4x16xf32>) outs(%[[TR]] : memref<1x16x4xf32>) permutation = [0, 2, 1]
-// BUF-NEXT: llvm.load {{.*}} atomic monotonic
-// BUF-NEXT: arith.cmpi ne
-// BUF-NEXT: scf.if
-// BUF-NEXT: llvm.load
-// BUF-NEXT: %[[L3:.*]] = arith.constant 3 : i32
-// BUF-NEXT: %[[ID3:.*]] = arith.addi %{{.*}}, %[[L3]] : i32
-// BUF-NEXT: llvm.call @__tpuprof_end(%[[ID3]]) : (i32) -> ()
-// BUF-NEXT: }
+// BUF-NEXT: %[[L3:.*]] = llvm.mlir.constant(3 : i32) : i32
+// BUF-NEXT: llvm.call @__tpuprof_end_guard(%[[L3]]) : (i32) -> ()
 // BUF-NEXT: return %[[TR]] : memref<1x16x4xf32>
 
-// In the LLVM dialect the local ids are hoisted constants and 'base + 0'
-// has been folded away. Each op's loop nest lies between its own calls.
+// In the LLVM dialect the local ids are constants hoisted to the entry.
+// Each op's allocation and loop nest lie between its own calls; the
+// buffers are freed after the last probe.
 // LLVM-LABEL: llvm.func @main(
 // LLVM-DAG: %[[C3:.*]] = llvm.mlir.constant(3 : i32) : i32
 // LLVM-DAG: %[[C2:.*]] = llvm.mlir.constant(2 : i32) : i32
 // LLVM-DAG: %[[C1:.*]] = llvm.mlir.constant(1 : i32) : i32
-// LLVM-DAG: %[[BASE:.*]] = llvm.mlir.addressof @__tpuprof_module_base : !llvm.ptr
+// LLVM-DAG: %[[C0:.*]] = llvm.mlir.constant(0 : i32) : i32
 // Probe 0 (exp).
-// LLVM: %[[B0:.*]] = llvm.load %[[BASE]] : !llvm.ptr -> i32
-// LLVM-NEXT: llvm.call @__tpuprof_begin(%[[B0]]) : (i32) -> ()
+// LLVM: llvm.call @__tpuprof_begin_guard(%[[C0]]) : (i32) -> ()
 // LLVM-NOT: llvm.call @__tpuprof_
 // LLVM: llvm.call @malloc
 // LLVM-NOT: llvm.call @__tpuprof_
 // LLVM: llvm.intr.exp
 // LLVM-NOT: llvm.call @__tpuprof_
-// LLVM: %[[E0:.*]] = llvm.load %[[BASE]] : !llvm.ptr -> i32
-// LLVM-NEXT: llvm.call @__tpuprof_end(%[[E0]]) : (i32) -> ()
+// LLVM: llvm.call @__tpuprof_end_guard(%[[C0]]) : (i32) -> ()
 // LLVM-NOT: llvm.call @malloc
 // LLVM-NOT: llvm.f{{mul|add}}
 // LLVM-NOT: llvm.intr.exp
 // Probe 1 (matmul): malloc, zero-fill loop, then the fmul/fadd loop nest.
-// LLVM: %[[ID1:.*]] = llvm.add %{{.*}}, %[[C1]] : i32
-// LLVM-NEXT: llvm.call @__tpuprof_begin(%[[ID1]]) : (i32) -> ()
+// LLVM: llvm.call @__tpuprof_begin_guard(%[[C1]]) : (i32) -> ()
 // LLVM-NOT: llvm.call @__tpuprof_
 // LLVM: llvm.call @malloc
 // LLVM-NOT: llvm.call @__tpuprof_
@@ -142,35 +97,88 @@
 // LLVM: llvm.fmul
 // LLVM-NEXT: llvm.fadd
 // LLVM-NOT: llvm.call @__tpuprof_
-// LLVM: %[[EID1:.*]] = llvm.add %{{.*}}, %[[C1]] : i32
-// LLVM-NEXT: llvm.call @__tpuprof_end(%[[EID1]]) : (i32) -> ()
+// LLVM: llvm.call @__tpuprof_end_guard(%[[C1]]) : (i32) -> ()
 // LLVM-NOT: llvm.call @malloc
-// LLVM-NOT: llvm.f{{mul|add}}
+// LLVM-NOT: llvm.fmul
 // Probe 2 (add).
-// LLVM: %[[ID2:.*]] = llvm.add %{{.*}}, %[[C2]] : i32
-// LLVM-NEXT: llvm.call @__tpuprof_begin(%[[ID2]]) : (i32) -> ()
+// LLVM: llvm.call @__tpuprof_begin_guard(%[[C2]]) : (i32) -> ()
 // LLVM-NOT: llvm.call @__tpuprof_
 // LLVM: llvm.call @malloc
 // LLVM-NOT: llvm.call @__tpuprof_
 // LLVM: llvm.fadd
 // LLVM-NOT: llvm.call @__tpuprof_
-// LLVM: %[[EID2:.*]] = llvm.add %{{.*}}, %[[C2]] : i32
-// LLVM-NEXT: llvm.call @__tpuprof_end(%[[EID2]]) : (i32) -> ()
+// LLVM: llvm.call @__tpuprof_end_guard(%[[C2]]) : (i32) -> ()
 // LLVM-NOT: llvm.call @malloc
 // LLVM-NOT: llvm.f{{mul|add}}
 // Probe 3 (transpose): loads and stores only.
-// LLVM: %[[ID3:.*]] = llvm.add %{{.*}}, %[[C3]] : i32
-// LLVM-NEXT: llvm.call @__tpuprof_begin(%[[ID3]]) : (i32) -> ()
+// LLVM: llvm.call @__tpuprof_begin_guard(%[[C3]]) : (i32) -> ()
 // LLVM-NOT: llvm.call @__tpuprof_
 // LLVM: llvm.call @malloc
 // LLVM-NOT: llvm.call @__tpuprof_
 // LLVM: llvm.store
 // LLVM-NOT: llvm.call @__tpuprof_
-// LLVM: %[[EID3:.*]] = llvm.add %{{.*}}, %[[C3]] : i32
-// LLVM-NEXT: llvm.call @__tpuprof_end(%[[EID3]]) : (i32) -> ()
+// LLVM: llvm.call @__tpuprof_end_guard(%[[C3]]) : (i32) -> ()
 // LLVM-NOT: llvm.call @malloc
 // LLVM-NOT: llvm.store
+// LLVM: llvm.call @free
+// LLVM-NOT: llvm.call @__tpuprof_
 // LLVM: llvm.return
+
+// The optimizing pipeline: the same order, each op's vector code between
+// its own calls (exp as a polynomial of FMAs, the matmul as broadcasts and
+// FMAs, the add as vector adds, the transpose as shuffles).
+// OPT-LABEL: llvm.func @main(
+// OPT-DAG: %[[C3:.*]] = llvm.mlir.constant(3 : i32) : i32
+// OPT-DAG: %[[C2:.*]] = llvm.mlir.constant(2 : i32) : i32
+// OPT-DAG: %[[C1:.*]] = llvm.mlir.constant(1 : i32) : i32
+// OPT-DAG: %[[C0:.*]] = llvm.mlir.constant(0 : i32) : i32
+// Probe 0 (exp).
+// OPT: llvm.call @__tpuprof_begin_guard(%[[C0]]) : (i32) -> ()
+// OPT-NOT: llvm.call @__tpuprof_
+// OPT: llvm.call @malloc
+// OPT-NOT: llvm.call @__tpuprof_
+// OPT: llvm.intr.fma({{.*}}) : (vector<
+// OPT-NOT: llvm.call @__tpuprof_
+// OPT: llvm.store {{.*}} : vector<
+// OPT-NOT: llvm.call @__tpuprof_
+// OPT: llvm.call @__tpuprof_end_guard(%[[C0]]) : (i32) -> ()
+// OPT-NOT: llvm.call @malloc
+// OPT-NOT: llvm.intr.fma(
+// Probe 1 (matmul): its buffer, the zero fill, then broadcasts and FMAs.
+// OPT: llvm.call @__tpuprof_begin_guard(%[[C1]]) : (i32) -> ()
+// OPT-NOT: llvm.call @__tpuprof_
+// OPT: llvm.call @malloc
+// OPT-NOT: llvm.call @__tpuprof_
+// OPT: llvm.shufflevector
+// OPT: llvm.intr.fmuladd({{.*}}) : (vector<
+// OPT-NOT: llvm.call @__tpuprof_
+// OPT: llvm.call @__tpuprof_end_guard(%[[C1]]) : (i32) -> ()
+// OPT-NOT: llvm.call @malloc
+// OPT-NOT: llvm.intr.fmuladd(
+// Probe 2 (add), in place: one-shot bufferization writes the sum into the
+// matmul's buffer, which nothing reads afterwards.
+// OPT: llvm.call @__tpuprof_begin_guard(%[[C2]]) : (i32) -> ()
+// OPT-NOT: llvm.call @
+// OPT: llvm.fadd {{.*}} : vector<
+// OPT-NOT: llvm.call @__tpuprof_
+// OPT: llvm.call @__tpuprof_end_guard(%[[C2]]) : (i32) -> ()
+// OPT-NOT: llvm.call @malloc
+// OPT-NOT: llvm.fadd
+// Probe 3 (transpose).
+// OPT: llvm.call @__tpuprof_begin_guard(%[[C3]]) : (i32) -> ()
+// OPT-NOT: llvm.call @__tpuprof_
+// OPT: llvm.call @malloc
+// OPT-NOT: llvm.call @__tpuprof_
+// OPT: llvm.shufflevector
+// OPT-NOT: llvm.call @__tpuprof_
+// OPT: llvm.store
+// OPT-NOT: llvm.call @__tpuprof_
+// OPT: llvm.call @__tpuprof_end_guard(%[[C3]]) : (i32) -> ()
+// OPT-NOT: llvm.call @malloc
+// OPT-NOT: llvm.store
+// OPT: llvm.call @free
+// OPT-NOT: llvm.call @__tpuprof_
+// OPT: llvm.return
 func.func @main(%a: tensor<1x4x8xf32>, %b: tensor<1x8x16xf32>, %c: tensor<1x4x16xf32>) -> tensor<1x16x4xf32> {
   %0 = tosa.exp %a : (tensor<1x4x8xf32>) -> tensor<1x4x8xf32>
   %1 = tosa.matmul %0, %b : (tensor<1x4x8xf32>, tensor<1x8x16xf32>) -> tensor<1x4x16xf32>
@@ -196,6 +204,29 @@ func.func @main(%a: tensor<1x4x8xf32>, %b: tensor<1x8x16xf32>, %c: tensor<1x4x16
 // FUSE: tpuprof.end 1
 // FUSE-NOT: linalg.generic
 // FUSE: return
+// The optimizing pipeline's first half: each instrumented op is one vector
+// read, its arithmetic and one write between its own probes; without probes
+// the two ops are one.
+// VFUSE-LABEL: func.func @fusion_barrier
+// VFUSE: tpuprof.begin 0
+// VFUSE-NEXT: tensor.empty
+// VFUSE-NEXT: vector.transfer_read
+// VFUSE-NEXT: arith.negf
+// VFUSE-NEXT: vector.transfer_write
+// VFUSE-NEXT: tpuprof.end 0
+// VFUSE-NEXT: tpuprof.begin 1
+// VFUSE-NEXT: tensor.empty
+// VFUSE-NEXT: vector.transfer_read
+// VFUSE-NEXT: math.exp
+// VFUSE-NEXT: vector.transfer_write
+// VFUSE-NEXT: tpuprof.end 1
+// VFUSE-NEXT: return
+// VNOFUSE-LABEL: func.func @fusion_barrier
+// VNOFUSE: vector.transfer_read
+// VNOFUSE-NEXT: arith.negf
+// VNOFUSE-NEXT: math.exp
+// VNOFUSE-NEXT: vector.transfer_write
+// VNOFUSE-NEXT: return
 // NOFUSE-LABEL: func.func @fusion_barrier
 // NOFUSE: linalg.generic
 // NOFUSE: arith.negf
