@@ -206,10 +206,20 @@ TileAndVectorizePass::elementwiseTiles(linalg::LinalgOp op,
   return tiles;
 }
 
+/// Whether `op` reads or writes i1 elements. LLVM stores a vector of i1 as
+/// packed bits, a memref of i1 holds one byte per element: such ops stay
+/// scalar.
+bool touchesBooleans(Operation *op) {
+  auto isBool = [](Type t) { return getElementTypeOrSelf(t).isInteger(1); };
+  return llvm::any_of(op->getOperandTypes(), isBool) ||
+         llvm::any_of(op->getResultTypes(), isBool);
+}
+
 std::optional<SmallVector<int64_t>>
 TileAndVectorizePass::tileSizes(linalg::LinalgOp op) const {
   if (!op.hasPureTensorSemantics() || op.hasDynamicShape() ||
-      op.getNumDpsInits() == 0 || op.getNumLoops() == 0)
+      op.getNumDpsInits() == 0 || op.getNumLoops() == 0 ||
+      touchesBooleans(op))
     return std::nullopt;
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   int64_t vl = lanes(getElementTypeOrSelf(op.getDpsInits()[0].getType()));
@@ -279,7 +289,7 @@ void TileAndVectorizePass::runOnOperation() {
   getOperation().walk([&](linalg::LinalgOp op) { ops.push_back(op); });
   for (linalg::LinalgOp op : ops) {
     if (op.hasDynamicShape() || iterationSpaceSize(op) > kMaxVectorElements ||
-        failed(linalg::vectorizeOpPrecondition(op)))
+        touchesBooleans(op) || failed(linalg::vectorizeOpPrecondition(op)))
       continue;
     rewriter.setInsertionPoint(op);
     (void)linalg::vectorize(rewriter, op);

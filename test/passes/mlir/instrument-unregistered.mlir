@@ -1,4 +1,6 @@
-// RUN: tpuprof-opt %s --allow-unregistered-dialect --tpu-profile-instrument | FileCheck %s
+// RUN: tpuprof-opt %s --split-input-file --allow-unregistered-dialect --tpu-profile-instrument | FileCheck %s
+// RUN: tpuprof-opt %s --split-input-file --allow-unregistered-dialect --tpu-profile-instrument=probe-constants=1 | FileCheck %s --check-prefix=CONST
+// RUN: tpuprof-opt %s --split-input-file --allow-unregistered-dialect --tpu-profile-instrument='include=top.* probe-constants=1' | FileCheck %s --check-prefix=CONST
 
 // A TPU-MLIR style graph of unregistered `top` ops is instrumented as is;
 // the op that ends the block (which may be its terminator) is not.
@@ -16,4 +18,41 @@ func.func @graph(%x: tensor<1x3x32x32xf32>, %w: tensor<8x3x3x3xf32>) {
   %0 = "top.Conv"(%x, %w) {kernel_shape = [3, 3]} : (tensor<1x3x32x32xf32>, tensor<8x3x3x3xf32>) -> tensor<1x8x30x30xf32> loc("conv1")
   %1 = "top.Relu"(%0) : (tensor<1x8x30x30xf32>) -> tensor<1x8x30x30xf32>
   "top.Return"(%1) : (tensor<1x8x30x30xf32>) -> ()
+}
+
+// -----
+
+// TPU-MLIR's constants (top.Weight, top.None: results but no operands and
+// no regions) do no work and get no probes; the ops using them do, with the
+// weights forwarded. probe-constants=1 brings them back.
+// CHECK-LABEL: tpuprof.probes [{{.*}}name = "top.Input"
+// CHECK-NEXT: {{.*}}name = "top.Conv"
+// CHECK-NEXT: {{.*}}name = "top.MatMul"
+// CHECK-NOT: name = "top.
+// CHECK: func.func @weights
+// CHECK-NEXT: tpuprof.begin 0(%arg0)
+// CHECK-NEXT: "top.Input"
+// CHECK-NEXT: tpuprof.end 0
+// CHECK-NEXT: %[[W:.*]] = "top.Weight"() {name = "w"}
+// CHECK-NEXT: %[[B:.*]] = "top.Weight"() {name = "b"}
+// CHECK-NEXT: %[[NONE:.*]] = "top.None"()
+// CHECK-NEXT: tpuprof.begin 1(%{{.*}}, %[[W]], %[[B]])
+// CHECK-NEXT: "top.Conv"
+// CHECK-NEXT: tpuprof.end 1
+// CHECK: tpuprof.begin 2(%{{.*}}, %[[W]], %[[NONE]])
+// CHECK-NEXT: "top.MatMul"
+// CONST-LABEL: tpuprof.probes [{{.*}}name = "top.Input"
+// CONST-NEXT: {{.*}}name = "top.Weight"
+// CONST-NEXT: {{.*}}name = "top.Weight"
+// CONST-NEXT: {{.*}}name = "top.None"
+// CONST-NEXT: {{.*}}name = "top.Conv"
+// CONST-NEXT: {{.*}}name = "top.MatMul"
+func.func @weights(%x: tensor<1x3x8x8xf32>) -> tensor<1x8x6x6xf32> {
+  %0 = "top.Input"(%x) {name = "input"} : (tensor<1x3x8x8xf32>) -> tensor<1x3x8x8xf32>
+  %w = "top.Weight"() {name = "w"} : () -> tensor<8x3x3x3xf32>
+  %b = "top.Weight"() {name = "b"} : () -> tensor<8xf32>
+  %none = "top.None"() : () -> none
+  %1 = "top.Conv"(%0, %w, %b) {kernel_shape = [3, 3]} : (tensor<1x3x8x8xf32>, tensor<8x3x3x3xf32>, tensor<8xf32>) -> tensor<1x8x6x6xf32>
+  %2 = "top.MatMul"(%1, %w, %none) : (tensor<1x8x6x6xf32>, tensor<8x3x3x3xf32>, none) -> tensor<1x8x6x6xf32>
+  return %2 : tensor<1x8x6x6xf32>
 }
