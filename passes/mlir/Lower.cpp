@@ -48,10 +48,6 @@ constexpr StringLiteral kRegisterFn = TPUPROF_SYMBOL_REGISTER_MODULE;
 constexpr StringLiteral kBeginFn = TPUPROF_SYMBOL_BEGIN;
 constexpr StringLiteral kBeginDimsFn = TPUPROF_SYMBOL_BEGIN_DIMS;
 constexpr StringLiteral kEndFn = TPUPROF_SYMBOL_END;
-constexpr StringLiteral kBeginGuard = "__tpuprof_begin_guard";
-constexpr StringLiteral kEndGuard = "__tpuprof_end_guard";
-/// Followed by the number of dimensions it takes: `..._dims_guard_2`.
-constexpr StringLiteral kBeginDimsGuard = "__tpuprof_begin_dims_guard_";
 
 /// Name of the module as shown in reports: its symbol name, else its file.
 std::string moduleName(ModuleOp module) {
@@ -88,12 +84,16 @@ private:
   StringRef guardFor(StringRef guard, StringRef runtimeFn, unsigned dims);
 
   ModuleOp module;
+  llvm::StringMap<LLVM::LLVMFuncOp> guards;
 };
 
 StringRef TpuProfileLowerPass::guardFor(StringRef guard, StringRef runtimeFn,
                                         unsigned dims) {
-  if (auto fn = module.lookupSymbol<LLVM::LLVMFuncOp>(guard))
-    return fn.getName();
+  // Looked up here, not in the module: a module's lookup walks its ops, and
+  // there is one call per probe.
+  auto [it, isNew] = guards.try_emplace(guard);
+  if (!isNew)
+    return it->second.getName();
   MLIRContext *ctx = &getContext();
   Location loc = module.getLoc();
   auto ptrTy = LLVM::LLVMPointerType::get(ctx);
@@ -153,6 +153,7 @@ StringRef TpuProfileLowerPass::guardFor(StringRef guard, StringRef runtimeFn,
   b.create<LLVM::BrOp>(loc, done);
   b.setInsertionPointToStart(done);
   b.create<LLVM::ReturnOp>(loc, ValueRange());
+  it->second = fn;
   return fn.getName();
 }
 
@@ -286,11 +287,11 @@ void TpuProfileLowerPass::lowerProbe(Operation *op, int64_t probe,
 
   StringRef guard;
   if (isa<EndOp>(op))
-    guard = guardFor(kEndGuard, kEndFn, 0);
+    guard = guardFor(kEndGuardName, kEndFn, 0);
   else if (dims.empty())
-    guard = guardFor(kBeginGuard, kBeginFn, 0);
+    guard = guardFor(kBeginGuardName, kBeginFn, 0);
   else
-    guard = guardFor((kBeginDimsGuard + llvm::Twine(dims.size())).str(),
+    guard = guardFor((kBeginDimsGuardPrefix + llvm::Twine(dims.size())).str(),
                      kBeginDimsFn, dims.size());
   SmallVector<Value> args{
       b.create<LLVM::ConstantOp>(loc, b.getI32Type(), probe)};

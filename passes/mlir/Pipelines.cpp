@@ -12,6 +12,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Verifier.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "llvm/ADT/StringSet.h"
@@ -26,11 +27,13 @@ using namespace mlir;
 
 namespace {
 
-/// TOSA to linalg, tensor, arith and scf on tensors. Control flow first:
-/// tosa-to-linalg cannot convert the tosa.yield of a cond_if or while_loop.
-/// include-apply-rescale lowers the tosa.apply_scale that rescale and
-/// shifted integer multiplies become.
+/// Large functions first become functions of ~128 graph ops (compile time
+/// linear in the model). TOSA to linalg, tensor, arith and scf on tensors.
+/// Control flow first: tosa-to-linalg cannot convert the tosa.yield of a
+/// cond_if or while_loop. include-apply-rescale lowers the tosa.apply_scale
+/// that rescale and shifted integer multiplies become.
 constexpr llvm::StringLiteral kTosaToTensors =
+    "tpuprof-outline-ops,"
     "func.func(tosa-optional-decompositions,tosa-infer-shapes,"
     "tosa-make-broadcastable,tosa-to-scf,tosa-to-linalg-named,tosa-to-linalg,"
     "tosa-to-arith{include-apply-rescale},tosa-to-tensor)";
@@ -208,7 +211,10 @@ llvm::Error tpuprof::runModelPipeline(PassManager &pm, ModuleOp module) {
         first = formatLocation(d.getLocation()) + ": " + d.str();
       return success();
     });
-    if (succeeded(pm.run(module)) && errors == 0)
+    // The module is verified once, at the end, not after each of ~40
+    // passes: that was a fifth of the lowering of large models.
+    pm.enableVerifier(false);
+    if (succeeded(pm.run(module)) && errors == 0 && succeeded(verify(module)))
       return checkLoweredToLLVM(module);
   }
   if (errors == 0)

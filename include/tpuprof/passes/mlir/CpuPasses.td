@@ -60,4 +60,32 @@ def TpuProfLowerVectors
   ];
 }
 
+def TpuProfOutlineOps : Pass<"tpuprof-outline-ops", "::mlir::ModuleOp"> {
+  let summary = "Split large functions into functions of ~100 graph ops";
+  let description = [{
+    In a function whose body holds more than `min-ops` graph ops (TOSA ops
+    other than constants, linalg structured ops), consecutive ops holding
+    `ops-per-function` graph ops each move into a private, never-inlined
+    function called in their place; probes move with their op. Constants
+    and static `tensor.empty` ops stay and are cloned where they are used,
+    so that lowerings still see them.
+
+    Several upstream passes (one-shot bufferization's analysis, empty
+    tensor elimination, block splitting in convert-scf-to-cf) and LLVM's
+    code generation take time that grows faster than linearly with the size
+    of a function; module-wide analyses (one-shot bufferization's, buffer
+    deallocation's) look a callee up by walking the module at every query,
+    so one function per op would be quadratic in the number of ops too.
+    With functions of ~100 ops both stay small up to models of 100 k ops.
+    Functions below the threshold keep all their ops together.
+  }];
+  let options = [
+    Option<"minOps", "min-ops", "unsigned", /*default=*/"128",
+      "Split functions with more graph ops than this">,
+    Option<"opsPerFunction", "ops-per-function", "unsigned",
+      /*default=*/"128", "Graph ops per function split off">,
+  ];
+  let dependentDialects = ["::mlir::func::FuncDialect"];
+}
+
 #endif // TPUPROF_CPU_PASSES_TD

@@ -27,6 +27,15 @@ namespace tpuprof {
 /// --tpu-profile-lower, never written).
 inline constexpr llvm::StringLiteral kProbesAttrName = "tpuprof.probes";
 
+/// The internal functions --tpu-profile-lower calls at the probes, which
+/// check the runtime's enabled flag before calling it (docs/passes.md). The
+/// begin guard of a probe with n dynamic dimensions is the dims prefix
+/// followed by n.
+inline constexpr llvm::StringLiteral kBeginGuardName = "__tpuprof_begin_guard";
+inline constexpr llvm::StringLiteral kEndGuardName = "__tpuprof_end_guard";
+inline constexpr llvm::StringLiteral kBeginDimsGuardPrefix =
+    "__tpuprof_begin_dims_guard_";
+
 /// Registers --tpu-profile-instrument and --tpu-profile-lower with the
 /// global pass registry.
 void registerTpuProfilePasses();

@@ -1,0 +1,37 @@
+// RUN: tpuprof-opt %s --split-input-file --tpu-profile-instrument --tpuprof-outline-ops='min-ops=2 ops-per-function=2' | FileCheck %s
+// RUN: tpuprof-opt %s --split-input-file --tpuprof-outline-ops | FileCheck %s --check-prefix=SMALL
+
+// Three graph ops, more than min-ops: functions of two graph ops each, in
+// order, never inlined; each probe moves with its op; the transpose's
+// permutation (a constant) is cloned into the function that uses it, and a
+// value used later is returned.
+// CHECK-LABEL: func.func @main(%arg0: tensor<4x8xf32>) -> tensor<8x4xf32>
+// CHECK-NEXT: %[[PERM:.*]] = "tosa.const"() <{value = dense<[1, 0]> : tensor<2xi32>}>
+// CHECK-NEXT: %[[A:.*]] = call @main_part(%arg0) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT: %[[B:.*]] = call @main_part_0(%[[A]]) : (tensor<4x8xf32>) -> tensor<8x4xf32>
+// CHECK-NEXT: return %[[B]]
+// CHECK: func.func private @main_part(%arg0: tensor<4x8xf32>) -> tensor<4x8xf32> attributes {no_inline}
+// CHECK-NEXT: tpuprof.begin 0
+// CHECK-NEXT: tosa.exp
+// CHECK-NEXT: tpuprof.end 0
+// CHECK-NEXT: tpuprof.begin 1
+// CHECK-NEXT: tosa.negate
+// CHECK-NEXT: tpuprof.end 1
+// CHECK-NEXT: return
+// CHECK: func.func private @main_part_0(%arg0: tensor<4x8xf32>) -> tensor<8x4xf32> attributes {no_inline}
+// CHECK-NEXT: %[[P:.*]] = "tosa.const"() <{value = dense<[1, 0]> : tensor<2xi32>}>
+// CHECK-NEXT: tpuprof.begin 2(%arg0)
+// CHECK-NEXT: tosa.transpose %{{.*}}, %[[P]]
+// CHECK-NEXT: tpuprof.end 2
+// CHECK-NEXT: return
+// With the default threshold (128 graph ops) the function stays whole.
+// SMALL-LABEL: func.func @main
+// SMALL-NOT: call
+// SMALL-NOT: func.func
+func.func @main(%a: tensor<4x8xf32>) -> tensor<8x4xf32> {
+  %perm = "tosa.const"() {value = dense<[1, 0]> : tensor<2xi32>} : () -> tensor<2xi32>
+  %0 = tosa.exp %a : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  %1 = tosa.negate %0 : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  %2 = tosa.transpose %1, %perm : (tensor<4x8xf32>, tensor<2xi32>) -> tensor<8x4xf32>
+  return %2 : tensor<8x4xf32>
+}
