@@ -25,7 +25,8 @@ constexpr const char *kRunnerLibs[] = {TPUPROF_MLIR_C_RUNNER_UTILS,
 
 llvm::Expected<JitModel>
 tpuprof::run::jitCompile(mlir::ModuleOp module, llvm::StringRef entry,
-                         llvm::ArrayRef<std::string> sharedLibs) {
+                         llvm::ArrayRef<std::string> sharedLibs,
+                         unsigned optLevel) {
   std::vector<llvm::StringRef> libs;
   for (const char *lib : kRunnerLibs) {
     if (!llvm::sys::fs::exists(lib))
@@ -42,15 +43,19 @@ tpuprof::run::jitCompile(mlir::ModuleOp module, llvm::StringRef entry,
   auto builder = llvm::orc::JITTargetMachineBuilder::detectHost();
   if (!builder)
     return builder.takeError();
-  builder->setCodeGenOptLevel(llvm::CodeGenOptLevel::Default);
+  std::optional<llvm::CodeGenOptLevel> codeGenLevel =
+      llvm::CodeGenOpt::getLevel(optLevel);
+  if (!codeGenLevel)
+    return fail("bad LLVM optimization level " + llvm::Twine(optLevel));
+  builder->setCodeGenOptLevel(*codeGenLevel);
   auto tm = builder->createTargetMachine();
   if (!tm)
     return tm.takeError();
 
   mlir::ExecutionEngineOptions options;
   options.transformer = mlir::makeOptimizingTransformer(
-      /*optLevel=*/2, /*sizeLevel=*/0, tm->get());
-  options.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Default;
+      optLevel, /*sizeLevel=*/0, tm->get());
+  options.jitCodeGenOptLevel = *codeGenLevel;
   options.sharedLibPaths = libs;
   auto engine = mlir::ExecutionEngine::create(module, options, std::move(*tm));
   if (!engine)

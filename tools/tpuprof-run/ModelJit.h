@@ -31,12 +31,13 @@ struct JitModel {
   PackedEntry entry = nullptr;
 };
 
-/// Compiles `module` (LLVM dialect) for the host CPU at LLVM -O2 and looks
-/// up `entry`. MLIR's C runner utilities (memrefCopy, printMemref*, ...) and
+/// Compiles `module` (LLVM dialect) for the host CPU at LLVM -O`optLevel`
+/// (0-3) and looks up `entry`. MLIR's C runner utilities (memrefCopy, printMemref*, ...) and
 /// `sharedLibs` (which must exist) are loaded first so that the model can
 /// call what they define.
 llvm::Expected<JitModel> jitCompile(mlir::ModuleOp module, llvm::StringRef entry,
-                                    llvm::ArrayRef<std::string> sharedLibs);
+                                    llvm::ArrayRef<std::string> sharedLibs,
+                                    unsigned optLevel = 2);
 
 } // namespace run
 } // namespace tpuprof

@@ -78,6 +78,11 @@ cl::opt<std::string> pipeline(
              "(with probes) and lowers to the LLVM dialect; "
              "'tpuprof-cpu-naive' is the built-in one with scalar loops"),
     cl::value_desc("PIPELINE"), cl::cat(category));
+cl::opt<unsigned> optLevel(
+    "opt-level",
+    cl::desc("LLVM optimization level of the JIT, 0-3 (0 compiles a large "
+             "model several times faster into slower code)"),
+    cl::init(2), cl::cat(category));
 cl::opt<std::string> instrumentOptions(
     "instrument-options",
     cl::desc("Options for --tpu-profile-instrument, e.g. 'exclude=tosa.reshape'"),
@@ -171,6 +176,8 @@ int main(int argc, char **argv) {
     return fail("--mode must be 0, 1 or 2, got " + llvm::Twine(mode));
   if (repeat == 0 && !noInstrument)
     return fail("--repeat must be at least 1");
+  if (optLevel > 3)
+    return fail("--opt-level must be 0, 1, 2 or 3, got " + llvm::Twine(optLevel));
   for (const std::string &lib : sharedLibs)
     if (!llvm::sys::fs::exists(lib))
       return fail("--shared-lib: no such file '" + lib + "'");
@@ -242,7 +249,7 @@ int main(int argc, char **argv) {
 
   auto jitStart = std::chrono::steady_clock::now();
   llvm::Expected<tpuprof::run::JitModel> jit =
-      tpuprof::run::jitCompile(*module, entrySym, sharedLibs);
+      tpuprof::run::jitCompile(*module, entrySym, sharedLibs, optLevel);
   if (!jit)
     return fail("cannot JIT " + inputFile + ": " +
                 llvm::toString(jit.takeError()));
