@@ -21,7 +21,13 @@ verifier (--verify-each=false: "pass alone", the figure held to 0.10 of
 parse+print) and with it (the pass manager verifies the whole module after
 every pass, and --mlir-timing counts that in the pass's time).
 
+Then the whole compile of tpuprof-run (instrument, the built-in optimizing
+pipeline, LLVM -O2, from its --time line) on the same modules with a @main
+calling every function, at --run-sizes: its time per size and its growth,
+judged linear when 10x the ops take at most 12x the time.
+
     python3 bench/compile_scaling.py BUILD_DIR [--runs N] [--sizes 1000,10000,100000]
+                                     [--run-sizes 1000,10000,100000] [--run-runs N]
 
 Besides the table it prints one `suite|compile|...` line per figure for
 bench/suite.py.
@@ -63,8 +69,10 @@ OPS_PER_BLOCK = 13
 FUNCTIONS = 4
 
 
-def generate(path, ops):
-    """Writes a module of about `ops` operations in FUNCTIONS functions."""
+def generate(path, ops, with_main=False):
+    """Writes a module of about `ops` operations in FUNCTIONS functions; with
+    `with_main`, also a @main that calls them in a chain (tpuprof-run's
+    entry: it compiles what main reaches)."""
     blocks = max(1, ops // OPS_PER_BLOCK // FUNCTIONS)
     with open(path, "w") as f:
         f.write("#id = affine_map<(d0, d1) -> (d0, d1)>\n")
@@ -79,6 +87,16 @@ def generate(path, ops):
                 f.write(BLOCK.format(i=b, p=b - 1, prev=prev))
                 prev = f"%q{b}"
             f.write(f"    return {prev}, %k{blocks} : tensor<16x16xf32>, f32\n}}\n")
+        if with_main:
+            f.write("func.func @main(%in: tensor<16x16xf32>, %w: tensor<16x16xf32>, "
+                    "%scale: f32) -> (tensor<16x16xf32>, f32) {\n")
+            prev = "%in"
+            for fn in range(FUNCTIONS):
+                f.write(f"    %r{fn}:2 = func.call @layer{fn}({prev}, %w, %scale) : "
+                        "(tensor<16x16xf32>, tensor<16x16xf32>, f32) -> "
+                        "(tensor<16x16xf32>, f32)\n")
+                prev = f"%r{fn}#0"
+            f.write(f"    return {prev}, %r{FUNCTIONS - 1}#1 : tensor<16x16xf32>, f32\n}}\n")
     return blocks * FUNCTIONS * OPS_PER_BLOCK + FUNCTIONS * 4  # func, constant, addf, return
 
 
@@ -105,12 +123,72 @@ def pass_seconds(timing, name):
     return None
 
 
+COMPILE_RE = re.compile(r"^Compile time: ([0-9.]+) ms \(parse ([0-9.]+), "
+                        r"lower ([0-9.]+), LLVM ([0-9.]+)\)", re.M)
+
+
+def run_compile(build, sizes, runs):
+    """tpuprof-run's whole compile (parse, instrument, the built-in
+    pipeline, LLVM) of generated models with a @main, from its --time line;
+    the fastest of `runs` runs per size. Prints its table and suite lines."""
+    run = os.path.join(build, "bin", "tpuprof-run")
+    if not os.access(run, os.X_OK):
+        sys.exit(f"compile_scaling: no {run}; build tpuprof-run first")
+    tmp = tempfile.mkdtemp(prefix="tpuprof-compile-run-")
+    best, actual = {}, {}
+    for size in sizes:
+        path = os.path.join(tmp, f"model-{size}.mlir")
+        actual[size] = generate(path, size, with_main=True)
+        for _ in range(runs):
+            p = subprocess.run([run, path, "--time", "--repeat", "1",
+                                "--warmup", "0", "--output", tmp],
+                               capture_output=True, text=True)
+            m = COMPILE_RE.search(p.stdout)
+            if p.returncode != 0 or not m:
+                sys.exit(f"compile_scaling: tpuprof-run {path} failed:\n"
+                         f"{p.stderr.strip()}")
+            t = tuple(float(x) for x in m.groups())
+            if size not in best or t[0] < best[size][0]:
+                best[size] = t
+        os.remove(path)
+        for f in os.listdir(tmp):
+            os.remove(os.path.join(tmp, f))
+    os.rmdir(tmp)
+    print(f"tpuprof-run compile time (instrument + tpuprof-cpu + LLVM -O2), "
+          f"fastest of {runs} runs")
+    print(f"  {'ops':>8} {'total ms':>10} {'parse':>8} {'lower':>9} "
+          f"{'LLVM':>9} {'us/op':>7}")
+    for size in sizes:
+        total, parse, lower, llvm = best[size]
+        print(f"  {actual[size]:8d} {total:10.1f} {parse:8.1f} {lower:9.1f} "
+              f"{llvm:9.1f} {total * 1e3 / actual[size]:7.1f}")
+        print(f"suite|compile|tpuprof-run compile, {size // 1000} k ops|"
+              f"{total:.1f}||||ms|||n/a")
+    for a, b in zip(sizes, sizes[1:]):
+        growth, scale = best[b][0] / best[a][0], actual[b] / actual[a]
+        span = f"{a // 1000} k -> {b // 1000} k ops"
+        ok = growth <= 1.2 * scale
+        print(f"  growth {span}: {growth:.2f}x for {scale:.1f}x the ops "
+              f"({'linear' if ok else 'NOT linear'}: <= {1.2 * scale:.0f}x)")
+        print(f"suite|compile|tpuprof-run compile growth, {span}|{growth:.2f}|"
+              f"|||x||linear (<= {1.2 * scale:.0f}x)|{'met' if ok else 'NOT met'}")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("build", help="tpuprof build directory")
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--sizes", default="1000,10000,100000")
+    ap.add_argument("--run-sizes", default="1000,10000,100000",
+                    help="model sizes for tpuprof-run's compile time "
+                         "('' skips it)")
+    ap.add_argument("--run-runs", type=int, default=1,
+                    help="tpuprof-run compiles per size (100 k ops take "
+                         "minutes)")
     args = ap.parse_args()
+    if args.run_sizes:
+        run_compile(args.build, [int(s) for s in args.run_sizes.split(",")],
+                    args.run_runs)
     opt = os.path.join(args.build, "bin", "tpuprof-opt")
     if not os.access(opt, os.X_OK):
         sys.exit(f"compile_scaling: no {opt}; build tpuprof-opt first")

@@ -107,13 +107,21 @@ def components():
                                         build, "--runs", str(runs)],
             1800),
         Component(
-            "compile", "--tpu-profile-instrument on 1 k-100 k op modules",
+            "pytorch", "bundled models without probes vs PyTorch eager",
+            lambda build: [(src("bench/vs_pytorch.py"), absent),
+                           (b(build, "tpuprof-run"), built)],
+            lambda build, runs, quick: [py, src("bench/vs_pytorch.py"),
+                                        build, "--runs", str(runs)],
+            1200),
+        Component(
+            "compile", "--tpu-profile-instrument and tpuprof-run's compile on 1 k-100 k op modules",
             lambda build: [(src("bench/compile_scaling.py"), absent),
                            (b(build, "tpuprof-opt"), built)],
             lambda build, runs, quick: [py, src("bench/compile_scaling.py"),
                                         build, "--runs", str(runs)] +
-            (["--sizes", "1000,10000"] if quick else []),
-            1800),
+            (["--sizes", "1000,10000", "--run-sizes", "1000,10000"]
+             if quick else []),
+            3600),
         Component(
             "report", "aggregation, trace export, dump writing",
             lambda build: [(src("bench/report_bench.sh"), absent),
