@@ -39,14 +39,14 @@ constexpr llvm::StringLiteral kTosaToTensors =
     "tosa-to-arith{include-apply-rescale},tosa-to-tensor)";
 
 /// Tensors to buffers; probes to runtime calls (after bufferization, where
-/// nothing moves across them); then every buffer freed after its last use.
+/// nothing moves across them); then every buffer freed after its last use
+/// (unless the model frees its own).
 /// Loops may yield new buffers (scf.while from tosa.while_loop does).
 constexpr llvm::StringLiteral kBufferize =
     "one-shot-bufferize{bufferize-function-boundaries "
     "function-boundary-type-conversion=identity-layout-map "
     "allow-return-allocs-from-loops},"
-    "tpu-profile-lower,buffer-deallocation-pipeline,"
-    "convert-bufferization-to-memref";
+    "tpu-profile-lower,tpuprof-deallocate";
 
 /// The optimizing middle: fuse elementwise producers into consumers (probes
 /// keep instrumented ops apart), tile and vectorize on tensors; after
@@ -120,6 +120,27 @@ std::string formatLocation(Location loc) {
   if (text.empty())
     llvm::raw_string_ostream(text) << loc;
   return text;
+}
+
+/// ` ('name')`: the op an error diagnostic is about, from the note MLIR
+/// attaches ("see current operation: %0 = \"tensor.pack\"(...)"), when the
+/// message does not quote it already; else "".
+std::string failingOpName(Diagnostic &d) {
+  for (Diagnostic &note : d.getNotes()) {
+    std::string text = note.str();
+    StringRef rest(text);
+    if (!rest.consume_front("see current operation: "))
+      continue;
+    size_t open = rest.find('"');
+    size_t close = rest.find('"', open + 1);
+    if (open == StringRef::npos || close == StringRef::npos)
+      return "";
+    std::string name = rest.slice(open + 1, close).str();
+    return d.str().find("'" + name + "'") == std::string::npos
+               ? " ('" + name + "')"
+               : "";
+  }
+  return "";
 }
 
 } // namespace
@@ -208,7 +229,8 @@ llvm::Error tpuprof::runModelPipeline(PassManager &pm, ModuleOp module) {
       if (d.getSeverity() != DiagnosticSeverity::Error)
         return failure();
       if (errors++ == 0)
-        first = formatLocation(d.getLocation()) + ": " + d.str();
+        first = formatLocation(d.getLocation()) + ": " + d.str() +
+                failingOpName(d);
       return success();
     });
     // The module is verified once, at the end, not after each of ~40

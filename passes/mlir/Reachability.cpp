@@ -3,7 +3,8 @@
 // A model file often holds more than one function (test files hold dozens),
 // and the JIT compiles the whole module: one function that some pass cannot
 // lower would stop every entry in the file. The entry, what its symbol uses
-// reach and every op that is not a symbol (global constructors, tables) stay.
+// reach and every op that is not a symbol (global constructors, tables) stay;
+// transform-dialect schedules go.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,6 +16,16 @@
 
 using namespace mlir;
 
+/// A transform-dialect schedule (a `transform.sequence`, or a module of
+/// named sequences) is a script for the transform interpreter, not code of
+/// the model: upstream tests carry one next to their payload.
+static bool isTransformSchedule(Operation *op) {
+  if (op->getName().getDialectNamespace() == "transform")
+    return true;
+  auto nested = dyn_cast<ModuleOp>(op);
+  return nested && nested->hasAttr("transform.with_named_sequence");
+}
+
 void tpuprof::eraseUnreachableSymbols(ModuleOp module, StringRef entry) {
   SymbolTable table(module);
   llvm::SmallPtrSet<Operation *, 16> reached;
@@ -25,7 +36,7 @@ void tpuprof::eraseUnreachableSymbols(ModuleOp module, StringRef entry) {
   };
   reach(table.lookup(entry));
   for (Operation &op : *module.getBody())
-    if (!isa<SymbolOpInterface>(op))
+    if (!isa<SymbolOpInterface>(op) && !isTransformSchedule(&op))
       reach(&op);
   while (!work.empty()) {
     Operation *op = work.pop_back_val();

@@ -88,4 +88,15 @@ def TpuProfOutlineOps : Pass<"tpuprof-outline-ops", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::func::FuncDialect"];
 }
 
+def TpuProfDeallocate : Pass<"tpuprof-deallocate", "::mlir::ModuleOp"> {
+  let summary = "Free every buffer, unless the model frees its own";
+  let description = [{
+    Runs `buffer-deallocation-pipeline` and `convert-bufferization-to-memref`
+    (every buffer freed after its last use, at the end of its block), except
+    on a module that already holds `memref.dealloc` ops: a model written on
+    buffers that frees its own memory, which the deallocation pipeline
+    refuses ("memory free side-effect on MemRef value not supported").
+  }];
+}
+
 #endif // TPUPROF_CPU_PASSES_TD

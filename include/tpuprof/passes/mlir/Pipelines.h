@@ -62,7 +62,9 @@ llvm::Error runModelPipeline(mlir::PassManager &pm, mlir::ModuleOp module);
 /// Erases every symbol of `module` that the function `entry` does not reach
 /// (through symbol uses, transitively), so that code the entry never runs
 /// cannot stop the model from compiling. Ops that are not symbols stay, and
-/// so does what they reference.
+/// so does what they reference, except transform-dialect schedules (a
+/// `transform.sequence`, a module of named sequences), which are scripts
+/// for the transform interpreter, not code.
 void eraseUnreachableSymbols(mlir::ModuleOp module, llvm::StringRef entry);
 
 /// Succeeds when `module` holds only LLVM-dialect ops (what the JIT can
