@@ -26,33 +26,22 @@ bench/suite.py.
 """
 import argparse
 import os
-import re
 import subprocess
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from e2e_overhead import batched  # noqa: E402
+from e2e_overhead import TIME_RE, batched, sh  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PEER = os.path.join(ROOT, "bench", "pytorch_models.py")
 PYTHON = "/usr/bin/python3"
-TIME_RE = re.compile(r"^Time per call: median ([0-9.]+) us, min ([0-9.]+) us",
-                     re.M)
 # (model, file, batch, calls per run, judged)
 CASES = [("mlp", "mlp.mlir", 1, 2000, False),
          ("mlp", "mlp.mlir", 64, 300, True),
          ("convnet", "convnet.mlir", 1, 2000, False),
          ("convnet", "convnet.mlir", 8, 500, False)]
 TARGET = 1.0
-
-
-def sh(cmd, env=None):
-    p = subprocess.run(cmd, capture_output=True, text=True, env=env)
-    if p.returncode != 0:
-        sys.exit(f"vs_pytorch: {' '.join(cmd)} failed (exit {p.returncode}):\n"
-                 f"{p.stderr.strip()}")
-    return p.stdout
 
 
 def tpuprof_ms(run, model, calls):
