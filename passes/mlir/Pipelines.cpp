@@ -38,10 +38,10 @@ constexpr llvm::StringLiteral kTosaToTensors =
     "tosa-make-broadcastable,tosa-to-scf,tosa-to-linalg-named,tosa-to-linalg,"
     "tosa-to-arith{include-apply-rescale},tosa-to-tensor)";
 
-/// Tensors to buffers; probes to runtime calls (after bufferization, where
-/// nothing moves across them); then every buffer freed after its last use
-/// (unless the model frees its own).
-/// Loops may yield new buffers (scf.while from tosa.while_loop does).
+/// Tensors to buffers (loops may yield new ones: scf.while from
+/// tosa.while_loop does); probes to runtime calls (after bufferization,
+/// where nothing moves across them); then every buffer freed after its last
+/// use, unless the model frees its own.
 constexpr llvm::StringLiteral kBufferize =
     "one-shot-bufferize{bufferize-function-boundaries "
     "function-boundary-type-conversion=identity-layout-map "
