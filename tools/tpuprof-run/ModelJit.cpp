@@ -7,6 +7,8 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/TargetSelect.h"
 
+#include <functional>
+
 using namespace tpuprof::run;
 
 namespace {
@@ -52,9 +54,12 @@ tpuprof::run::jitCompile(mlir::ModuleOp module, llvm::StringRef entry,
   if (!tm)
     return tm.takeError();
 
+  // ExecutionEngineOptions::transformer is a function_ref: the function it
+  // refers to must outlive ExecutionEngine::create.
+  std::function<llvm::Error(llvm::Module *)> transformer =
+      mlir::makeOptimizingTransformer(optLevel, /*sizeLevel=*/0, tm->get());
   mlir::ExecutionEngineOptions options;
-  options.transformer = mlir::makeOptimizingTransformer(
-      optLevel, /*sizeLevel=*/0, tm->get());
+  options.transformer = transformer;
   options.jitCodeGenOptLevel = *codeGenLevel;
   options.sharedLibPaths = libs;
   auto engine = mlir::ExecutionEngine::create(module, options, std::move(*tm));
