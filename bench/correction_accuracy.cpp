@@ -43,9 +43,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tpuprof/report/Aggregate.h"
-#include "tpuprof/report/Correction.h"
-#include "tpuprof/report/EventNames.h"
+#include "tpuprof/report/model/Aggregate.h"
+#include "tpuprof/report/model/Correction.h"
+#include "tpuprof/report/model/EventNames.h"
 #include "tpuprof/tpuprof.h"
 
 #include "llvm/Support/raw_ostream.h"

@@ -10,7 +10,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tpuprof/report/Views.h"
+#include "tpuprof/report/model/Load.h"
+#include "tpuprof/report/views/Roofline.h"
+#include "tpuprof/report/views/Trace.h"
 
 #include "llvm/Support/raw_ostream.h"
 

@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tpuprof/report/Dump.h"
+#include "tpuprof/report/read/Dump.h"
 
 #include <cstddef>
 #include <cstdint>

@@ -10,7 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tpuprof/report/Dump.h"
+#include "tpuprof/report/read/Dump.h"
 #include "tpuprof/tpuprof.h"
 
 #include "llvm/Support/Error.h"

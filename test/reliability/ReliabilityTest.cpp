@@ -9,7 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "FsUtil.h"
-#include "tpuprof/report/Dump.h"
+#include "tpuprof/report/read/Dump.h"
 #include "tpuprof/tpuprof.h"
 
 #include "llvm/Support/Error.h"

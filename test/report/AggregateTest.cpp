@@ -7,7 +7,7 @@
 
 #include "TestUtil.h"
 
-#include "tpuprof/report/Aggregate.h"
+#include "tpuprof/report/model/Aggregate.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"

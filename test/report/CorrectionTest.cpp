@@ -11,8 +11,16 @@
 
 #include "TestUtil.h"
 
-#include "tpuprof/report/Correction.h"
-#include "tpuprof/report/Views.h"
+#include "tpuprof/report/model/Correction.h"
+#include "tpuprof/report/model/Load.h"
+#include "tpuprof/report/views/Diff.h"
+#include "tpuprof/report/views/Export.h"
+#include "tpuprof/report/views/Listing.h"
+#include "tpuprof/report/views/Roofline.h"
+#include "tpuprof/report/views/Sqlite.h"
+#include "tpuprof/report/views/Stacks.h"
+#include "tpuprof/report/views/Summary.h"
+#include "tpuprof/report/views/Trace.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"

@@ -7,9 +7,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tpuprof/report/Aggregate.h"
-#include "tpuprof/report/Dump.h"
-#include "tpuprof/report/Table.h"
+#include "tpuprof/report/model/Aggregate.h"
+#include "tpuprof/report/read/Dump.h"
+#include "tpuprof/report/views/Table.h"
 
 #include "llvm/Support/raw_ostream.h"
 

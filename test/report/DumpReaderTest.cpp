@@ -8,7 +8,7 @@
 
 #include "TestUtil.h"
 
-#include "tpuprof/report/Dump.h"
+#include "tpuprof/report/read/Dump.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"

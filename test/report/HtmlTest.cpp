@@ -10,8 +10,8 @@
 
 #include "TestUtil.h"
 
-#include "tpuprof/report/Html.h"
-#include "tpuprof/report/Views.h"
+#include "tpuprof/report/views/Html.h"
+#include "tpuprof/report/model/Load.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"

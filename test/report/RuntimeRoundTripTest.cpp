@@ -10,8 +10,8 @@
 #include "TestUtil.h"
 
 #include "tpuprof/ProbeTable.h"
-#include "tpuprof/report/Aggregate.h"
-#include "tpuprof/report/Table.h"
+#include "tpuprof/report/model/Aggregate.h"
+#include "tpuprof/report/views/Table.h"
 #include "tpuprof/tpuprof.h"
 
 #include "llvm/ADT/SmallString.h"

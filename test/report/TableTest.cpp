@@ -7,8 +7,8 @@
 
 #include "TestUtil.h"
 
-#include "tpuprof/report/Counters.h"
-#include "tpuprof/report/Table.h"
+#include "tpuprof/report/views/Counters.h"
+#include "tpuprof/report/views/Table.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"

@@ -9,7 +9,7 @@
 
 #include "DumpBuilder.h"
 
-#include "tpuprof/report/Dump.h"
+#include "tpuprof/report/read/Dump.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/Error.h"

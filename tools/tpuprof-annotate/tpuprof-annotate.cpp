@@ -14,7 +14,8 @@
 
 #include "tpuprof/passes/mlir/OpHash.h"
 #include "tpuprof/passes/mlir/Passes.h"
-#include "tpuprof/report/Views.h"
+#include "tpuprof/report/model/Load.h"
+#include "tpuprof/report/views/Listing.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"

@@ -9,9 +9,17 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tpuprof/report/Html.h"
-#include "tpuprof/report/Table.h"
-#include "tpuprof/report/Views.h"
+#include "tpuprof/report/views/Html.h"
+#include "tpuprof/report/views/Table.h"
+#include "tpuprof/report/model/Load.h"
+#include "tpuprof/report/views/Diff.h"
+#include "tpuprof/report/views/Export.h"
+#include "tpuprof/report/views/Listing.h"
+#include "tpuprof/report/views/Roofline.h"
+#include "tpuprof/report/views/Sqlite.h"
+#include "tpuprof/report/views/Stacks.h"
+#include "tpuprof/report/views/Summary.h"
+#include "tpuprof/report/views/Trace.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"

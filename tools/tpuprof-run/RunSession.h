@@ -12,7 +12,7 @@
 #include "ModelJit.h"
 #include "RunInputs.h"
 
-#include "tpuprof/report/Table.h"
+#include "tpuprof/report/views/Table.h"
 
 #include <string>
 

@@ -16,7 +16,8 @@
 
 #include "tpuprof/passes/mlir/Passes.h"
 #include "tpuprof/passes/mlir/Pipelines.h"
-#include "tpuprof/report/Correction.h"
+#include "tpuprof/report/model/Correction.h"
+#include "tpuprof/report/views/Table.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"

@@ -1,0 +1,168 @@
+//===- tpuprof/report/model/Aggregate.h - Per-op rows -----------*- C++ -*-===//
+//
+// Folds the records of one or more dumps into rows keyed by (op hash, actual
+// argument shapes, device), the unit every report view shows: the per-op
+// table, and later the summary, export and diff subcommands.
+//
+// Aggregation streams: it visits records in place (DumpReader) and keeps only
+// the rows, one open-probe stack per thread, and the dumps' probe tables, so
+// its memory grows with the number of distinct rows, not records.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TPUPROF_REPORT_MODEL_AGGREGATE_H
+#define TPUPROF_REPORT_MODEL_AGGREGATE_H
+
+#include "tpuprof/report/model/Correction.h"
+#include "tpuprof/report/read/Dump.h"
+#include "tpuprof/report/model/Stats.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <tuple>
+#include <vector>
+
+namespace tpuprof {
+namespace report {
+
+/// One line of the per-op table: every record of one op (by hash) with one
+/// set of actual shapes on one device.
+struct Row {
+  std::string name;   ///< Op name, or "<unknown probe N>".
+  std::string shapes; ///< Actual shapes: the probe's '?'s replaced by dims.
+  /// Distinct source locations of the probes folded into this row, in the
+  /// order first seen. Ops with equal hashes share a row even when they sit
+  /// at different places in the IR (the hash ignores locations by design).
+  std::vector<std::string> locations;
+  std::string function;      ///< Enclosing function of the first probe seen.
+  uint64_t hash = 0;         ///< Op hash; 0 for an unknown probe.
+  bool unknownProbe = false; ///< No module declared the record's probe id.
+  uint32_t probeId = 0; ///< Global probe id; meaningful for unknown probes.
+  uint32_t device = 0;
+  uint8_t kind = TPUPROF_KIND_OP;
+  uint64_t flops = 0; ///< Static estimate per call, 0 when unknown.
+  uint64_t bytes = 0; ///< Static estimate per call, 0 when unknown.
+
+  uint64_t count = 0;      ///< Finished records (end != 0).
+  uint64_t unfinished = 0; ///< Records whose probe never ended.
+  /// Sum of end - begin over finished records, less the runtime's probe
+  /// overhead where the dump is corrected (Correction.h).
+  uint64_t durationNs = 0;
+  /// Duration minus the durations of direct children (records nested one
+  /// level deeper on the same thread), clamped at 0 per record.
+  uint64_t selfNs = 0;
+  /// Durations of the finished records (min/mean/percentiles/max).
+  DurationSketch durations;
+  /// Set by regrouping (groupRows, --by) when the rows merged into this one
+  /// differ in that field; the table then shows "*".
+  bool mixedHash = false, mixedShapes = false, mixedName = false;
+  /// Summed counter deltas, indexed like Profile::events (0 where a dump did
+  /// not record that event). PMU events are scaled for multiplexing per
+  /// record (x time_enabled / time_running, format.h pseudo-events) and,
+  /// where the dump's calibration has counts, less the probes' own counts
+  /// (Correction.h); the pseudo-events themselves are summed raw, except
+  /// tpuprof::CPU (0).
+  std::vector<uint64_t> counters;
+  /// Per event, CounterRecorded | CounterScaled bits: whether any record of
+  /// this row carried the event, and whether one was scaled for multiplexing.
+  std::vector<uint8_t> counterFlags;
+  enum : uint8_t { CounterRecorded = 1, CounterScaled = 2 };
+
+  /// The first location, or "" when none is known.
+  llvm::StringRef location() const {
+    return locations.empty() ? llvm::StringRef() : locations.front();
+  }
+};
+
+/// What the table's configuration block says about one dump.
+struct DumpSummary {
+  std::string path;
+  DumpInfo info;
+  uint64_t threads = 0; ///< THREAD sections.
+  uint64_t records = 0;
+  uint64_t unfinished = 0;
+  uint64_t coveredNs = 0; ///< Sum of top-level finished durations.
+  uint64_t windowNs = 0;
+  /// Whether this dump's durations had the probe overhead subtracted
+  /// (Correction.h); the calibration values are in `info`.
+  OverheadCorrection::State correction = OverheadCorrection::State::NoCalibration;
+};
+
+/// Rows and totals over all dumps added.
+struct Profile {
+  std::vector<Row> rows; ///< In the order first seen.
+  std::vector<DumpSummary> dumps;
+  std::vector<std::string> events; ///< Union of event names, first seen.
+  /// Time covered by probes, nested time counted once: the sum of durations
+  /// of finished records with no finished enclosing record (for well-formed
+  /// streams, the depth-0 records). The table's "Sum".
+  uint64_t coveredNs = 0;
+  uint64_t totalNs = 0;    ///< Sum of the dumps' window lengths ("Total").
+  uint64_t unfinished = 0; ///< Records whose probe never ended.
+  uint64_t dropped = 0;    ///< Records dropped, per the dump headers.
+  DropCounts drops;        ///< `dropped` by reason.
+  uint64_t unwound = 0;    ///< Unfinished: closed by a non-local exit.
+  uint64_t threads = 0;    ///< THREAD sections over all dumps.
+  uint64_t records = 0;    ///< Records over all dumps.
+};
+
+/// Accumulates dumps into a Profile.
+class Aggregator {
+public:
+  /// Folds in one validated dump.
+  void add(const DumpReader &dump);
+
+  /// Opens, validates and folds in the dump at `path`.
+  llvm::Error addFile(llvm::StringRef path);
+
+  const Profile &profile() const { return result; }
+  Profile take() { return std::move(result); }
+
+private:
+  /// (known probe?, hash or unknown probe id, actual shapes, device).
+  using Key = std::tuple<bool, uint64_t, std::string, uint32_t>;
+
+  size_t rowFor(const DumpReader &dump, const RecordView &record,
+                const Probe *probe);
+
+  Profile result;
+  std::map<Key, size_t> rowIndex;
+  llvm::StringMap<unsigned> eventIndex;
+};
+
+/// Replaces each '?' of `shapes`, in order, by the next of `dims`. Extra
+/// '?'s stay '?' and extra dims are ignored: a record whose dim count does
+/// not match its probe still gets a row, and the mismatch stays visible.
+std::string substituteShapes(llvm::StringRef shapes,
+                             llvm::ArrayRef<int64_t> dims);
+
+/// Expands the command line's dump arguments: a file stays as it is; a
+/// directory becomes its files named tpuprof_data_dev*, sorted by name.
+/// A directory without such files is an error.
+llvm::Expected<std::vector<std::string>>
+expandDumpPaths(llvm::ArrayRef<std::string> paths);
+
+/// Expands `paths` and aggregates every dump they name.
+llvm::Expected<Profile> aggregateDumps(llvm::ArrayRef<std::string> paths);
+
+/// Why records were dropped, reason by reason: "20 at the thread's record
+/// limit (TPUPROF_RECORD_SIZE), 5 with more than 256 probes open". Empty
+/// when none were.
+std::string dropReasons(const DropCounts &d);
+
+/// What `p`'s figures leave out, in one line, for outputs that have no
+/// place to say it (CSV, annotated IR): "25 records were dropped (<the
+/// reasons>); the figures leave them out". Empty when no record was
+/// dropped. (Unfinished probes have their own column in every view.)
+std::string lossSummary(const Profile &p);
+
+} // namespace report
+} // namespace tpuprof
+
+#endif // TPUPROF_REPORT_MODEL_AGGREGATE_H

@@ -1,0 +1,28 @@
+//===- tpuprof/report/views/Sqlite.h - SQLite export ------------*- C++ -*-===//
+//
+// `export --format sqlite`: every record of every dump in one database, for
+// ad-hoc SQL (docs/report.md lists the tables).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TPUPROF_REPORT_VIEWS_SQLITE_H
+#define TPUPROF_REPORT_VIEWS_SQLITE_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <string>
+
+namespace tpuprof {
+namespace report {
+
+/// Writes the database `outPath` (replacing it). Tables: dumps, modules,
+/// probes, records, counters, ops.
+llvm::Error exportSqlite(llvm::ArrayRef<std::string> dumpPaths,
+                         llvm::StringRef outPath, bool progress = false);
+
+} // namespace report
+} // namespace tpuprof
+
+#endif // TPUPROF_REPORT_VIEWS_SQLITE_H

@@ -1,0 +1,28 @@
+//===- tpuprof/report/views/Summary.h - Device and thread summary -*- C++ -*-=//
+//
+// `tpuprof-report summary`: per device and thread, busy vs idle, time
+// shares by probe kind, top ops, dropped records and counter totals.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TPUPROF_REPORT_VIEWS_SUMMARY_H
+#define TPUPROF_REPORT_VIEWS_SUMMARY_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <string>
+
+namespace tpuprof {
+namespace report {
+
+/// Prints the summary of the dumps `dumpPaths` name, with `top` ops per
+/// device (0: all).
+llvm::Error printSummary(llvm::ArrayRef<std::string> dumpPaths, unsigned top,
+                         llvm::raw_ostream &os, bool progress = false);
+
+} // namespace report
+} // namespace tpuprof
+
+#endif // TPUPROF_REPORT_VIEWS_SUMMARY_H

@@ -1,0 +1,820 @@
+//===- report/read/DumpReader.cpp - Read and validate dump files ----------===//
+//
+// Validation happens once, when a dump is opened: the header, the framing of
+// every section, each probe table and each record stream. Afterwards records
+// are visited in place, so aggregating a dump costs memory for its rows and
+// probe tables only (the file itself is memory-mapped by MemoryBuffer).
+//
+// Every size in the file is checked against the bytes actually present
+// before anything is allocated or read from it, and every loop advances by a
+// fixed minimum per step, so corrupt input cannot make the reader crash,
+// hang or over-allocate.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Diagnostics.h"
+
+#include "tpuprof/report/read/Dump.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/Twine.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <algorithm>
+#include <cassert>
+#include <cstddef>
+#include <cstring>
+#include <tuple>
+#include <utility>
+
+using namespace llvm;
+using namespace tpuprof;
+using namespace tpuprof::report;
+using tpuprof::report::detail::formatError;
+using tpuprof::report::detail::readLE;
+
+//===----------------------------------------------------------------------===//
+// DumpInfo, RecordView
+//===----------------------------------------------------------------------===//
+
+uint64_t DumpInfo::ticksToNs(uint64_t ticks) const {
+  // CLOCK_MONOTONIC ticks are nanoseconds (docs/formats.md): the calibration
+  // formula is the identity, whatever the pairs say.
+  if (clockSource == TPUPROF_CLOCK_MONOTONIC)
+    return ticks;
+  // 128-bit intermediate: ticks * ns-delta overflows 64 bits after a few
+  // seconds of a GHz clock. The reader guarantees both deltas are positive.
+  unsigned __int128 dTicks = calibTicks1 - calibTicks0;
+  unsigned __int128 dNs = calibNs1 - calibNs0;
+  if (dTicks == 0)
+    return 0;
+  unsigned __int128 ns = (ticks * dNs + dTicks / 2) / dTicks;
+  return ns > UINT64_MAX ? UINT64_MAX : static_cast<uint64_t>(ns);
+}
+
+double DumpInfo::ticksPerNs() const {
+  if (clockSource == TPUPROF_CLOCK_MONOTONIC)
+    return 1.0;
+  if (calibNs1 <= calibNs0)
+    return 0;
+  return double(calibTicks1 - calibTicks0) / double(calibNs1 - calibNs0);
+}
+
+int64_t RecordView::dim(unsigned i) const {
+  assert(i < numDims && "dimension index out of range");
+  return readLE<int64_t>(trailing + 8 * i);
+}
+
+uint64_t RecordView::counter(unsigned i) const {
+  assert(i < numCounters && "counter index out of range");
+  return end ? readLE<uint64_t>(trailing + 8 * (numDims + i)) : 0;
+}
+
+//===----------------------------------------------------------------------===//
+// DumpReader
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+constexpr uint64_t kHeaderSize = sizeof(tpuprof_dump_header);
+constexpr uint64_t kSectionHeaderSize = sizeof(tpuprof_section_header);
+constexpr uint64_t kRecordSize = sizeof(tpuprof_record);
+
+/// A MODULE section waiting for the probe-id overlap check.
+struct PendingModule {
+  size_t index;        ///< Into the module list.
+  uint64_t fileOffset; ///< Of the module section header (for errors).
+};
+
+} // namespace
+
+Expected<DumpReader> DumpReader::open(StringRef path) {
+  ErrorOr<std::unique_ptr<MemoryBuffer>> buf =
+      MemoryBuffer::getFile(path, /*IsText=*/false,
+                            /*RequiresNullTerminator=*/false);
+  if (!buf)
+    return createStringError(
+        buf.getError(), path + ": cannot open: " + buf.getError().message());
+  return fromBuffer(std::move(*buf));
+}
+
+Expected<DumpReader>
+DumpReader::fromBuffer(std::unique_ptr<MemoryBuffer> buffer) {
+  DumpReader reader(std::move(buffer));
+  if (Error err = reader.parse())
+    return std::move(err);
+  return std::move(reader);
+}
+
+Expected<DumpReader> DumpReader::fromBytes(StringRef bytes, StringRef name) {
+  return fromBuffer(MemoryBuffer::getMemBufferCopy(bytes, name));
+}
+
+const Probe *DumpReader::findProbe(uint32_t id) const {
+  // Modules are sorted by first probe and do not overlap (parse() checks).
+  auto it = llvm::upper_bound(moduleList, id, [](uint32_t v, const Module &m) {
+    return v < m.firstProbe;
+  });
+  if (it == moduleList.begin())
+    return nullptr;
+  const Module &m = *std::prev(it);
+  uint64_t local = uint64_t(id) - m.firstProbe;
+  if (local >= m.table.probes.size())
+    return nullptr;
+  return &m.table.probes[local];
+}
+
+/// The record at `r` (file offset `off`).
+static RecordView viewAt(const char *r, uint64_t off) {
+  RecordView view;
+  view.probe = TPUPROF_READ_FIELD(r, tpuprof_record, probe);
+  view.numDims = TPUPROF_READ_FIELD(r, tpuprof_record, num_dims);
+  view.numCounters = TPUPROF_READ_FIELD(r, tpuprof_record, num_counters);
+  view.depth = TPUPROF_READ_FIELD(r, tpuprof_record, depth);
+  view.begin = TPUPROF_READ_FIELD(r, tpuprof_record, begin);
+  view.end = TPUPROF_READ_FIELD(r, tpuprof_record, end);
+  view.offset = off;
+  view.trailing = r + sizeof(tpuprof_record);
+  return view;
+}
+
+void DumpReader::forEachRecord(
+    const ThreadInfo &thread, function_ref<void(const RecordView &)> fn) const {
+  const char *base = buffer->getBufferStart();
+  for (const ThreadInfo::Part &part : thread.parts) {
+    uint64_t off = part.offset;
+    for (uint64_t i = 0; i != part.records; ++i) {
+      RecordView view = viewAt(base + off, off);
+      fn(view);
+      off += TPUPROF_RECORD_BYTES(view.numDims, view.numCounters);
+    }
+  }
+  if (!thread.parts.empty())
+    return;
+  uint64_t off = thread.lapRecords ? thread.lapOffset : thread.streamOffset;
+  for (uint64_t i = 0; i != thread.numRecords; ++i) {
+    if (thread.lapRecords && i == thread.lapRecords)
+      off = thread.streamOffset; // From the older lap to the newer one.
+    RecordView view = viewAt(base + off, off);
+    fn(view);
+    off += TPUPROF_RECORD_BYTES(view.numDims, view.numCounters);
+  }
+}
+
+/// A SEGMENT section (version 4) waiting to be gathered into its thread.
+struct DumpReader::Segment {
+  uint64_t sectionOffset = 0; ///< Of its section header (for errors).
+  uint64_t tid = 0;
+  uint32_t thread = 0;
+  uint32_t seq = 0;
+  uint64_t offset = 0; ///< File offset of its first record.
+  uint64_t size = 0;   ///< Its stream's bytes, or all its room when scanned.
+  bool scan = false;   ///< An incomplete dump's open segment: scan it.
+  DropCounts drops;
+  uint64_t unwound = 0;
+};
+
+/// Sum of `d`'s counts, saturating (corrupt counts must not wrap).
+static uint64_t droppedTotal(const DropCounts &d) {
+  uint64_t sum = 0;
+  for (uint64_t v : {d.full, d.overwritten, d.depth, d.noSpace, d.unknown})
+    sum = SaturatingAdd(sum, v);
+  return sum;
+}
+
+Error DumpReader::parse() {
+  StringRef file = path();
+  StringRef data = buffer->getBuffer();
+  const char *p = data.data();
+  const uint64_t size = data.size();
+
+  // Magic first, even on a short file: "not a dump at all" is the more
+  // useful message than "truncated" for, say, an empty or text file.
+  static const char magic[8] = {'T', 'P', 'U', 'P', 'R', 'O', 'F', '\0'};
+  if (std::memcmp(p, magic, std::min<uint64_t>(size, 8)) != 0 || size == 0)
+    return formatError(file, 0, "bad magic (not a tpuprof dump)");
+  if (size < kHeaderSize)
+    return formatError(file, 0,
+                       "truncated dump header (" + Twine(size) + " of " +
+                           Twine(kHeaderSize) + " bytes)");
+
+  using H = tpuprof_dump_header;
+  DumpInfo &h = header;
+  h.version = TPUPROF_READ_FIELD(p, H, version);
+  h.headerSize = TPUPROF_READ_FIELD(p, H, header_size);
+  h.mode = TPUPROF_READ_FIELD(p, H, mode);
+  h.device = TPUPROF_READ_FIELD(p, H, device);
+  h.pid = TPUPROF_READ_FIELD(p, H, pid);
+  h.callNum = TPUPROF_READ_FIELD(p, H, call_num);
+  h.clockSource = TPUPROF_READ_FIELD(p, H, clock_source);
+  h.flags = TPUPROF_READ_FIELD(p, H, flags);
+  h.calibTicks0 = TPUPROF_READ_FIELD(p, H, calib_ticks0);
+  h.calibNs0 = TPUPROF_READ_FIELD(p, H, calib_ns0);
+  h.calibTicks1 = TPUPROF_READ_FIELD(p, H, calib_ticks1);
+  h.calibNs1 = TPUPROF_READ_FIELD(p, H, calib_ns1);
+  h.windowBegin = TPUPROF_READ_FIELD(p, H, window_begin);
+  h.windowEnd = TPUPROF_READ_FIELD(p, H, window_end);
+  h.dropped = TPUPROF_READ_FIELD(p, H, dropped);
+  h.numSections = TPUPROF_READ_FIELD(p, H, num_sections);
+
+  // Version 1 differs only by lacking the CALIBRATION section.
+  if (h.version < 1 || h.version > TPUPROF_DUMP_VERSION)
+    return formatError(file, offsetof(H, version),
+                       "unsupported dump version " + Twine(h.version) +
+                           " (this reader supports 1 to " +
+                           Twine(TPUPROF_DUMP_VERSION) + ")");
+  // A larger header is a newer writer's extension that sections skip over.
+  if (h.headerSize < kHeaderSize)
+    return formatError(file, offsetof(H, header_size),
+                       "header size " + Twine(h.headerSize) +
+                           " is smaller than the " + Twine(kHeaderSize) +
+                           "-byte header");
+  if (h.headerSize % 8)
+    return formatError(file, offsetof(H, header_size),
+                       "header size " + Twine(h.headerSize) +
+                           " is not a multiple of 8");
+  if (h.headerSize > size)
+    return formatError(file, offsetof(H, header_size),
+                       "header size " + Twine(h.headerSize) +
+                           " runs past the end of the file (" + Twine(size) +
+                           " bytes)");
+  if (h.mode > 2)
+    return formatError(file, offsetof(H, mode),
+                       "unknown mode " + Twine(h.mode) +
+                           " (expected 0, 1 or 2)");
+  if (h.clockSource > TPUPROF_CLOCK_MONOTONIC)
+    return formatError(file, offsetof(H, clock_source),
+                       "unknown clock source " + Twine(h.clockSource));
+  // Only TSC ticks go through the calibration; CLOCK_MONOTONIC ticks are ns.
+  bool tsc = h.clockSource == TPUPROF_CLOCK_TSC;
+  if (tsc && h.calibTicks1 == h.calibTicks0)
+    return formatError(file, offsetof(H, calib_ticks0),
+                       "clock calibration has a zero tick delta");
+  if (tsc && h.calibTicks1 < h.calibTicks0)
+    return formatError(file, offsetof(H, calib_ticks0),
+                       "clock calibration ticks go backwards");
+  if (tsc && h.calibNs1 <= h.calibNs0)
+    return formatError(file, offsetof(H, calib_ns0),
+                       "clock calibration has a non-positive nanosecond delta");
+  if (h.windowEnd < h.windowBegin)
+    return formatError(file, offsetof(H, window_begin),
+                       "profiling window ends before it begins");
+
+  // A dump the runtime never finished (the process was killed, aborted or
+  // crashed while its window was open) is its crash-safe form: THREAD
+  // sections whose record count and stream size were never written, to be
+  // scanned (pass 2), a window end and a dropped count still to be taken from
+  // the records, and possibly a section the header does not count yet.
+  const bool complete = h.isComplete();
+  std::vector<bool> scanThread;
+  struct RingLap {
+    size_t thread;     ///< Index into threadList.
+    uint64_t tail;     ///< Stream offset of the previous lap's oldest record.
+    uint64_t end;      ///< Stream offset where that lap ends.
+  };
+  std::vector<RingLap> ringLaps;
+
+  // Pass 1: section framing, probe tables, event names.
+  std::vector<PendingModule> pendingModules;
+  std::vector<Segment> segments;
+  bool sawEvents = false;
+  uint64_t calibCountsOff = 0; ///< File offset of the CALIBRATION counts.
+  uint64_t threadDropped = 0;
+  uint64_t off = h.headerSize;
+  for (uint32_t s = 0; s != h.numSections; ++s) {
+    // Twines must not outlive their statement; keep the label as a string.
+    std::string section = ("section " + Twine(s)).str();
+    if (size - off < kSectionHeaderSize)
+      return formatError(file, off,
+                         "truncated header of " + section + " (" +
+                             Twine(size - off) + " of " +
+                             Twine(kSectionHeaderSize) + " bytes)");
+    using SH = tpuprof_section_header;
+    uint32_t kind = TPUPROF_READ_FIELD(p + off, SH, kind);
+    uint64_t payloadSize = TPUPROF_READ_FIELD(p + off, SH, size);
+    uint64_t sizeOff = TPUPROF_FIELD_OFFSET(off, SH, size);
+    if (payloadSize % 8)
+      return formatError(file, sizeOff,
+                         section + " size " + Twine(payloadSize) +
+                             " is not a multiple of 8");
+    uint64_t payloadOff = off + kSectionHeaderSize;
+    if (payloadSize > size - payloadOff)
+      return formatError(file, sizeOff,
+                         section + " size " + Twine(payloadSize) +
+                             " runs past the end of the file (" +
+                             Twine(size - payloadOff) + " bytes left)");
+    StringRef payload = data.substr(payloadOff, payloadSize);
+    const char *pp = payload.data();
+
+    switch (kind) {
+    case TPUPROF_SECTION_MODULE: {
+      using M = tpuprof_module_section;
+      if (payloadSize < sizeof(M))
+        return formatError(file, payloadOff,
+                           "MODULE " + section + " is too small (" +
+                               Twine(payloadSize) + " bytes) for its header");
+      Module m;
+      m.moduleId = TPUPROF_READ_FIELD(pp, M, module_id);
+      m.firstProbe = TPUPROF_READ_FIELD(pp, M, first_probe);
+      uint64_t tableSize = TPUPROF_READ_FIELD(pp, M, table_size);
+      if (tableSize > payloadSize - sizeof(M))
+        return formatError(
+            file, TPUPROF_FIELD_OFFSET(payloadOff, M, table_size),
+            "probe table size " + Twine(tableSize) + " of module " +
+                Twine(m.moduleId) + " exceeds its section (" +
+                Twine(payloadSize - sizeof(M)) + " bytes)");
+      // table_size is exact; the section only pads it to 8 bytes.
+      if (payloadSize - sizeof(M) - tableSize >= 8)
+        return formatError(
+            file, TPUPROF_FIELD_OFFSET(payloadOff, M, table_size),
+            "probe table size " + Twine(tableSize) + " of module " +
+                Twine(m.moduleId) + " leaves " +
+                Twine(payloadSize - sizeof(M) - tableSize) +
+                " unused bytes in its section (padding is under 8)");
+      Expected<ProbeTable> table = parseProbeTable(
+          payload.substr(sizeof(M), tableSize), file, payloadOff + sizeof(M));
+      if (!table)
+        return table.takeError();
+      m.table = std::move(*table);
+      if (uint64_t(m.firstProbe) + m.table.probes.size() > UINT32_MAX + 1ull)
+        return formatError(file,
+                           TPUPROF_FIELD_OFFSET(payloadOff, M, first_probe),
+                           "probe ids of module " + Twine(m.moduleId) +
+                               " run past the 32-bit id space");
+      pendingModules.push_back({moduleList.size(), payloadOff});
+      moduleList.push_back(std::move(m));
+      break;
+    }
+    case TPUPROF_SECTION_EVENTS: {
+      using E = tpuprof_events_section;
+      if (sawEvents)
+        return formatError(file, off,
+                           "second EVENTS section (" + section + ")");
+      sawEvents = true;
+      if (payloadSize < sizeof(E))
+        return formatError(file, payloadOff,
+                           "EVENTS " + section + " is too small (" +
+                               Twine(payloadSize) + " bytes) for its header");
+      uint32_t count = TPUPROF_READ_FIELD(pp, E, count);
+      StringRef names = payload.drop_front(sizeof(E));
+      // Each name needs at least its NUL, which bounds the reservation.
+      eventNames.reserve(std::min<uint64_t>(count, names.size()));
+      uint64_t nameOff = payloadOff + sizeof(E);
+      for (uint32_t i = 0; i != count; ++i) {
+        size_t nul = names.find('\0');
+        if (nul == StringRef::npos)
+          return formatError(file, nameOff,
+                             "EVENTS " + section + " names " + Twine(count) +
+                                 " events but holds only " + Twine(i) +
+                                 " NUL-terminated names");
+        eventNames.push_back(names.take_front(nul).str());
+        names = names.drop_front(nul + 1);
+        nameOff += nul + 1;
+      }
+      break;
+    }
+    case TPUPROF_SECTION_THREAD: {
+      using T = tpuprof_thread_section;
+      if (payloadSize < sizeof(T))
+        return formatError(file, payloadOff,
+                           "THREAD " + section + " is too small (" +
+                               Twine(payloadSize) + " bytes) for its header");
+      ThreadInfo t;
+      t.tid = TPUPROF_READ_FIELD(pp, T, tid);
+      t.dropped = TPUPROF_READ_FIELD(pp, T, dropped);
+      t.numRecords = TPUPROF_READ_FIELD(pp, T, num_records);
+      t.streamSize = TPUPROF_READ_FIELD(pp, T, stream_size);
+      t.streamOffset = payloadOff + sizeof(T);
+      bool scan = !complete && t.numRecords == 0 && t.streamSize == 0;
+      // A ring buffer that wrapped: bit 63 of num_records marks it; the
+      // previous lap's records are [tail, wrap end), then the current lap's
+      // from the stream's start (formats.md, "Incomplete dumps").
+      bool ring = !complete && (t.numRecords >> 63) != 0;
+      uint64_t ringTail = t.numRecords & ~(1ull << 63);
+      uint64_t ringEnd = t.streamSize;
+      if (ring && (ringTail > ringEnd || ringEnd > payloadSize - sizeof(T) ||
+                   ringTail % 8))
+        return formatError(
+            file, TPUPROF_FIELD_OFFSET(payloadOff, T, num_records),
+            "ring of thread " + Twine(t.tid) + " has its oldest record at " +
+                Twine(ringTail) + " past its lap's end " + Twine(ringEnd));
+      if (ring) {
+        scan = true;
+        ringLaps.push_back({threadList.size(), ringTail, ringEnd});
+      }
+      if (scan)
+        t.streamSize = payloadSize - sizeof(T); // Bounds the scan.
+      else if (t.streamSize != payloadSize - sizeof(T))
+        return formatError(
+            file, TPUPROF_FIELD_OFFSET(payloadOff, T, stream_size),
+            "record stream size " + Twine(t.streamSize) + " of thread " +
+                Twine(t.tid) + " does not match its section (" +
+                Twine(payloadSize - sizeof(T)) + " bytes)");
+      threadDropped = SaturatingAdd(threadDropped, t.dropped);
+      t.drops.unknown = t.dropped; // Versions 1-3 keep no reasons.
+      threadList.push_back(t);
+      scanThread.push_back(scan);
+      break;
+    }
+    case TPUPROF_SECTION_SEGMENT: {
+      using G = tpuprof_segment_section;
+      if (h.version < 4)
+        return formatError(file, off,
+                           "SEGMENT " + section + " in a version " +
+                               Twine(h.version) + " dump");
+      if (payloadSize < sizeof(G))
+        return formatError(file, payloadOff,
+                           "SEGMENT " + section + " is too small (" +
+                               Twine(payloadSize) + " bytes) for its header");
+      Segment g;
+      g.sectionOffset = off;
+      g.tid = TPUPROF_READ_FIELD(pp, G, tid);
+      g.thread = TPUPROF_READ_FIELD(pp, G, thread);
+      g.seq = TPUPROF_READ_FIELD(pp, G, seq);
+      uint64_t streamSize = TPUPROF_READ_FIELD(pp, G, stream_size);
+      g.drops.full = TPUPROF_READ_FIELD(pp, G, dropped_full);
+      g.drops.overwritten = TPUPROF_READ_FIELD(pp, G, dropped_overwritten);
+      g.drops.depth = TPUPROF_READ_FIELD(pp, G, dropped_depth);
+      g.drops.noSpace = TPUPROF_READ_FIELD(pp, G, dropped_no_space);
+      g.unwound = TPUPROF_READ_FIELD(pp, G, unwound);
+      // The stream, then unused room (zeros) to the section's end.
+      if (streamSize > payloadSize - sizeof(G))
+        return formatError(
+            file, TPUPROF_FIELD_OFFSET(payloadOff, G, stream_size),
+            "record stream size " + Twine(streamSize) + " of thread " +
+                Twine(g.thread) + "'s segment " + Twine(g.seq) +
+                " runs past its section (" +
+                Twine(payloadSize - sizeof(G)) + " bytes)");
+      // An incomplete dump's open segment: its size is not written yet.
+      g.scan = !complete && streamSize == 0;
+      g.offset = payloadOff + sizeof(G);
+      g.size = g.scan ? payloadSize - sizeof(G) : streamSize;
+      segments.push_back(g);
+      break;
+    }
+    case TPUPROF_SECTION_CALIBRATION: {
+      using C = tpuprof_calibration_section;
+      if (h.version < 2)
+        return formatError(file, off,
+                           "CALIBRATION " + section + " in a version 1 dump");
+      if (h.hasCalibration)
+        return formatError(file, off,
+                           "second CALIBRATION section (" + section + ")");
+      // Version 3 may follow the struct with one count pair per counter
+      // word; their number is checked against EVENTS after this pass.
+      using N = tpuprof_calibration_counts;
+      if (payloadSize != sizeof(C) &&
+          (h.version < 3 || payloadSize < sizeof(C) ||
+           (payloadSize - sizeof(C)) % sizeof(N) != 0))
+        return formatError(file, sizeOff,
+                           "CALIBRATION " + section + " size " +
+                               Twine(payloadSize) + " is not " +
+                               Twine(sizeof(C)) + " bytes" +
+                               (h.version < 3 ? "" : " plus 16 per counter"));
+      calibCountsOff = payloadOff + sizeof(C);
+      for (uint64_t o = sizeof(C); o != payloadSize; o += sizeof(N)) {
+        const char *q = pp + o;
+        h.calibCounts.push_back({TPUPROF_READ_FIELD(q, N, self),
+                                 TPUPROF_READ_FIELD(q, N, nested)});
+      }
+      h.hasCalibration = true;
+      h.calibSelfTicks = TPUPROF_READ_FIELD(pp, C, self_ticks);
+      h.calibNestedTicks = TPUPROF_READ_FIELD(pp, C, nested_ticks);
+      h.calibPairs = TPUPROF_READ_FIELD(pp, C, pairs);
+      h.calibReadTicks = TPUPROF_READ_FIELD(pp, C, read_ticks);
+      if (h.calibPairs == 0)
+        return formatError(file, TPUPROF_FIELD_OFFSET(payloadOff, C, pairs),
+                           "CALIBRATION " + section +
+                               " measured no probe pairs");
+      if (h.calibReadTicks > h.calibNestedTicks)
+        return formatError(
+            file, TPUPROF_FIELD_OFFSET(payloadOff, C, read_ticks),
+            "CALIBRATION " + section + " read_ticks " +
+                Twine(h.calibReadTicks) + " exceeds nested_ticks " +
+                Twine(h.calibNestedTicks) + " (they are part of it)");
+      break;
+    }
+    default:
+      // Unknown kinds are corruption, not extensions: a new kind comes with
+      // a new dump version.
+      return formatError(file, off,
+                         "unknown kind " + Twine(kind) + " of " + section);
+    }
+    off = payloadOff + payloadSize;
+  }
+  // An unfinished dump may end in a section its header does not count yet
+  // (the process died between growing the file and updating the header).
+  if (off != size && complete)
+    return formatError(file, off,
+                       Twine(size - off) +
+                           " trailing bytes after the last of " +
+                           Twine(h.numSections) + " sections");
+
+  if (!h.calibCounts.empty() && h.calibCounts.size() != eventNames.size())
+    return formatError(file, calibCountsOff,
+                       "CALIBRATION section has counts for " +
+                           Twine(h.calibCounts.size()) +
+                           " counter words but the EVENTS section names " +
+                           Twine(eventNames.size()));
+
+  // A thread's stage (its largest segment, which it reuses) whose records
+  // were just written to a section of their own when the process died
+  // shows them twice under one seq: the stage, to be scanned, and the
+  // written copy, counted. The copy holds them.
+  if (!complete) {
+    std::vector<std::pair<uint32_t, uint32_t>> copies;
+    for (const Segment &g : segments)
+      if (!g.scan)
+        copies.emplace_back(g.thread, g.seq);
+    llvm::sort(copies);
+    llvm::erase_if(segments, [&](const Segment &g) {
+      return g.scan && std::binary_search(copies.begin(), copies.end(),
+                                          std::make_pair(g.thread, g.seq));
+    });
+  }
+  for (const Segment &g : segments)
+    threadDropped = SaturatingAdd(threadDropped, droppedTotal(g.drops));
+
+  // The header also counts records lost without a thread buffer. An
+  // unfinished dump's header never got the threads' counts.
+  if (!complete)
+    h.dropped = std::max(h.dropped, threadDropped);
+  if (h.dropped < threadDropped)
+    return formatError(file, offsetof(H, dropped),
+                       "header counts " + Twine(h.dropped) +
+                           " dropped records but its threads " +
+                           Twine(threadDropped));
+
+  // Probe ids of different modules must not overlap, or a record's probe
+  // would be ambiguous.
+  llvm::sort(
+      pendingModules, [&](const PendingModule &a, const PendingModule &b) {
+        return moduleList[a.index].firstProbe < moduleList[b.index].firstProbe;
+      });
+  for (size_t i = 1; i < pendingModules.size(); ++i) {
+    const Module &prev = moduleList[pendingModules[i - 1].index];
+    const Module &cur = moduleList[pendingModules[i].index];
+    uint64_t prevEnd = uint64_t(prev.firstProbe) + prev.table.probes.size();
+    if (prevEnd > cur.firstProbe)
+      return formatError(
+          file,
+          TPUPROF_FIELD_OFFSET(pendingModules[i].fileOffset,
+                               tpuprof_module_section, first_probe),
+          "probe ids [" + Twine(cur.firstProbe) + ", " +
+              Twine(uint64_t(cur.firstProbe) + cur.table.probes.size()) +
+              ") of module " + Twine(cur.moduleId) + " overlap module " +
+              Twine(prev.moduleId) + "'s [" + Twine(prev.firstProbe) + ", " +
+              Twine(prevEnd) + ")");
+  }
+  {
+    std::vector<Module> sorted;
+    sorted.reserve(moduleList.size());
+    for (const PendingModule &pm : pendingModules)
+      sorted.push_back(std::move(moduleList[pm.index]));
+    moduleList = std::move(sorted);
+  }
+
+  // Pass 2: record streams (needs the event count from any EVENTS section).
+  for (size_t ti = 0; ti != threadList.size(); ++ti) {
+    ThreadInfo &t = threadList[ti];
+    if (scanThread[ti]) {
+      // Records were written in place, each one's begin (never 0) last, into
+      // zeroed pages: the stream ends at the first slot whose begin is 0 or
+      // that does not hold a whole, well-formed record.
+      uint64_t roff = t.streamOffset;
+      uint64_t limit = t.streamOffset + t.streamSize;
+      uint64_t n = 0;
+      bool lapDone = false;
+      const RingLap *lap = nullptr;
+      for (const RingLap &l : ringLaps)
+        if (l.thread == ti)
+          lap = &l;
+      if (lap) {
+        // The previous lap first: intact records filling [tail, end) exactly.
+        roff = t.streamOffset + lap->tail;
+        limit = t.streamOffset + lap->end;
+      }
+    scanLap:
+      while (limit - roff >= kRecordSize) {
+        const char *r = p + roff;
+        uint8_t numDims = TPUPROF_READ_FIELD(r, tpuprof_record, num_dims);
+        uint8_t numCounters =
+            TPUPROF_READ_FIELD(r, tpuprof_record, num_counters);
+        uint64_t full = TPUPROF_RECORD_BYTES(numDims, numCounters);
+        uint64_t begin = TPUPROF_READ_FIELD(r, tpuprof_record, begin);
+        uint64_t end = TPUPROF_READ_FIELD(r, tpuprof_record, end);
+        if (begin == 0 || full > limit - roff ||
+            numCounters != eventNames.size() || (end != 0 && end < begin))
+          break;
+        h.windowEnd = std::max(h.windowEnd, std::max(begin, end));
+        roff += full;
+        ++n;
+      }
+      if (lap && !lapDone) {
+        if (roff != limit)
+          return formatError(file, roff,
+                             "previous lap of the ring of thread " +
+                                 Twine(t.tid) + " ends inside a record");
+        lapDone = true;
+        t.lapOffset = t.streamOffset + lap->tail;
+        t.lapRecords = n;
+        roff = t.streamOffset;
+        limit = t.streamOffset + t.streamSize;
+        goto scanLap;
+      }
+      t.numRecords = n;
+      t.streamSize = roff - t.streamOffset;
+      continue;
+    }
+    uint64_t roff = t.streamOffset;
+    const uint64_t streamEnd = t.streamOffset + t.streamSize;
+    auto thread = [&](uint64_t i) {
+      return ("record " + Twine(i) + " of thread " + Twine(t.tid)).str();
+    };
+    for (uint64_t i = 0; i != t.numRecords; ++i) {
+      uint64_t left = streamEnd - roff;
+      if (left == 0)
+        return formatError(file, roff,
+                           "record stream of thread " + Twine(t.tid) +
+                               " ends after " + Twine(i) + " of " +
+                               Twine(t.numRecords) + " records");
+      if (left < kRecordSize)
+        return formatError(file, roff,
+                           thread(i) + " is truncated (" + Twine(left) +
+                               " of " + Twine(kRecordSize) + " bytes)");
+      const char *r = p + roff;
+      uint8_t numDims = TPUPROF_READ_FIELD(r, tpuprof_record, num_dims);
+      uint8_t numCounters = TPUPROF_READ_FIELD(r, tpuprof_record, num_counters);
+      uint64_t full = TPUPROF_RECORD_BYTES(numDims, numCounters);
+      if (full > left)
+        return formatError(file, roff,
+                           thread(i) + "'s " + Twine(unsigned(numDims)) +
+                               " dims and " + Twine(unsigned(numCounters)) +
+                               " counters run past the end of the stream");
+      if (numCounters != eventNames.size())
+        return formatError(
+            file, TPUPROF_FIELD_OFFSET(roff, tpuprof_record, num_counters),
+            thread(i) + " has " + Twine(unsigned(numCounters)) +
+                " counters but the dump names " + Twine(eventNames.size()) +
+                " events");
+      uint64_t begin = TPUPROF_READ_FIELD(r, tpuprof_record, begin);
+      uint64_t end = TPUPROF_READ_FIELD(r, tpuprof_record, end);
+      if (end != 0 && end < begin)
+        return formatError(file,
+                           TPUPROF_FIELD_OFFSET(roff, tpuprof_record, end),
+                           thread(i) + " ends before it begins");
+      roff += full;
+    }
+    if (roff != streamEnd)
+      return formatError(file, roff,
+                         "record stream of thread " + Twine(t.tid) + " has " +
+                             Twine(streamEnd - roff) + " bytes after its " +
+                             Twine(t.numRecords) + " records");
+  }
+  if (Error err = readSegments(segments))
+    return err;
+  // Drops by reason: the threads', and what the header counts beyond them
+  // (threads that got no buffer at all).
+  uint64_t counted = 0;
+  for (const ThreadInfo &t : threadList) {
+    h.drops += t.drops;
+    h.unwound = SaturatingAdd(h.unwound, t.unwound);
+    counted = SaturatingAdd(counted, t.dropped);
+  }
+  if (h.dropped > counted)
+    h.drops.noSpace = SaturatingAdd(h.drops.noSpace, h.dropped - counted);
+  return Error::success();
+}
+
+//===----------------------------------------------------------------------===//
+// Segments (version 4)
+//===----------------------------------------------------------------------===//
+
+Error DumpReader::readSegments(std::vector<Segment> &segments) {
+  StringRef file = path();
+  const char *p = buffer->getBufferStart();
+  const bool complete = header.isComplete();
+  const uint64_t events = eventNames.size();
+  // A thread's segments in stream order; threads by number, which is the
+  // order they first recorded in.
+  llvm::sort(segments, [](const Segment &a, const Segment &b) {
+    return std::tie(a.thread, a.seq) < std::tie(b.thread, b.seq);
+  });
+  for (size_t i = 0; i != segments.size(); ++i) {
+    const Segment &g = segments[i];
+    std::string where =
+        ("segment " + Twine(g.seq) + " of thread " + Twine(g.thread)).str();
+    if (i == 0 || segments[i - 1].thread != g.thread) {
+      threadList.emplace_back();
+      threadList.back().tid = g.tid;
+      threadList.back().streamOffset = g.offset;
+    } else if (segments[i - 1].seq == g.seq) {
+      return formatError(file, g.sectionOffset, "second " + where);
+    } else if (segments[i - 1].tid != g.tid) {
+      return formatError(file, g.sectionOffset,
+                         where + " names thread id " + Twine(g.tid) +
+                             ", its earlier segments " +
+                             Twine(segments[i - 1].tid));
+    }
+    // Records follow one another. A scanned segment ends at the first slot
+    // that holds no whole, well-formed record (records are written into
+    // zeroed pages, begin last); a counted one must end exactly.
+    uint64_t off = g.offset, limit = g.offset + g.size, n = 0;
+    while (off != limit) {
+      const char *r = p + off;
+      uint64_t left = limit - off;
+      uint8_t numDims = 0, numCounters = 0;
+      uint64_t full = 0, begin = 0, end = 0;
+      uint32_t probe = 0;
+      if (left >= kRecordSize) {
+        probe = TPUPROF_READ_FIELD(r, tpuprof_record, probe);
+        numDims = TPUPROF_READ_FIELD(r, tpuprof_record, num_dims);
+        numCounters = TPUPROF_READ_FIELD(r, tpuprof_record, num_counters);
+        full = TPUPROF_RECORD_BYTES(numDims, numCounters);
+        begin = TPUPROF_READ_FIELD(r, tpuprof_record, begin);
+        end = TPUPROF_READ_FIELD(r, tpuprof_record, end);
+      }
+      const char *bad = nullptr;
+      if (left < kRecordSize)
+        bad = "is truncated";
+      else if (full > left)
+        bad = "runs past the end of its segment's stream";
+      else if (numCounters != events)
+        bad = "has a counter count other than the dump's event count";
+      else if (end != 0 && end < begin)
+        bad = "ends before it begins";
+      else if (probe >= TPUPROF_RECORD_KIND_BASE)
+        bad = "is of a record kind this reader does not know";
+      else if (g.scan && begin == 0)
+        bad = "";
+      if (bad && g.scan)
+        break;
+      if (bad)
+        return formatError(file, off,
+                           "record " + Twine(n) + " of " + where + " " + bad);
+      if (!complete)
+        header.windowEnd = std::max(header.windowEnd, std::max(begin, end));
+      off += full;
+      ++n;
+    }
+    ThreadInfo &t = threadList.back();
+    t.parts.push_back({g.offset, n});
+    t.numRecords += n;
+    t.streamSize += off - g.offset;
+    t.drops += g.drops;
+    t.dropped = SaturatingAdd(t.dropped, droppedTotal(g.drops));
+    t.unwound = SaturatingAdd(t.unwound, g.unwound);
+  }
+  return Error::success();
+}
+
+//===----------------------------------------------------------------------===//
+// readDump
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+Dump decode(const DumpReader &reader) {
+  Dump dump;
+  dump.path = reader.path().str();
+  dump.info = reader.info();
+  dump.modules = reader.modules().vec();
+  dump.events = reader.events().vec();
+  for (const ThreadInfo &t : reader.threads()) {
+    Thread thread;
+    thread.tid = t.tid;
+    thread.dropped = t.dropped;
+    thread.records.reserve(t.numRecords); // Validated against the stream.
+    reader.forEachRecord(t, [&](const RecordView &v) {
+      Record r;
+      r.probe = v.probe;
+      r.depth = v.depth;
+      r.begin = v.begin;
+      r.end = v.end;
+      for (unsigned i = 0; i != v.numDims; ++i)
+        r.dims.push_back(v.dim(i));
+      for (unsigned i = 0; i != v.numCounters; ++i)
+        r.counters.push_back(v.counter(i));
+      thread.records.push_back(std::move(r));
+    });
+    dump.threads.push_back(std::move(thread));
+  }
+  return dump;
+}
+
+} // namespace
+
+Expected<Dump> tpuprof::report::readDump(StringRef path) {
+  Expected<DumpReader> reader = DumpReader::open(path);
+  if (!reader)
+    return reader.takeError();
+  return decode(*reader);
+}
+
+Expected<Dump> tpuprof::report::readDumpBuffer(StringRef bytes,
+                                               StringRef name) {
+  Expected<DumpReader> reader = DumpReader::fromBytes(bytes, name);
+  if (!reader)
+    return reader.takeError();
+  return decode(*reader);
+}

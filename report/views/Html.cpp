@@ -1,0 +1,652 @@
+//===- report/views/Html.cpp - Self-contained HTML report -----------------===//
+//
+// Builds the data of `tpuprof-report html` and writes the page: the template,
+// style and script compiled in from report/html/ (HtmlAssets.inc, generated
+// at build time) around one JSON document:
+//
+//   rows      the `table` view's rows (loadProfile), with the IR lines of
+//             their locations when --ir is given;
+//   sites     (row, location) pairs: what a timeline event points at;
+//   lanes     one per (device, pid, thread): busy time by probe kind;
+//   timeline  either every record (columnar, begin times delta-coded) or,
+//             above HtmlOptions::maxEvents, per-lane buckets holding busy
+//             time, record count and the op that took most of the bucket;
+//   ir        the IR file's lines;
+//   diff      rows keyed like `diff` (hash, shapes) against --baseline.
+//
+// All times are integer ns; timeline times are relative to the earliest
+// window begin (as in `trace`). The JSON goes through ScriptJsonStream so no
+// string in it can end its <script> element.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tpuprof/report/model/Walk.h"
+
+#include "tpuprof/report/views/Html.h"
+#include "tpuprof/report/model/Load.h"
+#include "tpuprof/report/model/Progress.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Base64.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SHA256.h"
+
+#include <map>
+#include <tuple>
+
+using namespace llvm;
+using namespace tpuprof;
+using namespace tpuprof::report;
+namespace walk = tpuprof::report::detail;
+
+namespace {
+
+#include "HtmlAssets.inc"
+
+Error errorf(const Twine &msg) {
+  return createStringError(inconvertibleErrorCode(), msg);
+}
+
+/// The line of a "file:line[:col]" location and its file; false without a
+/// line number.
+bool splitLocation(StringRef loc, StringRef &file, unsigned &line) {
+  auto [head, last] = loc.rsplit(':');
+  unsigned n = 0;
+  if (head.empty() || last.getAsInteger(10, n))
+    return false;
+  auto [file2, middle] = head.rsplit(':');
+  unsigned m = 0;
+  if (!file2.empty() && !middle.getAsInteger(10, m)) {
+    file = file2;
+    line = m;
+  } else {
+    file = head;
+    line = n;
+  }
+  return true;
+}
+
+/// Row key as the Aggregator builds it: (known probe, hash or probe id,
+/// actual shapes, device).
+using RowKey = std::tuple<bool, uint64_t, std::string, uint32_t>;
+
+/// One timeline event, before it is written column by column.
+struct Event {
+  uint64_t begin, dur;
+  /// dur less the duration the views report: the probe overhead the walk
+  /// subtracted (Correction.h); 0 for uncorrected dumps.
+  uint64_t corrected;
+  uint32_t site;
+  uint16_t depth;
+  bool unfinished;
+  uint32_t counterIndex; ///< Into Lane::counters (events × numEvents).
+};
+
+/// Per-lane aggregate of one bucket: busy (top-level) ns, records begun in
+/// it, and ns per site of the top-level records overlapping it.
+struct Bucket {
+  uint64_t busy = 0, count = 0;
+  SmallDenseMap<uint32_t, uint64_t, 4> bySite;
+};
+
+struct Lane {
+  uint32_t device = 0, pid = 0;
+  uint64_t tid = 0;
+  uint64_t windowNs = 0, records = 0, unfinished = 0, dropped = 0;
+  uint64_t byKind[4] = {0, 0, 0, 0}; ///< Top-level ns: op, launch, user, ?.
+  unsigned maxDepth = 0;
+  std::vector<Event> events;
+  std::vector<uint64_t> counters; ///< numEvents values per event.
+  std::vector<Bucket> buckets;
+};
+
+/// Everything the page shows, gathered before anything is written.
+struct ReportData {
+  Profile profile;
+  std::vector<std::pair<uint32_t, uint32_t>> sites; ///< (row, location idx).
+  std::vector<Lane> lanes;
+  uint64_t spanNs = 0; ///< Origin to the latest window end.
+  uint64_t numEvents = 0;
+  bool bucketed = false;
+  bool anyCorrected = false; ///< Some event's duration was corrected.
+  uint64_t bucketNs = 1;
+  std::map<uint32_t, std::map<std::string, uint64_t>> counterTotals;
+  std::vector<std::string> irLines;
+  std::map<std::string, std::vector<unsigned>> irLinesByLocation;
+  std::optional<Profile> baseline;
+};
+
+/// Reads dumps a second time, after aggregation, walking records with their
+/// nesting to build lanes and the timeline.
+Error walkRecords(ArrayRef<std::string> files, const HtmlOptions &opts,
+                  ReportData &data, bool progress) {
+  std::vector<DumpReader> readers;
+  uint64_t origin = UINT64_MAX, last = 0;
+  for (const std::string &f : files) {
+    Expected<DumpReader> r = DumpReader::open(f);
+    if (!r)
+      return r.takeError();
+    origin =
+        std::min(origin, walk::absoluteNs(r->info(), r->info().windowBegin));
+    last = std::max(last, walk::absoluteNs(r->info(), r->info().windowEnd));
+    for (const ThreadInfo &t : r->threads())
+      data.numEvents += t.numRecords;
+    readers.push_back(std::move(*r));
+  }
+  if (readers.empty())
+    return Error::success();
+  data.spanNs = std::max<uint64_t>(last > origin ? last - origin : 0, 1);
+  data.bucketed = data.numEvents > opts.maxEvents;
+  unsigned numBuckets = std::max(1u, opts.buckets);
+  data.bucketNs =
+      std::max<uint64_t>(1, (data.spanNs + numBuckets - 1) / numBuckets);
+
+  const Profile &profile = data.profile;
+  std::map<RowKey, uint32_t> rowOf;
+  for (size_t i = 0; i != profile.rows.size(); ++i) {
+    const Row &r = profile.rows[i];
+    rowOf[RowKey(!r.unknownProbe, r.unknownProbe ? r.probeId : r.hash, r.shapes,
+                 r.device)] = i;
+  }
+  std::map<std::pair<uint32_t, uint32_t>, uint32_t> siteOf;
+  auto site = [&](uint32_t row, StringRef location) {
+    const std::vector<std::string> &locs = profile.rows[row].locations;
+    uint32_t loc = 0;
+    for (size_t i = 0; i != locs.size(); ++i)
+      if (locs[i] == location)
+        loc = i;
+    auto [it, inserted] = siteOf.try_emplace({row, loc}, 0);
+    if (inserted) {
+      it->second = data.sites.size();
+      data.sites.push_back({row, loc});
+    }
+    return it->second;
+  };
+
+  std::map<std::tuple<uint32_t, uint32_t, uint64_t>, size_t> laneOf;
+  Progress bar(progress, "reading records", readers.size());
+  for (const DumpReader &reader : readers) {
+    const DumpInfo &info = reader.info();
+    ArrayRef<std::string> events = reader.events();
+    // Profile::events is the union over dumps; map this dump's into it.
+    SmallVector<unsigned, 8> eventColumn;
+    for (const std::string &e : events)
+      eventColumn.push_back(
+          std::find(profile.events.begin(), profile.events.end(), e) -
+          profile.events.begin());
+    auto &totals = data.counterTotals[info.device];
+    // Records whose probe has no dynamic dims map to one site per probe.
+    DenseMap<const Probe *, uint32_t> staticSite;
+    SmallVector<int64_t, 8> dims;
+    Lane *lane = nullptr;
+    walk::walkDump(
+        reader,
+        [&](const walk::WalkFrame &f, ArrayRef<walk::WalkFrame> up) {
+          const RecordView &r = f.record;
+          ++lane->records;
+          lane->unfinished += !f.finished;
+          lane->maxDepth = std::max<unsigned>(lane->maxDepth, up.size());
+          uint32_t s;
+          auto cached = f.probe && r.numDims == 0 ? staticSite.find(f.probe)
+                                                  : staticSite.end();
+          if (cached != staticSite.end()) {
+            s = cached->second;
+          } else {
+            RowKey key;
+            if (f.probe) {
+              dims.clear();
+              for (unsigned i = 0; i != r.numDims; ++i)
+                dims.push_back(r.dim(i));
+              key = RowKey(true, f.probe->hash,
+                           r.numDims ? substituteShapes(f.probe->shapes, dims)
+                                     : f.probe->shapes.str(),
+                           info.device);
+            } else {
+              key = RowKey(false, r.probe, std::string(), info.device);
+            }
+            auto row = rowOf.find(key);
+            if (row == rowOf.end())
+              return; // Cannot happen: the same dumps were aggregated.
+            s = site(row->second, f.probe ? f.probe->location : "");
+            if (f.probe && r.numDims == 0)
+              staticSite[f.probe] = s;
+          }
+          // Clamped into the timeline (a record cannot start before its
+          // window, but a hand-made or damaged dump may say so).
+          uint64_t begin =
+              std::min(f.beginNs - std::min(f.beginNs, origin), data.spanNs);
+          uint64_t dur = std::min(f.endNs - f.beginNs, data.spanNs - begin);
+          bool topLevel = f.finished && llvm::none_of(up, [](const auto &a) {
+                            return a.finished;
+                          });
+          // What the table and summary count: the corrected duration.
+          uint64_t correction =
+              f.finished ? dur - std::min(dur, f.durationNs) : 0;
+          if (topLevel) {
+            unsigned k = f.probe ? std::min<unsigned>(f.probe->kind, 2) : 3;
+            lane->byKind[k] += dur - correction;
+            for (unsigned i = 0; i != r.numCounters && i != events.size(); ++i)
+              totals[events[i]] += f.counter(i);
+          }
+          if (!data.bucketed) {
+            Event e{begin,       dur, correction, s, uint16_t(up.size()),
+                    !f.finished, 0};
+            data.anyCorrected |= correction != 0;
+            if (!profile.events.empty()) {
+              e.counterIndex = lane->counters.size() / profile.events.size();
+              lane->counters.resize(lane->counters.size() +
+                                    profile.events.size());
+              uint64_t *c =
+                  &lane->counters[e.counterIndex * profile.events.size()];
+              for (unsigned i = 0; i != r.numCounters && i != events.size();
+                   ++i)
+                c[eventColumn[i]] = f.counter(i);
+            }
+            lane->events.push_back(e);
+            return;
+          }
+          uint64_t first = std::min<uint64_t>(begin / data.bucketNs,
+                                              lane->buckets.size() - 1);
+          ++lane->buckets[first].count;
+          if (!topLevel)
+            return;
+          // Spread the record's (corrected) time over the buckets from its
+          // begin on, so that buckets add up to the table's Sum.
+          uint64_t end = begin + dur - correction;
+          for (uint64_t b = first; b < lane->buckets.size(); ++b) {
+            uint64_t lo = std::max(begin, b * data.bucketNs);
+            uint64_t hi = std::min(end, (b + 1) * data.bucketNs);
+            if (lo >= hi)
+              break;
+            lane->buckets[b].busy += hi - lo;
+            lane->buckets[b].bySite[s] += hi - lo;
+          }
+        },
+        [&](const ThreadInfo &t) {
+          auto [it, inserted] = laneOf.try_emplace(
+              {info.device, info.pid, t.tid}, data.lanes.size());
+          if (inserted) {
+            data.lanes.emplace_back();
+            Lane &l = data.lanes.back();
+            l.device = info.device;
+            l.pid = info.pid;
+            l.tid = t.tid;
+            if (data.bucketed)
+              l.buckets.resize(numBuckets);
+          }
+          lane = &data.lanes[it->second];
+          lane->windowNs += info.windowNs();
+          lane->dropped += t.dropped;
+        });
+    bar.advance(1);
+  }
+  // Lanes in (device, pid, tid) order; events by begin, parents first.
+  std::vector<Lane> ordered;
+  for (auto &entry : laneOf)
+    ordered.push_back(std::move(data.lanes[entry.second]));
+  data.lanes = std::move(ordered);
+  for (Lane &l : data.lanes)
+    llvm::sort(l.events, [](const Event &a, const Event &b) {
+      return std::tie(a.begin, a.depth, a.counterIndex) <
+             std::tie(b.begin, b.depth, b.counterIndex);
+    });
+  return Error::success();
+}
+
+/// Reads the IR file and maps each row location to its lines in it
+/// (locations in other files are left out; file names compare by base name,
+/// as in the annotated source listing).
+Error readIr(StringRef path, ReportData &data) {
+  ErrorOr<std::unique_ptr<MemoryBuffer>> buf = MemoryBuffer::getFile(path);
+  if (!buf)
+    return errorf(path + ": cannot open: " + buf.getError().message());
+  SmallVector<StringRef, 0> lines;
+  (*buf)->getBuffer().split(lines, '\n');
+  if (!lines.empty() && lines.back().empty())
+    lines.pop_back();
+  for (StringRef l : lines)
+    data.irLines.push_back(l.rtrim('\r').str());
+  StringRef base = sys::path::filename(path);
+  for (const Row &row : data.profile.rows)
+    for (const std::string &loc : row.locations) {
+      StringRef file;
+      unsigned line;
+      if (!splitLocation(loc, file, line) || line == 0 ||
+          line > data.irLines.size())
+        continue;
+      if (file != path && sys::path::filename(file) != base)
+        continue;
+      data.irLinesByLocation[loc] = {line};
+    }
+  return Error::success();
+}
+
+void writeRows(json::OStream &j, const ReportData &data) {
+  const Profile &p = data.profile;
+  j.attributeArray("rows", [&] {
+    for (const Row &r : p.rows)
+      j.object([&] {
+        j.attribute("name", r.name);
+        j.attribute("kind", r.unknownProbe ? "unknown" : kindName(r.kind));
+        j.attribute("device", r.device);
+        j.attribute("hash", r.unknownProbe ? "-" : utohexstr(r.hash, true, 16));
+        j.attribute("shapes", r.shapes);
+        j.attributeArray("locations", [&] {
+          for (const std::string &l : r.locations)
+            j.value(l);
+        });
+        j.attributeArray("lines", [&] {
+          for (const std::string &l : r.locations) {
+            auto it = data.irLinesByLocation.find(l);
+            if (it != data.irLinesByLocation.end())
+              for (unsigned line : it->second)
+                j.value(line);
+          }
+        });
+        j.attribute("function", r.function);
+        j.attribute("count", r.count);
+        j.attribute("unfinished", r.unfinished);
+        j.attribute("durationNs", r.durationNs);
+        j.attribute("selfNs", r.selfNs);
+        j.attribute("minNs", r.durations.min());
+        j.attribute("meanNs", uint64_t(r.durations.mean() + 0.5));
+        j.attribute("medianNs", r.durations.quantile(0.5));
+        j.attribute("p90Ns", r.durations.quantile(0.9));
+        j.attribute("maxNs", r.durations.max());
+        j.attribute("flops", r.flops);
+        j.attribute("bytes", r.bytes);
+        j.attributeArray("counters", [&] {
+          for (size_t i = 0; i != p.events.size(); ++i)
+            if (i < r.counters.size() &&
+                (r.counterFlags[i] & Row::CounterRecorded))
+              j.value(r.counters[i]);
+            else
+              j.value(nullptr);
+        });
+      });
+  });
+}
+
+void writeTimeline(json::OStream &j, const ReportData &data) {
+  j.attributeObject("timeline", [&] {
+    j.attribute("spanNs", data.spanNs);
+    j.attribute("events", data.numEvents);
+    j.attribute("mode", data.bucketed ? "buckets" : "events");
+    if (data.bucketed)
+      j.attribute("bucketNs", data.bucketNs);
+    j.attributeArray("lanes", [&] {
+      for (const Lane &l : data.lanes)
+        j.object([&] {
+          if (data.bucketed) {
+            auto column = [&](StringRef name, auto get) {
+              j.attributeArray(name, [&] {
+                for (const Bucket &b : l.buckets)
+                  j.value(get(b));
+              });
+            };
+            column("busy", [](const Bucket &b) { return b.busy; });
+            column("count", [](const Bucket &b) { return b.count; });
+            auto top = [](const Bucket &b) {
+              std::pair<uint32_t, uint64_t> best{0, 0};
+              for (auto &[s, ns] : b.bySite)
+                if (ns > best.second || (ns == best.second && s < best.first))
+                  best = {s, ns};
+              return best;
+            };
+            column("top", [&](const Bucket &b) -> int64_t {
+              return b.bySite.empty() ? -1 : int64_t(top(b).first);
+            });
+            column("topNs", [&](const Bucket &b) { return top(b).second; });
+            return;
+          }
+          // Begin times as deltas from the previous event: small numbers.
+          j.attributeArray("begin", [&] {
+            uint64_t prev = 0;
+            for (const Event &e : l.events) {
+              j.value(e.begin - prev);
+              prev = e.begin;
+            }
+          });
+          j.attributeArray("dur", [&] {
+            for (const Event &e : l.events)
+              j.value(e.dur);
+          });
+          j.attributeArray("depth", [&] {
+            for (const Event &e : l.events)
+              j.value(e.depth);
+          });
+          j.attributeArray("site", [&] {
+            for (const Event &e : l.events)
+              j.value(e.site);
+          });
+          if (data.anyCorrected)
+            j.attributeArray("corrected", [&] {
+              for (const Event &e : l.events)
+                j.value(e.corrected);
+            });
+          j.attributeArray("unfinished", [&] {
+            for (size_t i = 0; i != l.events.size(); ++i)
+              if (l.events[i].unfinished)
+                j.value(uint64_t(i));
+          });
+          size_t n = data.profile.events.size();
+          if (n)
+            j.attributeArray("counters", [&] {
+              for (const Event &e : l.events)
+                for (size_t c = 0; c != n; ++c)
+                  j.value(l.counters[e.counterIndex * n + c]);
+            });
+        });
+    });
+  });
+}
+
+/// Rows keyed like `diff`: (known probe, hash or probe id, shapes), summed
+/// over devices.
+void writeDiff(json::OStream &j, const Profile &a, const Profile &b) {
+  struct Side {
+    uint64_t ns = 0, count = 0;
+    bool present = false;
+  };
+  struct DiffRow {
+    std::string name, shapes, hash;
+    Side a, b;
+  };
+  std::map<std::tuple<bool, uint64_t, std::string>, DiffRow> rows;
+  auto add = [&](const Profile &p, bool isB) {
+    for (const Row &r : p.rows) {
+      DiffRow &d =
+          rows[{r.unknownProbe, r.unknownProbe ? r.probeId : r.hash, r.shapes}];
+      if (d.name.empty()) {
+        d.name = r.name;
+        d.shapes = r.shapes;
+        d.hash = r.unknownProbe ? "-" : utohexstr(r.hash, true, 16);
+      }
+      Side &s = isB ? d.b : d.a;
+      s.present = true;
+      s.ns += r.durationNs;
+      s.count += r.count;
+    }
+  };
+  add(a, false);
+  add(b, true);
+  j.attributeObject("diff", [&] {
+    j.attribute("baselineCoveredNs", a.coveredNs);
+    j.attribute("coveredNs", b.coveredNs);
+    j.attributeArray("rows", [&] {
+      for (auto &entry : rows)
+        j.object([&, &d = entry.second] {
+          j.attribute("name", d.name);
+          j.attribute("shapes", d.shapes);
+          j.attribute("hash", d.hash);
+          if (d.a.present)
+            j.attribute("baselineNs", d.a.ns);
+          if (d.b.present)
+            j.attribute("ns", d.b.ns);
+          j.attribute("baselineCount", d.a.count);
+          j.attribute("count", d.b.count);
+          j.attribute("status", !d.a.present      ? "new"
+                                : !d.b.present    ? "missing"
+                                : d.b.ns > d.a.ns ? "slower"
+                                : d.b.ns < d.a.ns ? "faster"
+                                                  : "same");
+        });
+    });
+  });
+}
+
+void writeData(raw_ostream &os, ArrayRef<std::string> inputs,
+               const HtmlOptions &opts, const ReportData &data) {
+  const Profile &p = data.profile;
+  json::OStream j(os);
+  j.objectBegin();
+  j.attribute("format", "tpuprof-html");
+  j.attribute("version", 1);
+  j.attributeArray("inputs", [&] {
+    for (const std::string &in : inputs)
+      j.value(in);
+  });
+  j.attributeArray("events", [&] {
+    for (const std::string &e : p.events)
+      j.value(e);
+  });
+  j.attributeObject("totals", [&] {
+    j.attribute("totalNs", p.totalNs);
+    j.attribute("coveredNs", p.coveredNs);
+    j.attribute("dumps", uint64_t(p.dumps.size()));
+    j.attribute("threads", p.threads);
+    j.attribute("records", p.records);
+    j.attribute("dropped", p.dropped);
+    j.attribute("unfinished", p.unfinished);
+    uint64_t incomplete = 0;
+    for (const DumpSummary &d : p.dumps)
+      incomplete += !d.info.isComplete();
+    j.attribute("incompleteDumps", incomplete);
+    std::vector<uint32_t> modes;
+    for (const DumpSummary &d : p.dumps)
+      if (!is_contained(modes, d.info.mode))
+        modes.push_back(d.info.mode);
+    j.attributeArray("modes", [&] {
+      for (uint32_t m : modes)
+        j.value(m);
+    });
+  });
+  writeRows(j, data);
+  j.attributeArray("sites", [&] {
+    for (const std::pair<uint32_t, uint32_t> &s : data.sites)
+      j.array([&] {
+        j.value(s.first);
+        j.value(s.second);
+      });
+  });
+  j.attributeArray("lanes", [&] {
+    for (const Lane &l : data.lanes)
+      j.object([&] {
+        j.attribute("device", l.device);
+        j.attribute("pid", l.pid);
+        j.attribute("tid", l.tid);
+        j.attribute("windowNs", l.windowNs);
+        j.attributeArray("byKind", [&] {
+          for (uint64_t ns : l.byKind)
+            j.value(ns);
+        });
+        j.attribute("records", l.records);
+        j.attribute("unfinished", l.unfinished);
+        j.attribute("dropped", l.dropped);
+        j.attribute("maxDepth", l.maxDepth);
+      });
+  });
+  j.attributeObject("counterTotals", [&] {
+    for (auto &perDevice : data.counterTotals) {
+      const std::map<std::string, uint64_t> &totals = perDevice.second;
+      if (totals.empty())
+        continue;
+      j.attributeObject(utostr(perDevice.first), [&] {
+        for (auto &[event, value] : totals)
+          j.attribute(event, value);
+      });
+    }
+  });
+  writeTimeline(j, data);
+  if (!opts.irPath.empty())
+    j.attributeObject("ir", [&] {
+      j.attribute("path", opts.irPath);
+      j.attributeArray("lines", [&] {
+        for (const std::string &l : data.irLines)
+          j.value(l);
+      });
+    });
+  if (data.baseline) {
+    j.attributeArray("baselineInputs", [&] {
+      for (const std::string &in : opts.baseline)
+        j.value(in);
+    });
+    writeDiff(j, *data.baseline, p);
+  }
+  j.objectEnd();
+}
+
+} // namespace
+
+Error tpuprof::report::writeHtmlReport(ArrayRef<std::string> dumpPaths,
+                                       const HtmlOptions &opts, raw_ostream &os,
+                                       bool progress) {
+  Expected<std::vector<std::string>> files =
+      dumpFilesFor(dumpPaths, "html");
+  if (!files)
+    return files.takeError();
+  ReportData data;
+  Expected<Profile> profile = loadProfile(*files, progress);
+  if (!profile)
+    return profile.takeError();
+  data.profile = std::move(*profile);
+  if (!opts.irPath.empty())
+    if (Error err = readIr(opts.irPath, data))
+      return err;
+  if (!opts.baseline.empty()) {
+    Expected<Profile> base = loadProfile(opts.baseline, progress);
+    if (!base)
+      return base.takeError();
+    data.baseline = std::move(*base);
+  }
+  if (Error err = walkRecords(*files, opts, data, progress))
+    return err;
+
+  std::string title = opts.title;
+  if (title.empty())
+    title = "tpuprof report: " + join(dumpPaths, " ");
+  // The template's @MARKERS@ stand alone, so splitting at them is exact.
+  StringRef page(reinterpret_cast<const char *>(kReportHtml),
+                 sizeof(kReportHtml) - 1);
+  auto emit = [&](StringRef marker, function_ref<void()> fill) {
+    auto [before, after] = page.split(marker);
+    os << before;
+    fill();
+    page = after;
+  };
+  StringRef script(reinterpret_cast<const char *>(kReportJs),
+                   sizeof(kReportJs) - 1);
+  // The page allows exactly its own script (by hash), no other script or
+  // inline event handler, and no network: defence in depth beside escaping.
+  emit("@CSP@", [&] {
+    std::array<uint8_t, 32> digest = SHA256::hash(
+        ArrayRef<uint8_t>((const uint8_t *)script.data(), script.size()));
+    os << "'sha256-" << encodeBase64(digest) << "'";
+  });
+  emit("@TITLE@", [&] { os << escapeHtml(title); });
+  emit("@STYLE@", [&] {
+    os << StringRef(reinterpret_cast<const char *>(kReportCss),
+                    sizeof(kReportCss) - 1);
+  });
+  emit("@DATA@", [&] {
+    ScriptJsonStream safe(os);
+    writeData(safe, dumpPaths, opts, data);
+    safe.finish();
+  });
+  emit("@SCRIPT@", [&] { os << script; });
+  os << page;
+  return Error::success();
+}

@@ -1,0 +1,119 @@
+//===- report/views/Listing.cpp - Annotated source listing ----------------===//
+//
+// For LLVM-level probes (launch and user ranges in C/C++ code), stats keyed
+// by the probe's "file:line[:col]": either the source file itself with a
+// margin of total time, percent and count on the lines that have probes, or,
+// without a source file, one line per file:line.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tpuprof/report/views/Listing.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+
+#include <map>
+
+using namespace llvm;
+using namespace tpuprof;
+using namespace tpuprof::report;
+
+namespace {
+
+struct LineStats {
+  uint64_t ns = 0, count = 0;
+  std::vector<std::string> names;
+};
+
+/// Splits "file:line[:col]" into file and line; false when it has no line.
+bool splitLocation(StringRef loc, StringRef &file, unsigned &line) {
+  SmallVector<StringRef, 4> parts;
+  loc.split(parts, ':');
+  // Take the last one or two numeric fields as line[:col].
+  size_t n = parts.size();
+  unsigned a = 0, b = 0;
+  if (n >= 3 && !parts[n - 1].getAsInteger(10, a) &&
+      !parts[n - 2].getAsInteger(10, b)) {
+    line = b;
+    file = loc.substr(0, loc.size() - parts[n - 1].size() -
+                             parts[n - 2].size() - 2);
+    return true;
+  }
+  if (n >= 2 && !parts[n - 1].getAsInteger(10, a)) {
+    line = a;
+    file = loc.substr(0, loc.size() - parts[n - 1].size() - 1);
+    return true;
+  }
+  return false;
+}
+
+} // namespace
+
+Error tpuprof::report::printSourceListing(const Profile &profile,
+                                          StringRef sourcePath,
+                                          raw_ostream &os) {
+  // (file, line) -> stats. A row with several locations counts at each (its
+  // probes are identical ops; the hash cannot tell their times apart).
+  std::map<std::pair<std::string, unsigned>, LineStats> lines;
+  for (const Row &row : profile.rows) {
+    if (sourcePath.empty() && row.kind == TPUPROF_KIND_OP)
+      continue;
+    for (const std::string &loc : row.locations) {
+      StringRef file;
+      unsigned line;
+      if (!splitLocation(loc, file, line))
+        continue;
+      if (!sourcePath.empty() && file != sourcePath &&
+          sys::path::filename(file) != sys::path::filename(sourcePath))
+        continue;
+      LineStats &s = lines[{file.str(), line}];
+      s.ns += row.durationNs;
+      s.count += row.count;
+      if (!is_contained(s.names, row.name))
+        s.names.push_back(row.name);
+    }
+  }
+  auto margin = [&](const LineStats &s) {
+    return formatv("{0,12:F2} {1,7:F2} {2,8}", double(s.ns) / 1000.0,
+                   profile.totalNs ? 100.0 * double(s.ns) / profile.totalNs
+                                   : 0.0,
+                   s.count)
+        .str();
+  };
+  std::string header =
+      formatv("{0,12} {1,7} {2,8}", "Total (us)", "Percent", "Count").str();
+  if (sourcePath.empty()) {
+    os << header << "  Location  Probes\n";
+    for (auto &[key, s] : lines)
+      os << margin(s) << "  " << key.first << ':' << key.second << "  "
+         << join(s.names, ", ") << '\n';
+    return Error::success();
+  }
+  ErrorOr<std::unique_ptr<MemoryBuffer>> buf =
+      MemoryBuffer::getFile(sourcePath);
+  if (!buf)
+    return createStringError(buf.getError(), sourcePath + ": cannot open: " +
+                                                 buf.getError().message());
+  std::map<unsigned, LineStats> byLine;
+  for (auto &[key, s] : lines) {
+    LineStats &t = byLine[key.second];
+    t.ns += s.ns;
+    t.count += s.count;
+    append_range(t.names, s.names);
+  }
+  os << header << "  " << formatv("{0,5}", "Line") << "  " << sourcePath
+     << '\n';
+  SmallVector<StringRef, 0> text;
+  (*buf)->getBuffer().split(text, '\n');
+  if (!text.empty() && text.back().empty())
+    text.pop_back();
+  std::string blank(header.size(), ' ');
+  for (size_t i = 0; i != text.size(); ++i) {
+    auto it = byLine.find(unsigned(i + 1));
+    os << (it == byLine.end() ? blank : margin(it->second)) << "  "
+       << formatv("{0,5}", i + 1) << "  " << text[i].rtrim('\r') << '\n';
+  }
+  return Error::success();
+}

@@ -1,0 +1,237 @@
+//===- report/views/Sqlite.cpp - SQLite export ----------------------------===//
+//
+// Every record of every dump, for ad-hoc SQL; the dumps stream through one
+// transaction. docs/report.md documents the tables.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tpuprof/report/views/Sqlite.h"
+#include "tpuprof/report/model/Load.h"
+#include "tpuprof/report/model/Progress.h"
+#include "tpuprof/report/model/Walk.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+
+#ifdef TPUPROF_HAVE_SQLITE
+#include <sqlite3.h>
+#endif
+
+using namespace llvm;
+using namespace tpuprof;
+using namespace tpuprof::report;
+
+#ifdef TPUPROF_HAVE_SQLITE
+namespace {
+
+std::string hexHash(uint64_t h) {
+  return utohexstr(h, /*LowerCase=*/true, /*Width=*/16);
+}
+
+const char *const kSchema = R"sql(
+CREATE TABLE dumps(id INTEGER PRIMARY KEY, path TEXT, device INTEGER,
+  pid INTEGER, call_num INTEGER, mode INTEGER, clock TEXT, complete INTEGER,
+  window_begin_ns INTEGER, window_ns INTEGER, dropped INTEGER,
+  overhead_correction TEXT, calib_self_ns REAL, calib_nested_ns REAL,
+  calib_read_ns REAL);
+CREATE TABLE modules(dump_id INTEGER, module_id INTEGER, name TEXT,
+  first_probe INTEGER, num_probes INTEGER);
+CREATE TABLE probes(dump_id INTEGER, probe_id INTEGER, module_id INTEGER,
+  hash TEXT, name TEXT, kind TEXT, shapes TEXT, location TEXT,
+  function TEXT, flops INTEGER, bytes INTEGER,
+  PRIMARY KEY(dump_id, probe_id));
+CREATE TABLE records(dump_id INTEGER, tid INTEGER, seq INTEGER,
+  probe_id INTEGER, depth INTEGER, parent_seq INTEGER, begin_ns INTEGER,
+  end_ns INTEGER, duration_ns INTEGER, self_ns INTEGER, shapes TEXT);
+CREATE TABLE counters(dump_id INTEGER, tid INTEGER, seq INTEGER,
+  event TEXT, value INTEGER);
+CREATE TABLE ops(name TEXT, kind TEXT, device INTEGER, hash TEXT,
+  shapes TEXT, location TEXT, function TEXT, count INTEGER,
+  unfinished INTEGER, duration_ns INTEGER, self_ns INTEGER, percent REAL,
+  min_ns INTEGER, mean_ns REAL, median_ns INTEGER, p90_ns INTEGER,
+  p99_ns INTEGER, max_ns INTEGER, flops INTEGER, bytes INTEGER,
+  gflop_per_s REAL, gb_per_s REAL);
+)sql";
+
+/// A prepared statement bound by position, reset after each step.
+class Stmt {
+public:
+  /// `failed` is set when a statement cannot be prepared or run.
+  Stmt(sqlite3 *db, const char *sql, bool &failed) : failed(failed) {
+    if (sqlite3_prepare_v2(db, sql, -1, &s, 0) != SQLITE_OK)
+      failed = true;
+  }
+  ~Stmt() { sqlite3_finalize(s); }
+  Stmt &operator()(int64_t v) {
+    sqlite3_bind_int64(s, ++n, v);
+    return *this;
+  }
+  Stmt &operator()(double v) {
+    sqlite3_bind_double(s, ++n, v);
+    return *this;
+  }
+  Stmt &operator()(StringRef v) {
+    sqlite3_bind_text(s, ++n, v.data(), int(v.size()), SQLITE_TRANSIENT);
+    return *this;
+  }
+  Stmt &null() {
+    sqlite3_bind_null(s, ++n);
+    return *this;
+  }
+  void run() {
+    if (!s || sqlite3_step(s) != SQLITE_DONE)
+      failed = true;
+    sqlite3_reset(s);
+    n = 0;
+  }
+
+private:
+  bool &failed;
+  sqlite3_stmt *s = nullptr;
+  int n = 0;
+};
+
+} // namespace
+
+Error tpuprof::report::exportSqlite(ArrayRef<std::string> dumpPaths,
+                                    StringRef outPath, bool progress) {
+  Expected<std::vector<std::string>> files =
+      dumpFilesFor(dumpPaths, "export --format sqlite");
+  if (!files)
+    return files.takeError();
+  sys::fs::remove(outPath);
+  sqlite3 *db = nullptr;
+  auto dbError = [&](StringRef what) {
+    std::string msg = (outPath + ": " + what + ": " +
+                       (db ? sqlite3_errmsg(db) : "out of memory"))
+                          .str();
+    sqlite3_close(db);
+    return createStringError(inconvertibleErrorCode(), msg);
+  };
+  if (sqlite3_open(outPath.str().c_str(), &db) != SQLITE_OK)
+    return dbError("cannot create database");
+  if (sqlite3_exec(db,
+                   "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; BEGIN;", 0,
+                   0, 0) != SQLITE_OK ||
+      sqlite3_exec(db, kSchema, 0, 0, 0) != SQLITE_OK)
+    return dbError("cannot create tables");
+
+  Aggregator agg;
+  bool failed = false;
+  {
+    Stmt dumpRow(db, "INSERT INTO dumps VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                 failed);
+    Stmt moduleRow(db, "INSERT INTO modules VALUES(?,?,?,?,?)", failed);
+    Stmt probeRow(db, "INSERT INTO probes VALUES(?,?,?,?,?,?,?,?,?,?,?)",
+                  failed);
+    Stmt recordRow(db, "INSERT INTO records VALUES(?,?,?,?,?,?,?,?,?,?,?)",
+                   failed);
+    Stmt counterRow(db, "INSERT INTO counters VALUES(?,?,?,?,?)", failed);
+    Progress bar(progress, "exporting", files->size());
+    int64_t dumpId = 0;
+    for (const std::string &file : *files) {
+      Expected<DumpReader> reader = DumpReader::open(file);
+      if (!reader) {
+        sqlite3_close(db);
+        sys::fs::remove(outPath);
+        return reader.takeError();
+      }
+      agg.add(*reader);
+      const DumpInfo &info = reader->info();
+      uint64_t windowBegin =
+          tpuprof::report::detail::absoluteNs(info, info.windowBegin);
+      dumpRow(dumpId)(StringRef(file))(int64_t(info.device))(int64_t(info.pid))(
+          int64_t(info.callNum))(int64_t(info.mode))(StringRef(
+          info.clockSource == TPUPROF_CLOCK_TSC ? "tsc" : "monotonic"))(
+          int64_t(info.isComplete()))(int64_t(windowBegin))(
+          int64_t(info.windowNs()))(int64_t(info.dropped))(
+          correctionName(OverheadCorrection::forDump(info).state))(
+          calibSelfNs(info))(calibNestedNs(info))(calibReadNs(info))
+          .run();
+      for (const Module &m : reader->modules()) {
+        moduleRow(dumpId)(int64_t(m.moduleId))(m.table.moduleName)(
+            int64_t(m.firstProbe))(int64_t(m.table.probes.size()))
+            .run();
+        for (size_t i = 0; i != m.table.probes.size(); ++i) {
+          const Probe &pr = m.table.probes[i];
+          probeRow(dumpId)(int64_t(m.firstProbe + i))(int64_t(m.moduleId))(
+              StringRef(hexHash(pr.hash)))(pr.name)(kindName(pr.kind))(
+              pr.shapes)(pr.location)(pr.function)(int64_t(pr.flops))(
+              int64_t(pr.bytes))
+              .run();
+        }
+      }
+      uint64_t tid = 0;
+      ArrayRef<std::string> events = reader->events();
+      tpuprof::report::detail::walkDump(
+          *reader,
+          [&](const tpuprof::report::detail::WalkFrame &f,
+              ArrayRef<tpuprof::report::detail::WalkFrame> up) {
+            const RecordView &r = f.record;
+            recordRow(dumpId)(int64_t(tid))(int64_t(f.seq))(int64_t(r.probe))(
+                int64_t(r.depth));
+            if (up.empty())
+              recordRow.null();
+            else
+              recordRow(int64_t(up.back().seq));
+            recordRow(int64_t(f.beginNs - windowBegin));
+            if (f.finished)
+              recordRow(int64_t(f.endNs - windowBegin))(int64_t(f.durationNs))(
+                  int64_t(f.selfNs()));
+            else
+              recordRow.null().null().null();
+            std::string shapes;
+            if (f.probe) {
+              SmallVector<int64_t, 8> dims;
+              for (unsigned i = 0; i != r.numDims; ++i)
+                dims.push_back(r.dim(i));
+              shapes = substituteShapes(f.probe->shapes, dims);
+            }
+            recordRow(StringRef(shapes)).run();
+            for (unsigned i = 0; i != r.numCounters && i != events.size(); ++i)
+              counterRow(dumpId)(int64_t(tid))(int64_t(f.seq))(
+                  StringRef(events[i]))(int64_t(f.counter(i)))
+                  .run();
+          },
+          [&](const ThreadInfo &t) { tid = t.tid; });
+      ++dumpId;
+      bar.advance(1);
+    }
+
+    Profile p = agg.take();
+    Stmt opRow(db,
+               "INSERT INTO ops VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,"
+               "?,?,?,?,?,?)",
+               failed);
+    for (const Row &r : p.rows) {
+      const DurationSketch &d = r.durations;
+      double ns = double(r.durationNs);
+      opRow(StringRef(r.name))(kindName(r.kind))(int64_t(r.device))(StringRef(
+          r.unknownProbe ? "" : hexHash(r.hash)))(StringRef(r.shapes))(
+          r.location())(StringRef(r.function))(int64_t(r.count))(
+          int64_t(r.unfinished))(int64_t(r.durationNs))(int64_t(r.selfNs))(
+          p.totalNs ? 100.0 * ns / double(p.totalNs) : 0.0)(int64_t(d.min()))(
+          d.mean())(int64_t(d.quantile(0.5)))(int64_t(d.quantile(0.9)))(
+          int64_t(d.quantile(0.99)))(int64_t(d.max()))(int64_t(r.flops))(
+          int64_t(r.bytes))(ns ? double(r.flops) * r.count / ns
+                               : 0.0)(ns ? double(r.bytes) * r.count / ns : 0.0)
+          .run();
+    }
+  }
+  if (failed)
+    return dbError("cannot write database");
+  if (sqlite3_exec(db,
+                   "CREATE INDEX records_probe ON records(dump_id, probe_id);"
+                   "COMMIT;",
+                   0, 0, 0) != SQLITE_OK)
+    return dbError("cannot write database");
+  sqlite3_close(db);
+  return Error::success();
+}
+#else
+Error tpuprof::report::exportSqlite(ArrayRef<std::string>, StringRef, bool) {
+  return createStringError(inconvertibleErrorCode(),
+                           "this tpuprof-report was built without SQLite "
+                           "(install libsqlite3-dev and reconfigure)");
+}
+#endif

@@ -1,0 +1,262 @@
+//===- report/views/Trace.cpp - Chrome trace JSON for Perfetto ------------===//
+//
+// One Chrome "process" per (device, OS pid) and one track per thread; every
+// record is a complete ("X") event, timestamps in µs relative to the run
+// start (the earliest window begin over all dumps) with nanosecond precision.
+// Nesting is strict per thread (Walk.h clamps children into parents).
+// Counter tracks ("C") carry each PMU event's running total over the
+// thread's top-level records.
+//
+// An external Chrome trace merges on the same clock: its timestamps are taken
+// to be CLOCK_MONOTONIC microseconds (what the dumps' calibration maps to),
+// plus --trace-offset, and are shifted by the same origin.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tpuprof/report/model/Walk.h"
+
+#include "tpuprof/report/views/Trace.h"
+#include "tpuprof/report/model/Load.h"
+#include "tpuprof/report/model/Progress.h"
+
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+#include <map>
+
+using namespace llvm;
+using namespace tpuprof;
+using namespace tpuprof::report;
+namespace walk = tpuprof::report::detail;
+
+namespace {
+
+/// "12.345": ns as µs with three decimals, exactly.
+void writeUs(raw_ostream &os, uint64_t ns) {
+  char buf[32];
+  int n =
+      snprintf(buf, sizeof buf, "%llu.%03llu", (unsigned long long)(ns / 1000),
+               (unsigned long long)(ns % 1000));
+  os.write(buf, n);
+}
+
+} // namespace
+
+Error tpuprof::report::writeTrace(ArrayRef<std::string> dumpPaths,
+                                  const TraceOptions &opts, raw_ostream &os,
+                                  bool progress) {
+  Expected<std::vector<std::string>> files =
+      dumpFilesFor(dumpPaths, "trace");
+  if (!files)
+    return files.takeError();
+  std::vector<DumpReader> readers;
+  uint64_t origin = UINT64_MAX;
+  for (const std::string &f : *files) {
+    Expected<DumpReader> r = DumpReader::open(f);
+    if (!r)
+      return r.takeError();
+    origin =
+        std::min(origin, walk::absoluteNs(r->info(), r->info().windowBegin));
+    readers.push_back(std::move(*r));
+  }
+
+  // The external trace is parsed before anything is written, so a bad file
+  // leaves no half-written output.
+  std::optional<json::Value> external;
+  if (!opts.externalTrace.empty()) {
+    ErrorOr<std::unique_ptr<MemoryBuffer>> buf =
+        MemoryBuffer::getFile(opts.externalTrace);
+    if (!buf)
+      return createStringError(
+          buf.getError(),
+          opts.externalTrace + ": cannot open: " + buf.getError().message());
+    Expected<json::Value> v = json::parse((*buf)->getBuffer());
+    if (!v)
+      return createStringError(inconvertibleErrorCode(),
+                               opts.externalTrace +
+                                   ": not JSON: " + toString(v.takeError()));
+    json::Array *events = v->getAsArray();
+    if (json::Object *o = v->getAsObject())
+      events = o->getArray("traceEvents");
+    if (!events)
+      return createStringError(inconvertibleErrorCode(),
+                               opts.externalTrace +
+                                   ": not a Chrome trace (expected an array "
+                                   "or an object with \"traceEvents\")");
+    external = json::Value(std::move(*events));
+  }
+
+  // Chrome pids: one per (device, OS pid), numbered from 1 in dump order.
+  std::map<std::pair<uint32_t, uint32_t>, int64_t> pids;
+  for (const DumpReader &r : readers)
+    pids.try_emplace({r.info().device, r.info().pid}, int64_t(pids.size()) + 1);
+
+  json::OStream j(os);
+  Progress bar(progress, "writing trace", readers.size());
+  j.objectBegin();
+  j.attribute("displayTimeUnit", "ns");
+  j.attributeObject("otherData", [&] {
+    j.attribute("generator", "tpuprof-report trace");
+    j.attribute("clock", "CLOCK_MONOTONIC");
+    j.attribute("origin_ns", origin);
+    // Records full buffers dropped (never silent), and dumps cut short.
+    uint64_t dropped = 0, incomplete = 0;
+    for (const DumpReader &r : readers) {
+      dropped += r.info().dropped;
+      incomplete += !r.info().isComplete();
+    }
+    j.attribute("dropped_records", dropped);
+    j.attribute("incomplete_dumps", incomplete);
+    // Slices sit where they were recorded; with the correction on, each
+    // finished slice's args carry its overhead-corrected duration.
+    j.attributeArray("overhead_correction", [&] {
+      for (const DumpReader &r : readers)
+        j.value(describeCorrection(r.info()));
+    });
+  });
+  j.attributeBegin("traceEvents");
+  j.arrayBegin();
+  for (auto &entry : pids) {
+    std::pair<uint32_t, uint32_t> key = entry.first;
+    int64_t pid = entry.second;
+    j.object([&] {
+      j.attribute("ph", "M");
+      j.attribute("name", "process_name");
+      j.attribute("pid", pid);
+      j.attributeObject("args", [&] {
+        j.attribute(
+            "name",
+            formatv("device {0} (pid {1})", key.first, key.second).str());
+      });
+    });
+    j.object([&] {
+      j.attribute("ph", "M");
+      j.attribute("name", "process_sort_index");
+      j.attribute("pid", pid);
+      j.attributeObject("args", [&] { j.attribute("sort_index", pid); });
+    });
+  }
+  DenseSet<std::pair<int64_t, uint64_t>> namedThreads;
+  for (const DumpReader &reader : readers) {
+    const DumpInfo &info = reader.info();
+    int64_t pid = pids[{info.device, info.pid}];
+    ArrayRef<std::string> events = reader.events();
+    uint64_t tid = 0;
+    std::vector<uint64_t> running;
+    std::string shapes;
+    SmallVector<int64_t, 8> dims;
+    walk::walkDump(
+        reader,
+        [&](const walk::WalkFrame &f, ArrayRef<walk::WalkFrame> up) {
+          const RecordView &r = f.record;
+          j.objectBegin();
+          j.attribute("ph", "X");
+          j.attribute("pid", pid);
+          j.attribute("tid", tid);
+          if (f.probe) {
+            j.attribute("name", f.probe->name);
+            j.attribute("cat", kindName(f.probe->kind));
+          } else {
+            j.attribute("name",
+                        ("<unknown probe " + Twine(r.probe) + ">").str());
+            j.attribute("cat", "unknown");
+          }
+          j.attributeBegin("ts");
+          j.rawValue([&](raw_ostream &o) { writeUs(o, f.beginNs - origin); });
+          j.attributeEnd();
+          j.attributeBegin("dur");
+          j.rawValue([&](raw_ostream &o) { writeUs(o, f.endNs - f.beginNs); });
+          j.attributeEnd();
+          j.attributeObject("args", [&] {
+            if (f.probe) {
+              j.attribute("hash", utohexstr(f.probe->hash, true, 16));
+              dims.clear();
+              for (unsigned i = 0; i != r.numDims; ++i)
+                dims.push_back(r.dim(i));
+              shapes = substituteShapes(f.probe->shapes, dims);
+              if (!shapes.empty())
+                j.attribute("shapes", shapes);
+              if (!f.probe->location.empty())
+                j.attribute("location", f.probe->location);
+              if (!f.probe->function.empty())
+                j.attribute("function", f.probe->function);
+            }
+            j.attribute("device", info.device);
+            j.attribute("depth", r.depth);
+            if (!f.finished)
+              j.attribute("unfinished", true);
+            else if (f.durationNs != f.rawDurationNs)
+              j.attribute("corrected_dur_ns", f.durationNs);
+            for (unsigned i = 0; i != r.numCounters && i != events.size(); ++i)
+              j.attribute(events[i], f.counter(i));
+          });
+          j.objectEnd();
+          // Counter tracks: running totals over top-level records.
+          if (r.numCounters && f.finished && up.empty()) {
+            running.resize(events.size(), 0);
+            for (unsigned i = 0; i != r.numCounters && i != events.size();
+                 ++i) {
+              running[i] += f.counter(i);
+              j.object([&] {
+                j.attribute("ph", "C");
+                j.attribute("pid", pid);
+                j.attribute("tid", tid);
+                j.attribute("name",
+                            (events[i] + " (tid " + Twine(tid) + ")").str());
+                j.attributeBegin("ts");
+                j.rawValue(
+                    [&](raw_ostream &o) { writeUs(o, f.endNs - origin); });
+                j.attributeEnd();
+                j.attributeObject("args",
+                                  [&] { j.attribute("value", running[i]); });
+              });
+            }
+          }
+        },
+        [&](const ThreadInfo &t) {
+          tid = t.tid;
+          running.clear();
+          if (!namedThreads.insert({pid, tid}).second)
+            return;
+          j.object([&] {
+            j.attribute("ph", "M");
+            j.attribute("name", "thread_name");
+            j.attribute("pid", pid);
+            j.attribute("tid", tid);
+            j.attributeObject("args", [&] {
+              j.attribute("name", formatv("thread {0}", tid).str());
+            });
+          });
+        });
+    bar.advance(1);
+  }
+
+  if (external) {
+    // Keep external pids apart from ours.
+    int64_t pidShift = 0;
+    for (const json::Value &e : *external->getAsArray())
+      if (const json::Object *o = e.getAsObject())
+        if (std::optional<int64_t> p = o->getInteger("pid"))
+          if (*p >= 1 && *p <= int64_t(pids.size()))
+            pidShift = 1000000;
+    double originUs = double(origin) / 1000.0;
+    for (json::Value &e : *external->getAsArray()) {
+      if (json::Object *o = e.getAsObject()) {
+        if (std::optional<double> ts = o->getNumber("ts"))
+          (*o)["ts"] = *ts + opts.externalOffsetUs - originUs;
+        if (std::optional<int64_t> p = o->getInteger("pid"))
+          (*o)["pid"] = *p + pidShift;
+      }
+      j.value(e);
+    }
+  }
+  j.arrayEnd();
+  j.attributeEnd();
+  j.objectEnd();
+  os << '\n';
+  return Error::success();
+}
