@@ -33,6 +33,12 @@ using namespace tpuprof::report;
 using tpuprof::report::detail::formatError;
 using tpuprof::report::detail::readLE;
 
+namespace {
+constexpr uint64_t kHeaderSize = sizeof(tpuprof_dump_header);
+constexpr uint64_t kSectionHeaderSize = sizeof(tpuprof_section_header);
+constexpr uint64_t kRecordSize = sizeof(tpuprof_record);
+} // namespace
+
 //===----------------------------------------------------------------------===//
 // DumpInfo, RecordView
 //===----------------------------------------------------------------------===//
@@ -74,19 +80,6 @@ uint64_t RecordView::counter(unsigned i) const {
 // DumpReader
 //===----------------------------------------------------------------------===//
 
-namespace {
-
-constexpr uint64_t kHeaderSize = sizeof(tpuprof_dump_header);
-constexpr uint64_t kSectionHeaderSize = sizeof(tpuprof_section_header);
-constexpr uint64_t kRecordSize = sizeof(tpuprof_record);
-
-/// A MODULE section waiting for the probe-id overlap check.
-struct PendingModule {
-  size_t index;        ///< Into the module list.
-  uint64_t fileOffset; ///< Of the module section header (for errors).
-};
-
-} // namespace
 
 Expected<DumpReader> DumpReader::open(StringRef path) {
   ErrorOr<std::unique_ptr<MemoryBuffer>> buf =
@@ -134,7 +127,7 @@ static RecordView viewAt(const char *r, uint64_t off) {
   view.begin = TPUPROF_READ_FIELD(r, tpuprof_record, begin);
   view.end = TPUPROF_READ_FIELD(r, tpuprof_record, end);
   view.offset = off;
-  view.trailing = r + sizeof(tpuprof_record);
+  view.trailing = r + kRecordSize;
   return view;
 }
 
@@ -161,8 +154,40 @@ void DumpReader::forEachRecord(
   }
 }
 
+//===----------------------------------------------------------------------===//
+// DumpReader::parse, in stages
+//===----------------------------------------------------------------------===//
+//
+//   readHeader     the fixed header: magic, version, sizes, clock
+//   readSections   the framing of every section, and each section's payload
+//                  (MODULE, EVENTS, THREAD, SEGMENT, CALIBRATION)
+//   checkSections  what sections must agree on across each other
+//   readStreams    each THREAD section's record stream: checked when the
+//                  dump was finished, scanned when it was not
+//   readSegments   version 4: the SEGMENT sections gathered into threads,
+//                  their records checked (or scanned), drops by reason
+//
+// Only readHeader knows how versions differ in layout; a new dump version
+// changes it (and the section readers of what it adds), not the others.
+
+namespace {
+
+/// A MODULE section waiting for the probe-id overlap check.
+struct PendingModule {
+  size_t index;        ///< Into the module list.
+  uint64_t fileOffset; ///< Of the module section's payload (for errors).
+};
+
+/// An incomplete dump's wrapped ring buffer (formats.md, "Incomplete
+/// dumps"): the previous lap's records lie at [tail, end) of the stream.
+struct RingLap {
+  size_t thread; ///< Index into the thread list.
+  uint64_t tail; ///< Stream offset of the previous lap's oldest record.
+  uint64_t end;  ///< Stream offset where that lap ends.
+};
+
 /// A SEGMENT section (version 4) waiting to be gathered into its thread.
-struct DumpReader::Segment {
+struct Segment {
   uint64_t sectionOffset = 0; ///< Of its section header (for errors).
   uint64_t tid = 0;
   uint32_t thread = 0;
@@ -175,19 +200,64 @@ struct DumpReader::Segment {
 };
 
 /// Sum of `d`'s counts, saturating (corrupt counts must not wrap).
-static uint64_t droppedTotal(const DropCounts &d) {
+uint64_t droppedTotal(const DropCounts &d) {
   uint64_t sum = 0;
   for (uint64_t v : {d.full, d.overwritten, d.depth, d.noSpace, d.unknown})
     sum = SaturatingAdd(sum, v);
   return sum;
 }
 
-Error DumpReader::parse() {
-  StringRef file = path();
-  StringRef data = buffer->getBuffer();
+/// One section as its header frames it.
+struct Section {
+  uint32_t kind = 0;
+  std::string label;       ///< "section N", for messages.
+  uint64_t offset = 0;     ///< Of the section header.
+  uint64_t sizeOffset = 0; ///< Of its size field.
+  uint64_t payloadOffset = 0;
+  StringRef payload;
+};
+
+/// The reader's output fields and what the stages tell each other.
+struct DumpParser {
+  DumpParser(StringRef file, StringRef data, DumpInfo &h,
+             std::vector<Module> &modules, std::vector<std::string> &events,
+             std::vector<ThreadInfo> &threads)
+      : file(file), data(data), h(h), modules(modules), events(events),
+        threads(threads) {}
+
+  StringRef file;
+  StringRef data;
+  DumpInfo &h;
+  std::vector<Module> &modules;
+  std::vector<std::string> &events;
+  std::vector<ThreadInfo> &threads;
+
+  std::vector<PendingModule> pendingModules;
+  std::vector<bool> scanThread; ///< Per thread: scan (incomplete dump).
+  std::vector<RingLap> ringLaps;
+  std::vector<Segment> segments;
+  bool sawEvents = false;
+  uint64_t calibCountsOff = 0; ///< File offset of the CALIBRATION counts.
+  uint64_t threadDropped = 0;
+  uint64_t sectionsEnd = 0; ///< File offset after the last section.
+
+  Error readHeader();
+  Error readSections();
+  Error readModule(const Section &s);
+  Error readEvents(const Section &s);
+  Error readThread(const Section &s);
+  Error readSegment(const Section &s);
+  Error readCalibration(const Section &s);
+  Error checkSections();
+  Error readStreams();
+  Error checkStream(ThreadInfo &t);
+  Error scanStream(ThreadInfo &t, const RingLap *lap);
+  Error readSegments();
+};
+
+Error DumpParser::readHeader() {
   const char *p = data.data();
   const uint64_t size = data.size();
-
   // Magic first, even on a short file: "not a dump at all" is the more
   // useful message than "truncated" for, say, an empty or text file.
   static const char magic[8] = {'T', 'P', 'U', 'P', 'R', 'O', 'F', '\0'};
@@ -199,7 +269,6 @@ Error DumpReader::parse() {
                            Twine(kHeaderSize) + " bytes)");
 
   using H = tpuprof_dump_header;
-  DumpInfo &h = header;
   h.version = TPUPROF_READ_FIELD(p, H, version);
   h.headerSize = TPUPROF_READ_FIELD(p, H, header_size);
   h.mode = TPUPROF_READ_FIELD(p, H, mode);
@@ -259,263 +328,291 @@ Error DumpReader::parse() {
   if (h.windowEnd < h.windowBegin)
     return formatError(file, offsetof(H, window_begin),
                        "profiling window ends before it begins");
+  return Error::success();
+}
 
-  // A dump the runtime never finished (the process was killed, aborted or
-  // crashed while its window was open) is its crash-safe form: THREAD
-  // sections whose record count and stream size were never written, to be
-  // scanned (pass 2), a window end and a dropped count still to be taken from
-  // the records, and possibly a section the header does not count yet.
-  const bool complete = h.isComplete();
-  std::vector<bool> scanThread;
-  struct RingLap {
-    size_t thread;     ///< Index into threadList.
-    uint64_t tail;     ///< Stream offset of the previous lap's oldest record.
-    uint64_t end;      ///< Stream offset where that lap ends.
-  };
-  std::vector<RingLap> ringLaps;
-
-  // Pass 1: section framing, probe tables, event names.
-  std::vector<PendingModule> pendingModules;
-  std::vector<Segment> segments;
-  bool sawEvents = false;
-  uint64_t calibCountsOff = 0; ///< File offset of the CALIBRATION counts.
-  uint64_t threadDropped = 0;
+Error DumpParser::readSections() {
+  const uint64_t size = data.size();
   uint64_t off = h.headerSize;
-  for (uint32_t s = 0; s != h.numSections; ++s) {
+  for (uint32_t i = 0; i != h.numSections; ++i) {
+    Section s;
     // Twines must not outlive their statement; keep the label as a string.
-    std::string section = ("section " + Twine(s)).str();
+    s.label = ("section " + Twine(i)).str();
+    s.offset = off;
     if (size - off < kSectionHeaderSize)
       return formatError(file, off,
-                         "truncated header of " + section + " (" +
+                         "truncated header of " + s.label + " (" +
                              Twine(size - off) + " of " +
                              Twine(kSectionHeaderSize) + " bytes)");
     using SH = tpuprof_section_header;
-    uint32_t kind = TPUPROF_READ_FIELD(p + off, SH, kind);
-    uint64_t payloadSize = TPUPROF_READ_FIELD(p + off, SH, size);
-    uint64_t sizeOff = TPUPROF_FIELD_OFFSET(off, SH, size);
+    s.kind = TPUPROF_READ_FIELD(data.data() + off, SH, kind);
+    uint64_t payloadSize = TPUPROF_READ_FIELD(data.data() + off, SH, size);
+    s.sizeOffset = TPUPROF_FIELD_OFFSET(off, SH, size);
     if (payloadSize % 8)
-      return formatError(file, sizeOff,
-                         section + " size " + Twine(payloadSize) +
+      return formatError(file, s.sizeOffset,
+                         s.label + " size " + Twine(payloadSize) +
                              " is not a multiple of 8");
-    uint64_t payloadOff = off + kSectionHeaderSize;
-    if (payloadSize > size - payloadOff)
-      return formatError(file, sizeOff,
-                         section + " size " + Twine(payloadSize) +
+    s.payloadOffset = off + kSectionHeaderSize;
+    if (payloadSize > size - s.payloadOffset)
+      return formatError(file, s.sizeOffset,
+                         s.label + " size " + Twine(payloadSize) +
                              " runs past the end of the file (" +
-                             Twine(size - payloadOff) + " bytes left)");
-    StringRef payload = data.substr(payloadOff, payloadSize);
-    const char *pp = payload.data();
+                             Twine(size - s.payloadOffset) + " bytes left)");
+    s.payload = data.substr(s.payloadOffset, payloadSize);
 
-    switch (kind) {
-    case TPUPROF_SECTION_MODULE: {
-      using M = tpuprof_module_section;
-      if (payloadSize < sizeof(M))
-        return formatError(file, payloadOff,
-                           "MODULE " + section + " is too small (" +
-                               Twine(payloadSize) + " bytes) for its header");
-      Module m;
-      m.moduleId = TPUPROF_READ_FIELD(pp, M, module_id);
-      m.firstProbe = TPUPROF_READ_FIELD(pp, M, first_probe);
-      uint64_t tableSize = TPUPROF_READ_FIELD(pp, M, table_size);
-      if (tableSize > payloadSize - sizeof(M))
-        return formatError(
-            file, TPUPROF_FIELD_OFFSET(payloadOff, M, table_size),
-            "probe table size " + Twine(tableSize) + " of module " +
-                Twine(m.moduleId) + " exceeds its section (" +
-                Twine(payloadSize - sizeof(M)) + " bytes)");
-      // table_size is exact; the section only pads it to 8 bytes.
-      if (payloadSize - sizeof(M) - tableSize >= 8)
-        return formatError(
-            file, TPUPROF_FIELD_OFFSET(payloadOff, M, table_size),
-            "probe table size " + Twine(tableSize) + " of module " +
-                Twine(m.moduleId) + " leaves " +
-                Twine(payloadSize - sizeof(M) - tableSize) +
-                " unused bytes in its section (padding is under 8)");
-      Expected<ProbeTable> table = parseProbeTable(
-          payload.substr(sizeof(M), tableSize), file, payloadOff + sizeof(M));
-      if (!table)
-        return table.takeError();
-      m.table = std::move(*table);
-      if (uint64_t(m.firstProbe) + m.table.probes.size() > UINT32_MAX + 1ull)
-        return formatError(file,
-                           TPUPROF_FIELD_OFFSET(payloadOff, M, first_probe),
-                           "probe ids of module " + Twine(m.moduleId) +
-                               " run past the 32-bit id space");
-      pendingModules.push_back({moduleList.size(), payloadOff});
-      moduleList.push_back(std::move(m));
+    Error err = Error::success();
+    switch (s.kind) {
+    case TPUPROF_SECTION_MODULE:
+      err = readModule(s);
       break;
-    }
-    case TPUPROF_SECTION_EVENTS: {
-      using E = tpuprof_events_section;
-      if (sawEvents)
-        return formatError(file, off,
-                           "second EVENTS section (" + section + ")");
-      sawEvents = true;
-      if (payloadSize < sizeof(E))
-        return formatError(file, payloadOff,
-                           "EVENTS " + section + " is too small (" +
-                               Twine(payloadSize) + " bytes) for its header");
-      uint32_t count = TPUPROF_READ_FIELD(pp, E, count);
-      StringRef names = payload.drop_front(sizeof(E));
-      // Each name needs at least its NUL, which bounds the reservation.
-      eventNames.reserve(std::min<uint64_t>(count, names.size()));
-      uint64_t nameOff = payloadOff + sizeof(E);
-      for (uint32_t i = 0; i != count; ++i) {
-        size_t nul = names.find('\0');
-        if (nul == StringRef::npos)
-          return formatError(file, nameOff,
-                             "EVENTS " + section + " names " + Twine(count) +
-                                 " events but holds only " + Twine(i) +
-                                 " NUL-terminated names");
-        eventNames.push_back(names.take_front(nul).str());
-        names = names.drop_front(nul + 1);
-        nameOff += nul + 1;
-      }
+    case TPUPROF_SECTION_EVENTS:
+      err = readEvents(s);
       break;
-    }
-    case TPUPROF_SECTION_THREAD: {
-      using T = tpuprof_thread_section;
-      if (payloadSize < sizeof(T))
-        return formatError(file, payloadOff,
-                           "THREAD " + section + " is too small (" +
-                               Twine(payloadSize) + " bytes) for its header");
-      ThreadInfo t;
-      t.tid = TPUPROF_READ_FIELD(pp, T, tid);
-      t.dropped = TPUPROF_READ_FIELD(pp, T, dropped);
-      t.numRecords = TPUPROF_READ_FIELD(pp, T, num_records);
-      t.streamSize = TPUPROF_READ_FIELD(pp, T, stream_size);
-      t.streamOffset = payloadOff + sizeof(T);
-      bool scan = !complete && t.numRecords == 0 && t.streamSize == 0;
-      // A ring buffer that wrapped: bit 63 of num_records marks it; the
-      // previous lap's records are [tail, wrap end), then the current lap's
-      // from the stream's start (formats.md, "Incomplete dumps").
-      bool ring = !complete && (t.numRecords >> 63) != 0;
-      uint64_t ringTail = t.numRecords & ~(1ull << 63);
-      uint64_t ringEnd = t.streamSize;
-      if (ring && (ringTail > ringEnd || ringEnd > payloadSize - sizeof(T) ||
-                   ringTail % 8))
-        return formatError(
-            file, TPUPROF_FIELD_OFFSET(payloadOff, T, num_records),
-            "ring of thread " + Twine(t.tid) + " has its oldest record at " +
-                Twine(ringTail) + " past its lap's end " + Twine(ringEnd));
-      if (ring) {
-        scan = true;
-        ringLaps.push_back({threadList.size(), ringTail, ringEnd});
-      }
-      if (scan)
-        t.streamSize = payloadSize - sizeof(T); // Bounds the scan.
-      else if (t.streamSize != payloadSize - sizeof(T))
-        return formatError(
-            file, TPUPROF_FIELD_OFFSET(payloadOff, T, stream_size),
-            "record stream size " + Twine(t.streamSize) + " of thread " +
-                Twine(t.tid) + " does not match its section (" +
-                Twine(payloadSize - sizeof(T)) + " bytes)");
-      threadDropped = SaturatingAdd(threadDropped, t.dropped);
-      t.drops.unknown = t.dropped; // Versions 1-3 keep no reasons.
-      threadList.push_back(t);
-      scanThread.push_back(scan);
+    case TPUPROF_SECTION_THREAD:
+      err = readThread(s);
       break;
-    }
-    case TPUPROF_SECTION_SEGMENT: {
-      using G = tpuprof_segment_section;
-      if (h.version < 4)
-        return formatError(file, off,
-                           "SEGMENT " + section + " in a version " +
-                               Twine(h.version) + " dump");
-      if (payloadSize < sizeof(G))
-        return formatError(file, payloadOff,
-                           "SEGMENT " + section + " is too small (" +
-                               Twine(payloadSize) + " bytes) for its header");
-      Segment g;
-      g.sectionOffset = off;
-      g.tid = TPUPROF_READ_FIELD(pp, G, tid);
-      g.thread = TPUPROF_READ_FIELD(pp, G, thread);
-      g.seq = TPUPROF_READ_FIELD(pp, G, seq);
-      uint64_t streamSize = TPUPROF_READ_FIELD(pp, G, stream_size);
-      g.drops.full = TPUPROF_READ_FIELD(pp, G, dropped_full);
-      g.drops.overwritten = TPUPROF_READ_FIELD(pp, G, dropped_overwritten);
-      g.drops.depth = TPUPROF_READ_FIELD(pp, G, dropped_depth);
-      g.drops.noSpace = TPUPROF_READ_FIELD(pp, G, dropped_no_space);
-      g.unwound = TPUPROF_READ_FIELD(pp, G, unwound);
-      // The stream, then unused room (zeros) to the section's end.
-      if (streamSize > payloadSize - sizeof(G))
-        return formatError(
-            file, TPUPROF_FIELD_OFFSET(payloadOff, G, stream_size),
-            "record stream size " + Twine(streamSize) + " of thread " +
-                Twine(g.thread) + "'s segment " + Twine(g.seq) +
-                " runs past its section (" +
-                Twine(payloadSize - sizeof(G)) + " bytes)");
-      // An incomplete dump's open segment: its size is not written yet.
-      g.scan = !complete && streamSize == 0;
-      g.offset = payloadOff + sizeof(G);
-      g.size = g.scan ? payloadSize - sizeof(G) : streamSize;
-      segments.push_back(g);
+    case TPUPROF_SECTION_SEGMENT:
+      err = readSegment(s);
       break;
-    }
-    case TPUPROF_SECTION_CALIBRATION: {
-      using C = tpuprof_calibration_section;
-      if (h.version < 2)
-        return formatError(file, off,
-                           "CALIBRATION " + section + " in a version 1 dump");
-      if (h.hasCalibration)
-        return formatError(file, off,
-                           "second CALIBRATION section (" + section + ")");
-      // Version 3 may follow the struct with one count pair per counter
-      // word; their number is checked against EVENTS after this pass.
-      using N = tpuprof_calibration_counts;
-      if (payloadSize != sizeof(C) &&
-          (h.version < 3 || payloadSize < sizeof(C) ||
-           (payloadSize - sizeof(C)) % sizeof(N) != 0))
-        return formatError(file, sizeOff,
-                           "CALIBRATION " + section + " size " +
-                               Twine(payloadSize) + " is not " +
-                               Twine(sizeof(C)) + " bytes" +
-                               (h.version < 3 ? "" : " plus 16 per counter"));
-      calibCountsOff = payloadOff + sizeof(C);
-      for (uint64_t o = sizeof(C); o != payloadSize; o += sizeof(N)) {
-        const char *q = pp + o;
-        h.calibCounts.push_back({TPUPROF_READ_FIELD(q, N, self),
-                                 TPUPROF_READ_FIELD(q, N, nested)});
-      }
-      h.hasCalibration = true;
-      h.calibSelfTicks = TPUPROF_READ_FIELD(pp, C, self_ticks);
-      h.calibNestedTicks = TPUPROF_READ_FIELD(pp, C, nested_ticks);
-      h.calibPairs = TPUPROF_READ_FIELD(pp, C, pairs);
-      h.calibReadTicks = TPUPROF_READ_FIELD(pp, C, read_ticks);
-      if (h.calibPairs == 0)
-        return formatError(file, TPUPROF_FIELD_OFFSET(payloadOff, C, pairs),
-                           "CALIBRATION " + section +
-                               " measured no probe pairs");
-      if (h.calibReadTicks > h.calibNestedTicks)
-        return formatError(
-            file, TPUPROF_FIELD_OFFSET(payloadOff, C, read_ticks),
-            "CALIBRATION " + section + " read_ticks " +
-                Twine(h.calibReadTicks) + " exceeds nested_ticks " +
-                Twine(h.calibNestedTicks) + " (they are part of it)");
+    case TPUPROF_SECTION_CALIBRATION:
+      err = readCalibration(s);
       break;
-    }
     default:
       // Unknown kinds are corruption, not extensions: a new kind comes with
       // a new dump version.
-      return formatError(file, off,
-                         "unknown kind " + Twine(kind) + " of " + section);
+      err = formatError(file, off,
+                        "unknown kind " + Twine(s.kind) + " of " + s.label);
     }
-    off = payloadOff + payloadSize;
+    if (err)
+      return err;
+    off = s.payloadOffset + payloadSize;
   }
+  sectionsEnd = off;
+  return Error::success();
+}
+
+Error DumpParser::readModule(const Section &s) {
+  using M = tpuprof_module_section;
+  const uint64_t payloadSize = s.payload.size();
+  const uint64_t payloadOff = s.payloadOffset;
+  const char *pp = s.payload.data();
+  if (payloadSize < sizeof(M))
+    return formatError(file, payloadOff,
+                       "MODULE " + s.label + " is too small (" +
+                           Twine(payloadSize) + " bytes) for its header");
+  Module m;
+  m.moduleId = TPUPROF_READ_FIELD(pp, M, module_id);
+  m.firstProbe = TPUPROF_READ_FIELD(pp, M, first_probe);
+  uint64_t tableSize = TPUPROF_READ_FIELD(pp, M, table_size);
+  if (tableSize > payloadSize - sizeof(M))
+    return formatError(file, TPUPROF_FIELD_OFFSET(payloadOff, M, table_size),
+                       "probe table size " + Twine(tableSize) + " of module " +
+                           Twine(m.moduleId) + " exceeds its section (" +
+                           Twine(payloadSize - sizeof(M)) + " bytes)");
+  // table_size is exact; the section only pads it to 8 bytes.
+  if (payloadSize - sizeof(M) - tableSize >= 8)
+    return formatError(file, TPUPROF_FIELD_OFFSET(payloadOff, M, table_size),
+                       "probe table size " + Twine(tableSize) + " of module " +
+                           Twine(m.moduleId) + " leaves " +
+                           Twine(payloadSize - sizeof(M) - tableSize) +
+                           " unused bytes in its section (padding is under "
+                           "8)");
+  Expected<ProbeTable> table = parseProbeTable(
+      s.payload.substr(sizeof(M), tableSize), file, payloadOff + sizeof(M));
+  if (!table)
+    return table.takeError();
+  m.table = std::move(*table);
+  if (uint64_t(m.firstProbe) + m.table.probes.size() > UINT32_MAX + 1ull)
+    return formatError(file, TPUPROF_FIELD_OFFSET(payloadOff, M, first_probe),
+                       "probe ids of module " + Twine(m.moduleId) +
+                           " run past the 32-bit id space");
+  pendingModules.push_back({modules.size(), payloadOff});
+  modules.push_back(std::move(m));
+  return Error::success();
+}
+
+Error DumpParser::readEvents(const Section &s) {
+  using E = tpuprof_events_section;
+  if (sawEvents)
+    return formatError(file, s.offset,
+                       "second EVENTS section (" + s.label + ")");
+  sawEvents = true;
+  if (s.payload.size() < sizeof(E))
+    return formatError(file, s.payloadOffset,
+                       "EVENTS " + s.label + " is too small (" +
+                           Twine(s.payload.size()) +
+                           " bytes) for its header");
+  uint32_t count = TPUPROF_READ_FIELD(s.payload.data(), E, count);
+  StringRef names = s.payload.drop_front(sizeof(E));
+  // Each name needs at least its NUL, which bounds the reservation.
+  events.reserve(std::min<uint64_t>(count, names.size()));
+  uint64_t nameOff = s.payloadOffset + sizeof(E);
+  for (uint32_t i = 0; i != count; ++i) {
+    size_t nul = names.find('\0');
+    if (nul == StringRef::npos)
+      return formatError(file, nameOff,
+                         "EVENTS " + s.label + " names " + Twine(count) +
+                             " events but holds only " + Twine(i) +
+                             " NUL-terminated names");
+    events.push_back(names.take_front(nul).str());
+    names = names.drop_front(nul + 1);
+    nameOff += nul + 1;
+  }
+  return Error::success();
+}
+
+Error DumpParser::readThread(const Section &s) {
+  using T = tpuprof_thread_section;
+  const uint64_t payloadSize = s.payload.size();
+  const uint64_t payloadOff = s.payloadOffset;
+  const char *pp = s.payload.data();
+  if (payloadSize < sizeof(T))
+    return formatError(file, payloadOff,
+                       "THREAD " + s.label + " is too small (" +
+                           Twine(payloadSize) + " bytes) for its header");
+  ThreadInfo t;
+  t.tid = TPUPROF_READ_FIELD(pp, T, tid);
+  t.dropped = TPUPROF_READ_FIELD(pp, T, dropped);
+  t.numRecords = TPUPROF_READ_FIELD(pp, T, num_records);
+  t.streamSize = TPUPROF_READ_FIELD(pp, T, stream_size);
+  t.streamOffset = payloadOff + sizeof(T);
+  // A dump the runtime never finished (the process was killed, aborted or
+  // crashed while its window was open) is its crash-safe form: THREAD
+  // sections whose record count and stream size were never written, to be
+  // scanned (readStreams).
+  const bool complete = h.isComplete();
+  bool scan = !complete && t.numRecords == 0 && t.streamSize == 0;
+  // A ring buffer that wrapped: bit 63 of num_records marks it; the
+  // previous lap's records are [tail, wrap end), then the current lap's
+  // from the stream's start (formats.md, "Incomplete dumps").
+  bool ring = !complete && (t.numRecords >> 63) != 0;
+  uint64_t ringTail = t.numRecords & ~(1ull << 63);
+  uint64_t ringEnd = t.streamSize;
+  if (ring && (ringTail > ringEnd || ringEnd > payloadSize - sizeof(T) ||
+               ringTail % 8))
+    return formatError(file, TPUPROF_FIELD_OFFSET(payloadOff, T, num_records),
+                       "ring of thread " + Twine(t.tid) +
+                           " has its oldest record at " + Twine(ringTail) +
+                           " past its lap's end " + Twine(ringEnd));
+  if (ring) {
+    scan = true;
+    ringLaps.push_back({threads.size(), ringTail, ringEnd});
+  }
+  if (scan)
+    t.streamSize = payloadSize - sizeof(T); // Bounds the scan.
+  else if (t.streamSize != payloadSize - sizeof(T))
+    return formatError(file, TPUPROF_FIELD_OFFSET(payloadOff, T, stream_size),
+                       "record stream size " + Twine(t.streamSize) +
+                           " of thread " + Twine(t.tid) +
+                           " does not match its section (" +
+                           Twine(payloadSize - sizeof(T)) + " bytes)");
+  threadDropped = SaturatingAdd(threadDropped, t.dropped);
+  t.drops.unknown = t.dropped; // Versions 1-3 keep no reasons.
+  threads.push_back(t);
+  scanThread.push_back(scan);
+  return Error::success();
+}
+
+Error DumpParser::readSegment(const Section &s) {
+  using G = tpuprof_segment_section;
+  const uint64_t payloadSize = s.payload.size();
+  const uint64_t payloadOff = s.payloadOffset;
+  const char *pp = s.payload.data();
+  if (h.version < 4)
+    return formatError(file, s.offset,
+                       "SEGMENT " + s.label + " in a version " +
+                           Twine(h.version) + " dump");
+  if (payloadSize < sizeof(G))
+    return formatError(file, payloadOff,
+                       "SEGMENT " + s.label + " is too small (" +
+                           Twine(payloadSize) + " bytes) for its header");
+  Segment g;
+  g.sectionOffset = s.offset;
+  g.tid = TPUPROF_READ_FIELD(pp, G, tid);
+  g.thread = TPUPROF_READ_FIELD(pp, G, thread);
+  g.seq = TPUPROF_READ_FIELD(pp, G, seq);
+  uint64_t streamSize = TPUPROF_READ_FIELD(pp, G, stream_size);
+  g.drops.full = TPUPROF_READ_FIELD(pp, G, dropped_full);
+  g.drops.overwritten = TPUPROF_READ_FIELD(pp, G, dropped_overwritten);
+  g.drops.depth = TPUPROF_READ_FIELD(pp, G, dropped_depth);
+  g.drops.noSpace = TPUPROF_READ_FIELD(pp, G, dropped_no_space);
+  g.unwound = TPUPROF_READ_FIELD(pp, G, unwound);
+  // The stream, then unused room (zeros) to the section's end.
+  if (streamSize > payloadSize - sizeof(G))
+    return formatError(file, TPUPROF_FIELD_OFFSET(payloadOff, G, stream_size),
+                       "record stream size " + Twine(streamSize) +
+                           " of thread " + Twine(g.thread) + "'s segment " +
+                           Twine(g.seq) + " runs past its section (" +
+                           Twine(payloadSize - sizeof(G)) + " bytes)");
+  // An incomplete dump's open segment: its size is not written yet.
+  g.scan = !h.isComplete() && streamSize == 0;
+  g.offset = payloadOff + sizeof(G);
+  g.size = g.scan ? payloadSize - sizeof(G) : streamSize;
+  segments.push_back(g);
+  return Error::success();
+}
+
+Error DumpParser::readCalibration(const Section &s) {
+  using C = tpuprof_calibration_section;
+  using N = tpuprof_calibration_counts;
+  const uint64_t payloadSize = s.payload.size();
+  const uint64_t payloadOff = s.payloadOffset;
+  const char *pp = s.payload.data();
+  if (h.version < 2)
+    return formatError(file, s.offset,
+                       "CALIBRATION " + s.label + " in a version 1 dump");
+  if (h.hasCalibration)
+    return formatError(file, s.offset,
+                       "second CALIBRATION section (" + s.label + ")");
+  // Version 3 may follow the struct with one count pair per counter word;
+  // their number is checked against EVENTS in checkSections().
+  if (payloadSize != sizeof(C) &&
+      (h.version < 3 || payloadSize < sizeof(C) ||
+       (payloadSize - sizeof(C)) % sizeof(N) != 0))
+    return formatError(file, s.sizeOffset,
+                       "CALIBRATION " + s.label + " size " +
+                           Twine(payloadSize) + " is not " +
+                           Twine(sizeof(C)) + " bytes" +
+                           (h.version < 3 ? "" : " plus 16 per counter"));
+  calibCountsOff = payloadOff + sizeof(C);
+  for (uint64_t o = sizeof(C); o != payloadSize; o += sizeof(N)) {
+    const char *q = pp + o;
+    h.calibCounts.push_back(
+        {TPUPROF_READ_FIELD(q, N, self), TPUPROF_READ_FIELD(q, N, nested)});
+  }
+  h.hasCalibration = true;
+  h.calibSelfTicks = TPUPROF_READ_FIELD(pp, C, self_ticks);
+  h.calibNestedTicks = TPUPROF_READ_FIELD(pp, C, nested_ticks);
+  h.calibPairs = TPUPROF_READ_FIELD(pp, C, pairs);
+  h.calibReadTicks = TPUPROF_READ_FIELD(pp, C, read_ticks);
+  if (h.calibPairs == 0)
+    return formatError(file, TPUPROF_FIELD_OFFSET(payloadOff, C, pairs),
+                       "CALIBRATION " + s.label + " measured no probe pairs");
+  if (h.calibReadTicks > h.calibNestedTicks)
+    return formatError(file, TPUPROF_FIELD_OFFSET(payloadOff, C, read_ticks),
+                       "CALIBRATION " + s.label + " read_ticks " +
+                           Twine(h.calibReadTicks) + " exceeds nested_ticks " +
+                           Twine(h.calibNestedTicks) +
+                           " (they are part of it)");
+  return Error::success();
+}
+
+Error DumpParser::checkSections() {
+  const bool complete = h.isComplete();
   // An unfinished dump may end in a section its header does not count yet
   // (the process died between growing the file and updating the header).
-  if (off != size && complete)
-    return formatError(file, off,
-                       Twine(size - off) +
+  if (sectionsEnd != data.size() && complete)
+    return formatError(file, sectionsEnd,
+                       Twine(data.size() - sectionsEnd) +
                            " trailing bytes after the last of " +
                            Twine(h.numSections) + " sections");
 
-  if (!h.calibCounts.empty() && h.calibCounts.size() != eventNames.size())
+  if (!h.calibCounts.empty() && h.calibCounts.size() != events.size())
     return formatError(file, calibCountsOff,
                        "CALIBRATION section has counts for " +
                            Twine(h.calibCounts.size()) +
                            " counter words but the EVENTS section names " +
-                           Twine(eventNames.size()));
+                           Twine(events.size()));
 
   // A thread's stage (its largest segment, which it reuses) whose records
   // were just written to a section of their own when the process died
@@ -540,20 +637,21 @@ Error DumpReader::parse() {
   if (!complete)
     h.dropped = std::max(h.dropped, threadDropped);
   if (h.dropped < threadDropped)
-    return formatError(file, offsetof(H, dropped),
+    return formatError(file, offsetof(tpuprof_dump_header, dropped),
                        "header counts " + Twine(h.dropped) +
                            " dropped records but its threads " +
                            Twine(threadDropped));
 
   // Probe ids of different modules must not overlap, or a record's probe
   // would be ambiguous.
-  llvm::sort(
-      pendingModules, [&](const PendingModule &a, const PendingModule &b) {
-        return moduleList[a.index].firstProbe < moduleList[b.index].firstProbe;
-      });
+  llvm::sort(pendingModules,
+             [&](const PendingModule &a, const PendingModule &b) {
+               return modules[a.index].firstProbe <
+                      modules[b.index].firstProbe;
+             });
   for (size_t i = 1; i < pendingModules.size(); ++i) {
-    const Module &prev = moduleList[pendingModules[i - 1].index];
-    const Module &cur = moduleList[pendingModules[i].index];
+    const Module &prev = modules[pendingModules[i - 1].index];
+    const Module &cur = modules[pendingModules[i].index];
     uint64_t prevEnd = uint64_t(prev.firstProbe) + prev.table.probes.size();
     if (prevEnd > cur.firstProbe)
       return formatError(
@@ -566,135 +664,125 @@ Error DumpReader::parse() {
               Twine(prev.moduleId) + "'s [" + Twine(prev.firstProbe) + ", " +
               Twine(prevEnd) + ")");
   }
-  {
-    std::vector<Module> sorted;
-    sorted.reserve(moduleList.size());
-    for (const PendingModule &pm : pendingModules)
-      sorted.push_back(std::move(moduleList[pm.index]));
-    moduleList = std::move(sorted);
-  }
+  std::vector<Module> sorted;
+  sorted.reserve(modules.size());
+  for (const PendingModule &pm : pendingModules)
+    sorted.push_back(std::move(modules[pm.index]));
+  modules = std::move(sorted);
+  return Error::success();
+}
 
-  // Pass 2: record streams (needs the event count from any EVENTS section).
-  for (size_t ti = 0; ti != threadList.size(); ++ti) {
-    ThreadInfo &t = threadList[ti];
-    if (scanThread[ti]) {
-      // Records were written in place, each one's begin (never 0) last, into
-      // zeroed pages: the stream ends at the first slot whose begin is 0 or
-      // that does not hold a whole, well-formed record.
-      uint64_t roff = t.streamOffset;
-      uint64_t limit = t.streamOffset + t.streamSize;
-      uint64_t n = 0;
-      bool lapDone = false;
-      const RingLap *lap = nullptr;
-      for (const RingLap &l : ringLaps)
-        if (l.thread == ti)
-          lap = &l;
-      if (lap) {
-        // The previous lap first: intact records filling [tail, end) exactly.
-        roff = t.streamOffset + lap->tail;
-        limit = t.streamOffset + lap->end;
-      }
-    scanLap:
-      while (limit - roff >= kRecordSize) {
-        const char *r = p + roff;
-        uint8_t numDims = TPUPROF_READ_FIELD(r, tpuprof_record, num_dims);
-        uint8_t numCounters =
-            TPUPROF_READ_FIELD(r, tpuprof_record, num_counters);
-        uint64_t full = TPUPROF_RECORD_BYTES(numDims, numCounters);
-        uint64_t begin = TPUPROF_READ_FIELD(r, tpuprof_record, begin);
-        uint64_t end = TPUPROF_READ_FIELD(r, tpuprof_record, end);
-        if (begin == 0 || full > limit - roff ||
-            numCounters != eventNames.size() || (end != 0 && end < begin))
-          break;
-        h.windowEnd = std::max(h.windowEnd, std::max(begin, end));
-        roff += full;
-        ++n;
-      }
-      if (lap && !lapDone) {
-        if (roff != limit)
-          return formatError(file, roff,
-                             "previous lap of the ring of thread " +
-                                 Twine(t.tid) + " ends inside a record");
-        lapDone = true;
-        t.lapOffset = t.streamOffset + lap->tail;
-        t.lapRecords = n;
-        roff = t.streamOffset;
-        limit = t.streamOffset + t.streamSize;
-        goto scanLap;
-      }
-      t.numRecords = n;
-      t.streamSize = roff - t.streamOffset;
-      continue;
-    }
-    uint64_t roff = t.streamOffset;
-    const uint64_t streamEnd = t.streamOffset + t.streamSize;
-    auto thread = [&](uint64_t i) {
-      return ("record " + Twine(i) + " of thread " + Twine(t.tid)).str();
-    };
-    for (uint64_t i = 0; i != t.numRecords; ++i) {
-      uint64_t left = streamEnd - roff;
-      if (left == 0)
-        return formatError(file, roff,
-                           "record stream of thread " + Twine(t.tid) +
-                               " ends after " + Twine(i) + " of " +
-                               Twine(t.numRecords) + " records");
-      if (left < kRecordSize)
-        return formatError(file, roff,
-                           thread(i) + " is truncated (" + Twine(left) +
-                               " of " + Twine(kRecordSize) + " bytes)");
+Error DumpParser::readStreams() {
+  for (size_t ti = 0; ti != threads.size(); ++ti) {
+    const RingLap *lap = nullptr;
+    for (const RingLap &l : ringLaps)
+      if (l.thread == ti)
+        lap = &l;
+    if (Error err = scanThread[ti] ? scanStream(threads[ti], lap)
+                                   : checkStream(threads[ti]))
+      return err;
+  }
+  return Error::success();
+}
+
+Error DumpParser::scanStream(ThreadInfo &t, const RingLap *lap) {
+  // Records were written in place, each one's begin (never 0) last, into
+  // zeroed pages: the stream ends at the first slot whose begin is 0 or that
+  // does not hold a whole, well-formed record.
+  const char *p = data.data();
+  uint64_t roff = t.streamOffset;
+  uint64_t limit = t.streamOffset + t.streamSize;
+  if (lap) {
+    // The previous lap first: intact records filling [tail, end) exactly.
+    roff = t.streamOffset + lap->tail;
+    limit = t.streamOffset + lap->end;
+  }
+  auto scan = [&] {
+    uint64_t n = 0;
+    while (limit - roff >= kRecordSize) {
       const char *r = p + roff;
       uint8_t numDims = TPUPROF_READ_FIELD(r, tpuprof_record, num_dims);
       uint8_t numCounters = TPUPROF_READ_FIELD(r, tpuprof_record, num_counters);
       uint64_t full = TPUPROF_RECORD_BYTES(numDims, numCounters);
-      if (full > left)
-        return formatError(file, roff,
-                           thread(i) + "'s " + Twine(unsigned(numDims)) +
-                               " dims and " + Twine(unsigned(numCounters)) +
-                               " counters run past the end of the stream");
-      if (numCounters != eventNames.size())
-        return formatError(
-            file, TPUPROF_FIELD_OFFSET(roff, tpuprof_record, num_counters),
-            thread(i) + " has " + Twine(unsigned(numCounters)) +
-                " counters but the dump names " + Twine(eventNames.size()) +
-                " events");
       uint64_t begin = TPUPROF_READ_FIELD(r, tpuprof_record, begin);
       uint64_t end = TPUPROF_READ_FIELD(r, tpuprof_record, end);
-      if (end != 0 && end < begin)
-        return formatError(file,
-                           TPUPROF_FIELD_OFFSET(roff, tpuprof_record, end),
-                           thread(i) + " ends before it begins");
+      if (begin == 0 || full > limit - roff ||
+          numCounters != events.size() || (end != 0 && end < begin))
+        break;
+      h.windowEnd = std::max(h.windowEnd, std::max(begin, end));
       roff += full;
+      ++n;
     }
-    if (roff != streamEnd)
+    return n;
+  };
+  uint64_t n = scan();
+  if (lap) {
+    if (roff != limit)
       return formatError(file, roff,
-                         "record stream of thread " + Twine(t.tid) + " has " +
-                             Twine(streamEnd - roff) + " bytes after its " +
-                             Twine(t.numRecords) + " records");
+                         "previous lap of the ring of thread " + Twine(t.tid) +
+                             " ends inside a record");
+    t.lapOffset = t.streamOffset + lap->tail;
+    t.lapRecords = n;
+    roff = t.streamOffset;
+    limit = t.streamOffset + t.streamSize;
+    n += scan();
   }
-  if (Error err = readSegments(segments))
-    return err;
-  // Drops by reason: the threads', and what the header counts beyond them
-  // (threads that got no buffer at all).
-  uint64_t counted = 0;
-  for (const ThreadInfo &t : threadList) {
-    h.drops += t.drops;
-    h.unwound = SaturatingAdd(h.unwound, t.unwound);
-    counted = SaturatingAdd(counted, t.dropped);
-  }
-  if (h.dropped > counted)
-    h.drops.noSpace = SaturatingAdd(h.drops.noSpace, h.dropped - counted);
+  t.numRecords = n;
+  t.streamSize = roff - t.streamOffset;
   return Error::success();
 }
 
-//===----------------------------------------------------------------------===//
-// Segments (version 4)
-//===----------------------------------------------------------------------===//
+Error DumpParser::checkStream(ThreadInfo &t) {
+  const char *p = data.data();
+  uint64_t roff = t.streamOffset;
+  const uint64_t streamEnd = t.streamOffset + t.streamSize;
+  auto thread = [&](uint64_t i) {
+    return ("record " + Twine(i) + " of thread " + Twine(t.tid)).str();
+  };
+  for (uint64_t i = 0; i != t.numRecords; ++i) {
+    uint64_t left = streamEnd - roff;
+    if (left == 0)
+      return formatError(file, roff,
+                         "record stream of thread " + Twine(t.tid) +
+                             " ends after " + Twine(i) + " of " +
+                             Twine(t.numRecords) + " records");
+    if (left < kRecordSize)
+      return formatError(file, roff,
+                         thread(i) + " is truncated (" + Twine(left) + " of " +
+                             Twine(kRecordSize) + " bytes)");
+    const char *r = p + roff;
+    uint8_t numDims = TPUPROF_READ_FIELD(r, tpuprof_record, num_dims);
+    uint8_t numCounters = TPUPROF_READ_FIELD(r, tpuprof_record, num_counters);
+    uint64_t full = TPUPROF_RECORD_BYTES(numDims, numCounters);
+    if (full > left)
+      return formatError(file, roff,
+                         thread(i) + "'s " + Twine(unsigned(numDims)) +
+                             " dims and " + Twine(unsigned(numCounters)) +
+                             " counters run past the end of the stream");
+    if (numCounters != events.size())
+      return formatError(
+          file, TPUPROF_FIELD_OFFSET(roff, tpuprof_record, num_counters),
+          thread(i) + " has " + Twine(unsigned(numCounters)) +
+              " counters but the dump names " + Twine(events.size()) +
+              " events");
+    uint64_t begin = TPUPROF_READ_FIELD(r, tpuprof_record, begin);
+    uint64_t end = TPUPROF_READ_FIELD(r, tpuprof_record, end);
+    if (end != 0 && end < begin)
+      return formatError(file, TPUPROF_FIELD_OFFSET(roff, tpuprof_record, end),
+                         thread(i) + " ends before it begins");
+    roff += full;
+  }
+  if (roff != streamEnd)
+    return formatError(file, roff,
+                       "record stream of thread " + Twine(t.tid) + " has " +
+                           Twine(streamEnd - roff) + " bytes after its " +
+                           Twine(t.numRecords) + " records");
+  return Error::success();
+}
 
-Error DumpReader::readSegments(std::vector<Segment> &segments) {
-  StringRef file = path();
-  const char *p = buffer->getBufferStart();
-  const bool complete = header.isComplete();
-  const uint64_t events = eventNames.size();
+Error DumpParser::readSegments() {
+  const char *p = data.data();
+  const bool complete = h.isComplete();
   // A thread's segments in stream order; threads by number, which is the
   // order they first recorded in.
   llvm::sort(segments, [](const Segment &a, const Segment &b) {
@@ -705,9 +793,9 @@ Error DumpReader::readSegments(std::vector<Segment> &segments) {
     std::string where =
         ("segment " + Twine(g.seq) + " of thread " + Twine(g.thread)).str();
     if (i == 0 || segments[i - 1].thread != g.thread) {
-      threadList.emplace_back();
-      threadList.back().tid = g.tid;
-      threadList.back().streamOffset = g.offset;
+      threads.emplace_back();
+      threads.back().tid = g.tid;
+      threads.back().streamOffset = g.offset;
     } else if (segments[i - 1].seq == g.seq) {
       return formatError(file, g.sectionOffset, "second " + where);
     } else if (segments[i - 1].tid != g.tid) {
@@ -739,7 +827,7 @@ Error DumpReader::readSegments(std::vector<Segment> &segments) {
         bad = "is truncated";
       else if (full > left)
         bad = "runs past the end of its segment's stream";
-      else if (numCounters != events)
+      else if (numCounters != events.size())
         bad = "has a counter count other than the dump's event count";
       else if (end != 0 && end < begin)
         bad = "ends before it begins";
@@ -753,11 +841,11 @@ Error DumpReader::readSegments(std::vector<Segment> &segments) {
         return formatError(file, off,
                            "record " + Twine(n) + " of " + where + " " + bad);
       if (!complete)
-        header.windowEnd = std::max(header.windowEnd, std::max(begin, end));
+        h.windowEnd = std::max(h.windowEnd, std::max(begin, end));
       off += full;
       ++n;
     }
-    ThreadInfo &t = threadList.back();
+    ThreadInfo &t = threads.back();
     t.parts.push_back({g.offset, n});
     t.numRecords += n;
     t.streamSize += off - g.offset;
@@ -765,7 +853,33 @@ Error DumpReader::readSegments(std::vector<Segment> &segments) {
     t.dropped = SaturatingAdd(t.dropped, droppedTotal(g.drops));
     t.unwound = SaturatingAdd(t.unwound, g.unwound);
   }
+  // Drops by reason: the threads', and what the header counts beyond them
+  // (threads that got no buffer at all).
+  uint64_t counted = 0;
+  for (const ThreadInfo &t : threads) {
+    h.drops += t.drops;
+    h.unwound = SaturatingAdd(h.unwound, t.unwound);
+    counted = SaturatingAdd(counted, t.dropped);
+  }
+  if (h.dropped > counted)
+    h.drops.noSpace = SaturatingAdd(h.drops.noSpace, h.dropped - counted);
   return Error::success();
+}
+
+} // namespace
+
+Error DumpReader::parse() {
+  DumpParser parser(path(), buffer->getBuffer(), header, moduleList,
+                    eventNames, threadList);
+  if (Error err = parser.readHeader())
+    return err;
+  if (Error err = parser.readSections())
+    return err;
+  if (Error err = parser.checkSections())
+    return err;
+  if (Error err = parser.readStreams())
+    return err;
+  return parser.readSegments();
 }
 
 //===----------------------------------------------------------------------===//

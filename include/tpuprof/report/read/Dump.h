@@ -227,10 +227,6 @@ private:
   explicit DumpReader(std::unique_ptr<llvm::MemoryBuffer> buffer)
       : buffer(std::move(buffer)) {}
   llvm::Error parse();
-  /// Version 4: gathers the SEGMENT sections into threads and validates
-  /// their records (DumpReader.cpp, "Segments").
-  struct Segment;
-  llvm::Error readSegments(std::vector<Segment> &segments);
 
   std::unique_ptr<llvm::MemoryBuffer> buffer;
   DumpInfo header;
