@@ -1,13 +1,12 @@
 //===- report/model/Aggregate.cpp - Fold records into per-op rows ---------===//
 //
-// One pass over each thread's record stream. The stream is in begin order and
-// each record carries its nesting depth, so a stack of open records gives
-// every record its parent: that is all self time and "Sum" need.
+// One walk over each dump (Walk.h): a record is counted when it opens and
+// its corrected time booked into its row when it closes.
 //
 //===----------------------------------------------------------------------===//
 
 #include "tpuprof/report/model/Aggregate.h"
-#include "tpuprof/report/model/Correction.h"
+#include "tpuprof/report/model/Walk.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
@@ -38,27 +37,6 @@ std::string tpuprof::report::substituteShapes(StringRef shapes,
   }
   return out;
 }
-
-namespace {
-
-/// A record still open on the per-thread stack while its nested records are
-/// visited. Its time is booked when it is popped: only then is the number
-/// of records nested inside it, which the overhead correction needs, known.
-struct Frame {
-  RecordView record;
-  size_t row;
-  /// A finished record encloses this one, so its time is already part of
-  /// "Sum".
-  bool coveredAbove;
-  uint64_t pairTicks;       ///< Its probe pair's cost to enclosing records.
-  uint64_t nestedTicks = 0; ///< pairTicks of the records nested inside.
-  uint64_t descendants = 0; ///< Records nested inside, at any depth.
-  uint64_t childrenNs = 0;  ///< Corrected durations of finished children.
-
-  bool finished() const { return record.isFinished(); }
-};
-
-} // namespace
 
 size_t Aggregator::rowFor(const DumpReader &dump, const RecordView &record,
                           const Probe *probe) {
@@ -113,6 +91,7 @@ void Aggregator::add(const DumpReader &dump) {
   summary.info = info;
   summary.windowNs = info.windowNs();
   summary.threads = dump.threads().size();
+  summary.correction = OverheadCorrection::forDump(info).state;
 
   // Map this dump's event slots onto the profile's union of event names.
   SmallVector<unsigned, 8> eventSlot;
@@ -127,152 +106,128 @@ void Aggregator::add(const DumpReader &dump) {
     }
     eventSlot.push_back(it->second);
   }
-  // The runtime's time_enabled/time_running words (format.h): a PMU event
-  // counted for only part of a probe (multiplexed) is scaled up by their
-  // ratio; one never scheduled (running == 0) adds nothing.
-  int enabledWord = -1, runningWord = -1, cpuWord = -1, readWord = -1;
-  for (unsigned i = 0; i != dump.events().size(); ++i) {
-    StringRef name = dump.events()[i];
-    if (name == TPUPROF_EVENT_TIME_ENABLED)
-      enabledWord = i;
-    else if (name == TPUPROF_EVENT_TIME_RUNNING)
-      runningWord = i;
-    else if (name == TPUPROF_EVENT_CPU)
-      cpuWord = i;
-    else if (name == TPUPROF_EVENT_READ_TICKS)
-      readWord = i;
-  }
-  bool scalable = enabledWord >= 0 && runningWord >= 0;
 
-  // Rows of records without dims depend only on the probe id, so most
-  // records skip building a shapes string and the map lookup.
-  // Keyed by uint64_t: every uint32_t is a valid probe id, including
-  // DenseMap's reserved empty and tombstone keys for uint32_t.
-  DenseMap<uint64_t, size_t> staticRow;
-  // The same for the common small ids, without hashing: probe and row of
-  // each id below kDenseIds (row SIZE_MAX until first seen).
-  constexpr uint32_t kDenseIds = 1u << 16;
-  struct StaticEntry {
-    size_t row = SIZE_MAX;
-    const Probe *probe = nullptr;
-  };
-  std::vector<StaticEntry> denseRow;
-  // (probe id, row) pairs already merged, so each probe's location is added
-  // to its row once rather than compared on every record.
-  DenseSet<std::pair<uint64_t, size_t>> merged;
-  auto mergeLocation = [&](const RecordView &record, const Probe *probe,
-                           size_t rowIdx) {
-    Row &row = result.rows[rowIdx];
-    if (probe && merged.insert({record.probe, rowIdx}).second &&
-        !probe->location.empty() &&
-        !llvm::is_contained(row.locations, probe->location))
-      row.locations.push_back(probe->location.str());
-  };
+  /// Folds each record into its row as the walk closes it.
+  struct Folder : WalkVisitor {
+    Aggregator &agg;
+    const DumpReader &dump;
+    DumpSummary &summary;
+    ArrayRef<unsigned> eventSlot;
+    // The runtime's time_enabled/time_running words (format.h): a PMU event
+    // counted for only part of a probe (multiplexed) is scaled up by their
+    // ratio; one never scheduled (running == 0) adds nothing.
+    int enabledWord = -1, runningWord = -1, cpuWord = -1, readWord = -1;
+    bool scalable = false;
+    // Rows of records without dims depend only on the probe id, so most
+    // records skip building a shapes string and the map lookup: by index
+    // for the common small ids (SIZE_MAX until first seen), else keyed by
+    // uint64_t (every uint32_t is a valid probe id, including DenseMap's
+    // reserved keys for uint32_t).
+    std::vector<size_t> denseRow;
+    DenseMap<uint64_t, size_t> staticRow;
+    // (probe id, row) pairs already merged, so each probe's location is
+    // added to its row once rather than compared on every record.
+    DenseSet<std::pair<uint64_t, size_t>> merged;
 
-  OverheadCorrection correction =
-      OverheadCorrection::forDump(info, dump.events());
-  summary.correction = correction.state;
-  // A finished record's counter deltas, scaled for multiplexing and less
-  // the probes' own counts (Correction.h).
-  auto addCounters = [&](Row &row, const Frame &f, uint64_t durationNs) {
-    const RecordView &record = f.record;
-    uint64_t enabled = scalable ? record.counter(enabledWord) : 0;
-    uint64_t running = scalable ? record.counter(runningWord) : 0;
-    for (unsigned i = 0; i != record.numCounters; ++i) {
-      uint64_t v = record.counter(i);
-      if (int(i) == cpuWord)
-        continue; // CPU ids, not a count.
-      if (scalable && int(i) != enabledWord && int(i) != runningWord &&
-          int(i) != readWord && running < enabled) {
-        if (running == 0)
-          continue;
-        v = uint64_t(double(v) * double(enabled) / double(running) + 0.5);
-        row.counterFlags[eventSlot[i]] |= Row::CounterScaled;
+    Folder(Aggregator &agg, const DumpReader &dump, DumpSummary &summary,
+           ArrayRef<unsigned> eventSlot)
+        : agg(agg), dump(dump), summary(summary), eventSlot(eventSlot) {
+      for (unsigned i = 0; i != dump.events().size(); ++i) {
+        StringRef name = dump.events()[i];
+        if (name == TPUPROF_EVENT_TIME_ENABLED)
+          enabledWord = i;
+        else if (name == TPUPROF_EVENT_TIME_RUNNING)
+          runningWord = i;
+        else if (name == TPUPROF_EVENT_CPU)
+          cpuWord = i;
+        else if (name == TPUPROF_EVENT_READ_TICKS)
+          readWord = i;
       }
-      row.counterFlags[eventSlot[i]] |= Row::CounterRecorded;
-      row.counters[eventSlot[i]] +=
-          correction.correctedCount(i, v, f.descendants, f.nestedTicks,
-                                    durationNs);
+      scalable = enabledWord >= 0 && runningWord >= 0;
     }
-  };
-  SmallVector<Frame, 32> stack;
-  // Books a record once the records nested inside it are known.
-  auto pop = [&]() {
-    Frame f = stack.pop_back_val();
-    Frame *parent = stack.empty() ? nullptr : &stack.back();
-    if (parent) {
-      parent->nestedTicks = addTicksSaturating(
-          parent->nestedTicks, addTicksSaturating(f.pairTicks, f.nestedTicks));
-      parent->descendants += 1 + f.descendants;
-    }
-    if (!f.finished())
-      return;
-    uint64_t ns = correction.correctedNs(f.record.end - f.record.begin,
-                                         f.nestedTicks);
-    Row &row = result.rows[f.row];
-    row.durationNs += ns;
-    row.durations.add(ns);
-    row.selfNs += ns - std::min(f.childrenNs, ns);
-    addCounters(row, f, ns);
-    if (parent && parent->finished())
-      parent->childrenNs += ns;
-    if (!f.coveredAbove)
-      summary.coveredNs += ns;
-  };
 
-  for (const ThreadInfo &thread : dump.threads()) {
-    dump.forEachRecord(thread, [&](const RecordView &record) {
-      const Probe *probe;
-      size_t rowIdx;
+    void mergeLocation(const RecordView &record, const Probe *probe,
+                       size_t rowIdx) {
+      Row &row = agg.result.rows[rowIdx];
+      if (probe && merged.insert({record.probe, rowIdx}).second &&
+          !probe->location.empty() &&
+          !llvm::is_contained(row.locations, probe->location))
+        row.locations.push_back(probe->location.str());
+    }
+
+    size_t rowOf(const RecordView &record, const Probe *probe) {
+      constexpr uint32_t kDenseIds = 1u << 16;
       if (record.numDims == 0 && record.probe < kDenseIds) {
         if (denseRow.size() <= record.probe)
-          denseRow.resize(record.probe + 1);
-        StaticEntry &e = denseRow[record.probe];
-        if (e.row == SIZE_MAX) {
-          e.probe = dump.findProbe(record.probe);
-          e.row = rowFor(dump, record, e.probe);
-          mergeLocation(record, e.probe, e.row);
+          denseRow.resize(record.probe + 1, SIZE_MAX);
+        size_t &row = denseRow[record.probe];
+        if (row == SIZE_MAX) {
+          row = agg.rowFor(dump, record, probe);
+          mergeLocation(record, probe, row);
         }
-        probe = e.probe;
-        rowIdx = e.row;
-      } else if (record.numDims == 0) {
-        probe = dump.findProbe(record.probe);
+        return row;
+      }
+      if (record.numDims == 0) {
         auto [it, inserted] = staticRow.try_emplace(record.probe, 0);
         if (inserted) {
-          it->second = rowFor(dump, record, probe);
+          it->second = agg.rowFor(dump, record, probe);
           mergeLocation(record, probe, it->second);
         }
-        rowIdx = it->second;
-      } else {
-        probe = dump.findProbe(record.probe);
-        rowIdx = rowFor(dump, record, probe);
-        mergeLocation(record, probe, rowIdx);
+        return it->second;
       }
-      Row &row = result.rows[rowIdx];
+      size_t row = agg.rowFor(dump, record, probe);
+      mergeLocation(record, probe, row);
+      return row;
+    }
 
-      // Close records that cannot enclose this one. Popping while depth >=
-      // the new depth (rather than requiring exact depths) tolerates gaps,
-      // e.g. a parent lost to a full buffer: the nearest shallower record
-      // is then the parent.
-      while (!stack.empty() && stack.back().record.depth >= record.depth)
-        pop();
-      Frame *parent = stack.empty() ? nullptr : &stack.back();
-
-      bool coveredAbove =
-          parent && (parent->finished() || parent->coveredAbove);
-      if (record.isFinished()) {
+    void open(WalkFrame &f, const WalkFrame *) {
+      f.user = rowOf(f.record, f.probe);
+      Row &row = agg.result.rows[f.user];
+      if (f.finished) {
         ++row.count;
       } else {
         ++row.unfinished;
         ++summary.unfinished;
       }
       ++summary.records;
-      stack.push_back(
-          {record, rowIdx, coveredAbove, correction.pairTicks(record)});
-    });
-    while (!stack.empty())
-      pop();
-  }
+    }
+
+    void close(const WalkFrame &f, ArrayRef<WalkFrame>) {
+      if (!f.finished)
+        return;
+      uint64_t ns = f.durationNs;
+      Row &row = agg.result.rows[f.user];
+      row.durationNs += ns;
+      row.durations.add(ns);
+      row.selfNs += f.selfNs();
+      addCounters(row, f);
+      if (!f.coveredAbove)
+        summary.coveredNs += ns;
+    }
+
+    // A finished record's counter deltas, scaled for multiplexing and less
+    // the probes' own counts (Correction.h).
+    void addCounters(Row &row, const WalkFrame &f) {
+      const RecordView &record = f.record;
+      uint64_t enabled = scalable ? record.counter(enabledWord) : 0;
+      uint64_t running = scalable ? record.counter(runningWord) : 0;
+      for (unsigned i = 0; i != record.numCounters; ++i) {
+        uint64_t v = record.counter(i);
+        if (int(i) == cpuWord)
+          continue; // CPU ids, not a count.
+        if (scalable && int(i) != enabledWord && int(i) != runningWord &&
+            int(i) != readWord && running < enabled) {
+          if (running == 0)
+            continue;
+          v = uint64_t(double(v) * double(enabled) / double(running) + 0.5);
+          row.counterFlags[eventSlot[i]] |= Row::CounterScaled;
+        }
+        row.counterFlags[eventSlot[i]] |= Row::CounterRecorded;
+        row.counters[eventSlot[i]] += f.counter(i, v);
+      }
+    }
+  } folder(*this, dump, summary, eventSlot);
+  walkDump(dump, folder, /*timeline=*/false);
 
   result.coveredNs += summary.coveredNs;
   result.totalNs += summary.windowNs;

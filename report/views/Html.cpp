@@ -40,7 +40,6 @@
 using namespace llvm;
 using namespace tpuprof;
 using namespace tpuprof::report;
-namespace walk = tpuprof::report::detail;
 
 namespace {
 
@@ -130,8 +129,8 @@ Error walkRecords(ArrayRef<std::string> files, const HtmlOptions &opts,
     if (!r)
       return r.takeError();
     origin =
-        std::min(origin, walk::absoluteNs(r->info(), r->info().windowBegin));
-    last = std::max(last, walk::absoluteNs(r->info(), r->info().windowEnd));
+        std::min(origin, absoluteNs(r->info(), r->info().windowBegin));
+    last = std::max(last, absoluteNs(r->info(), r->info().windowEnd));
     for (const ThreadInfo &t : r->threads())
       data.numEvents += t.numRecords;
     readers.push_back(std::move(*r));
@@ -182,9 +181,9 @@ Error walkRecords(ArrayRef<std::string> files, const HtmlOptions &opts,
     DenseMap<const Probe *, uint32_t> staticSite;
     SmallVector<int64_t, 8> dims;
     Lane *lane = nullptr;
-    walk::walkDump(
+    walkDump(
         reader,
-        [&](const walk::WalkFrame &f, ArrayRef<walk::WalkFrame> up) {
+        [&](const WalkFrame &f, ArrayRef<WalkFrame> up) {
           const RecordView &r = f.record;
           ++lane->records;
           lane->unfinished += !f.finished;
@@ -219,9 +218,7 @@ Error walkRecords(ArrayRef<std::string> files, const HtmlOptions &opts,
           uint64_t begin =
               std::min(f.beginNs - std::min(f.beginNs, origin), data.spanNs);
           uint64_t dur = std::min(f.endNs - f.beginNs, data.spanNs - begin);
-          bool topLevel = f.finished && llvm::none_of(up, [](const auto &a) {
-                            return a.finished;
-                          });
+          bool topLevel = f.topLevel();
           // What the table and summary count: the corrected duration.
           uint64_t correction =
               f.finished ? dur - std::min(dur, f.durationNs) : 0;

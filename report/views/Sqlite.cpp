@@ -139,7 +139,7 @@ Error tpuprof::report::exportSqlite(ArrayRef<std::string> dumpPaths,
       agg.add(*reader);
       const DumpInfo &info = reader->info();
       uint64_t windowBegin =
-          tpuprof::report::detail::absoluteNs(info, info.windowBegin);
+          absoluteNs(info, info.windowBegin);
       dumpRow(dumpId)(StringRef(file))(int64_t(info.device))(int64_t(info.pid))(
           int64_t(info.callNum))(int64_t(info.mode))(StringRef(
           info.clockSource == TPUPROF_CLOCK_TSC ? "tsc" : "monotonic"))(
@@ -163,10 +163,10 @@ Error tpuprof::report::exportSqlite(ArrayRef<std::string> dumpPaths,
       }
       uint64_t tid = 0;
       ArrayRef<std::string> events = reader->events();
-      tpuprof::report::detail::walkDump(
+      walkDump(
           *reader,
-          [&](const tpuprof::report::detail::WalkFrame &f,
-              ArrayRef<tpuprof::report::detail::WalkFrame> up) {
+          [&](const WalkFrame &f,
+              ArrayRef<WalkFrame> up) {
             const RecordView &r = f.record;
             recordRow(dumpId)(int64_t(tid))(int64_t(f.seq))(int64_t(r.probe))(
                 int64_t(r.depth));

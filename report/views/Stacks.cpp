@@ -22,12 +22,11 @@
 using namespace llvm;
 using namespace tpuprof;
 using namespace tpuprof::report;
-namespace walk = tpuprof::report::detail;
 
 namespace {
 
 /// A frame name without the folded format's separators.
-std::string frameName(const walk::WalkFrame &f, bool shapes) {
+std::string frameName(const WalkFrame &f, bool shapes) {
   std::string s;
   if (!f.probe) {
     s = ("<unknown probe " + Twine(f.record.probe) + ">").str();
@@ -65,13 +64,13 @@ Error tpuprof::report::writeStacks(ArrayRef<std::string> dumpPaths,
     dropped += reader->info().dropped;
     incomplete += !reader->info().isComplete();
     std::string root;
-    walk::walkDump(
+    walkDump(
         *reader,
-        [&](const walk::WalkFrame &f, ArrayRef<walk::WalkFrame> up) {
+        [&](const WalkFrame &f, ArrayRef<WalkFrame> up) {
           if (!f.finished || !f.selfNs())
             return;
           std::string path = root;
-          for (const walk::WalkFrame &a : up)
+          for (const WalkFrame &a : up)
             path += frameName(a, opts.shapes) + ";";
           path += frameName(f, opts.shapes);
           folded[path] += f.selfNs();

@@ -24,7 +24,6 @@
 using namespace llvm;
 using namespace tpuprof;
 using namespace tpuprof::report;
-namespace walk = tpuprof::report::detail;
 
 namespace {
 
@@ -93,18 +92,16 @@ Error tpuprof::report::printSummary(ArrayRef<std::string> dumpPaths,
     std::vector<ThreadStats> threads;
     auto &totals = counterTotals[info.device];
     ArrayRef<std::string> events = reader->events();
-    walk::walkDump(
+    walkDump(
         *reader,
-        [&](const walk::WalkFrame &f, ArrayRef<walk::WalkFrame> up) {
+        [&](const WalkFrame &f, ArrayRef<WalkFrame> up) {
           ThreadStats &t = threads.back();
           ++t.records;
           if (!f.finished) {
             ++t.unfinished;
             return;
           }
-          // Top level: no finished ancestor.
-          if (llvm::any_of(up,
-                           [](const walk::WalkFrame &a) { return a.finished; }))
+          if (!f.topLevel())
             return;
           unsigned k = f.probe ? std::min<unsigned>(f.probe->kind, 2) : 3;
           t.byKind[k] += f.durationNs;

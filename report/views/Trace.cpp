@@ -31,7 +31,6 @@
 using namespace llvm;
 using namespace tpuprof;
 using namespace tpuprof::report;
-namespace walk = tpuprof::report::detail;
 
 namespace {
 
@@ -60,7 +59,7 @@ Error tpuprof::report::writeTrace(ArrayRef<std::string> dumpPaths,
     if (!r)
       return r.takeError();
     origin =
-        std::min(origin, walk::absoluteNs(r->info(), r->info().windowBegin));
+        std::min(origin, absoluteNs(r->info(), r->info().windowBegin));
     readers.push_back(std::move(*r));
   }
 
@@ -149,9 +148,9 @@ Error tpuprof::report::writeTrace(ArrayRef<std::string> dumpPaths,
     std::vector<uint64_t> running;
     std::string shapes;
     SmallVector<int64_t, 8> dims;
-    walk::walkDump(
+    walkDump(
         reader,
-        [&](const walk::WalkFrame &f, ArrayRef<walk::WalkFrame> up) {
+        [&](const WalkFrame &f, ArrayRef<WalkFrame> up) {
           const RecordView &r = f.record;
           j.objectBegin();
           j.attribute("ph", "X");
