@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tpuprof/report/views/Diff.h"
+#include "tpuprof/report/views/TextTable.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -82,13 +83,19 @@ Expected<bool> tpuprof::report::printDiff(const Profile &a, const Profile &b,
     return std::tie(x->name, x->shapes) < std::tie(y->name, y->shapes);
   });
 
-  std::vector<std::vector<std::string>> lines;
-  std::vector<std::string> title = {
-      "Name",    "A (us)",  "B (us)", "Delta (us)",      "Delta %",
-      "Count A", "Count B", "Status", "Argument Shapes", "Hash"};
+  TextTable table;
+  using Align = TextTable::Align;
+  const std::pair<const char *, Align> titles[] = {
+      {"Name", Align::Left},     {"A (us)", Align::Right},
+      {"B (us)", Align::Right},  {"Delta (us)", Align::Right},
+      {"Delta %", Align::Right}, {"Count A", Align::Right},
+      {"Count B", Align::Right}, {"Status", Align::Left},
+      {"Argument Shapes", Align::Left}, {"Hash", Align::Left}};
+  for (auto [title, align] : titles)
+    table.addColumn(title, align);
   for (const std::string &e : events)
-    title.push_back("Delta " + e);
-  lines.push_back(title);
+    table.addColumn("Delta " + e, TextTable::Align::Right);
+  size_t printed = 0;
   std::vector<const DiffRow *> failed;
   for (const DiffRow *d : order) {
     StringRef status = !d->a.present    ? "new"
@@ -101,8 +108,9 @@ Expected<bool> tpuprof::report::printDiff(const Profile &a, const Profile &b,
                       std::max(d->a.ns, d->b.ns) >= opts.minTimeNs;
     if (opts.failAbovePct >= 0 && considered && pct > opts.failAbovePct)
       failed.push_back(d);
-    if (opts.top && lines.size() > opts.top)
+    if (opts.top && printed == opts.top)
       continue;
+    ++printed;
     std::vector<std::string> l = {
         d->name,
         d->a.present ? us(d->a.ns) : "-",
@@ -121,30 +129,12 @@ Expected<bool> tpuprof::report::printDiff(const Profile &a, const Profile &b,
           int64_t(d->a.counters.count(e) ? d->a.counters.at(e) : 0);
       l.push_back(formatv("{0}{1}", delta > 0 ? "+" : "", delta).str());
     }
-    lines.push_back(std::move(l));
+    table.addRow(std::move(l));
   }
   // Totals: the runs' covered time (nested time once).
   int64_t totalDelta = int64_t(b.coveredNs) - int64_t(a.coveredNs);
 
-  std::vector<size_t> width(title.size(), 0);
-  for (const auto &l : lines)
-    for (size_t c = 0; c != l.size(); ++c)
-      width[c] = std::max(width[c], l[c].size());
-  for (const auto &l : lines) {
-    std::string s;
-    for (size_t c = 0; c != l.size(); ++c) {
-      if (c)
-        s += "  ";
-      bool text = c == 0 || c == 7 || c == 8 || c == 9;
-      size_t pad = width[c] - l[c].size();
-      if (!text)
-        s.append(pad, ' ');
-      s += l[c];
-      if (text)
-        s.append(pad, ' ');
-    }
-    os << StringRef(s).rtrim(' ') << '\n';
-  }
+  table.print(os);
   if (opts.top && order.size() > opts.top)
     os << "(" << order.size() - opts.top << " more rows not shown; --top "
        << opts.top << ")\n";

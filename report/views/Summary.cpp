@@ -12,6 +12,7 @@
 
 #include "tpuprof/report/views/Table.h"
 #include "tpuprof/report/views/Summary.h"
+#include "tpuprof/report/views/TextTable.h"
 #include "tpuprof/report/model/Load.h"
 #include "tpuprof/report/model/Progress.h"
 
@@ -33,33 +34,6 @@ std::string us(uint64_t ns) {
 std::string pct(uint64_t part, uint64_t whole) {
   return formatv("{0:F2}", whole ? 100.0 * double(part) / double(whole) : 0.0)
       .str();
-}
-
-/// Prints `lines` as aligned columns (first column left-aligned, the rest
-/// right-aligned), indented by `indent`.
-void printColumns(ArrayRef<std::vector<std::string>> lines, raw_ostream &os,
-                  unsigned indent) {
-  std::vector<size_t> width;
-  for (const auto &l : lines)
-    for (size_t c = 0; c != l.size(); ++c) {
-      if (width.size() <= c)
-        width.push_back(0);
-      width[c] = std::max(width[c], l[c].size());
-    }
-  for (const auto &l : lines) {
-    std::string out(indent, ' ');
-    for (size_t c = 0; c != l.size(); ++c) {
-      if (c)
-        out += "  ";
-      size_t pad = width[c] - l[c].size();
-      if (c)
-        out.append(pad, ' ');
-      out += l[c];
-      if (!c)
-        out.append(pad, ' ');
-    }
-    os << StringRef(out).rtrim(' ') << '\n';
-  }
 }
 
 struct ThreadStats {
@@ -117,20 +91,23 @@ Error tpuprof::report::printSummary(ArrayRef<std::string> dumpPaths,
 
     out << "Device " << info.device << ", pid " << info.pid << ", call "
         << info.callNum << " (" << file << ")\n";
-    std::vector<std::vector<std::string>> lines = {
-        {"Thread", "Window (us)", "Busy (us)", "Busy %", "Ops %", "Launches %",
-         "User %", "Unknown %", "Unattributed %", "Records", "Unfinished",
-         "Dropped"}};
+    TextTable table(2);
+    table.addColumn("Thread", TextTable::Align::Left);
+    for (const char *title :
+         {"Window (us)", "Busy (us)", "Busy %", "Ops %", "Launches %",
+          "User %", "Unknown %", "Unattributed %", "Records", "Unfinished",
+          "Dropped"})
+      table.addColumn(title, TextTable::Align::Right);
     for (const ThreadStats &t : threads) {
       uint64_t busy = t.byKind[0] + t.byKind[1] + t.byKind[2] + t.byKind[3];
       uint64_t idle = window > busy ? window - busy : 0;
-      lines.push_back({utostr(t.tid), us(window), us(busy), pct(busy, window),
-                       pct(t.byKind[0], window), pct(t.byKind[1], window),
-                       pct(t.byKind[2], window), pct(t.byKind[3], window),
-                       pct(idle, window), utostr(t.records),
-                       utostr(t.unfinished), utostr(t.dropped)});
+      table.addRow({utostr(t.tid), us(window), us(busy), pct(busy, window),
+                    pct(t.byKind[0], window), pct(t.byKind[1], window),
+                    pct(t.byKind[2], window), pct(t.byKind[3], window),
+                    pct(idle, window), utostr(t.records), utostr(t.unfinished),
+                    utostr(t.dropped)});
     }
-    printColumns(lines, out, 2);
+    table.print(out);
     out << "  Dropped records (header): " << info.dropped;
     if (std::string why = dropReasons(info.drops); !why.empty())
       out << " (" << why << ")";
@@ -168,33 +145,17 @@ Error tpuprof::report::printSummary(ArrayRef<std::string> dumpPaths,
       if (d.info.device == device)
         deviceWindow += d.windowNs;
     os << "Top ops on device " << device << ":\n";
-    std::vector<std::vector<std::string>> lines = {
-        {"#", "Duration (us)", "Percent", "Count", "Name", "Argument Shapes"}};
+    TextTable table(2);
+    for (const char *title : {"#", "Duration (us)", "Percent", "Count"})
+      table.addColumn(title, TextTable::Align::Right);
+    table.addColumn("Name", TextTable::Align::Left);
+    table.addColumn("Argument Shapes", TextTable::Align::Left);
     for (size_t i = 0; i != rows.size() && (!top || i != top); ++i)
-      lines.push_back({utostr(i + 1), us(rows[i]->durationNs),
-                       pct(rows[i]->durationNs, deviceWindow),
-                       utostr(rows[i]->count), rows[i]->name,
-                       rows[i]->shapes.empty() ? "-" : rows[i]->shapes});
-    // Left-align the text columns: print by hand.
-    std::vector<size_t> width(6, 0);
-    for (const auto &l : lines)
-      for (size_t c = 0; c != l.size(); ++c)
-        width[c] = std::max(width[c], l[c].size());
-    for (const auto &l : lines) {
-      std::string s = "  ";
-      for (size_t c = 0; c != l.size(); ++c) {
-        if (c)
-          s += "  ";
-        bool right = c < 4;
-        size_t pad = width[c] - l[c].size();
-        if (right)
-          s.append(pad, ' ');
-        s += l[c];
-        if (!right)
-          s.append(pad, ' ');
-      }
-      os << StringRef(s).rtrim(' ') << '\n';
-    }
+      table.addRow({utostr(i + 1), us(rows[i]->durationNs),
+                    pct(rows[i]->durationNs, deviceWindow),
+                    utostr(rows[i]->count), rows[i]->name,
+                    rows[i]->shapes.empty() ? "-" : rows[i]->shapes});
+    table.print(os);
     auto &totals = counterTotals[device];
     if (!totals.empty()) {
       os << "Counter totals on device " << device << ":";

@@ -9,6 +9,7 @@
 
 #include "tpuprof/report/views/Table.h"
 #include "tpuprof/report/views/Counters.h"
+#include "tpuprof/report/views/TextTable.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
@@ -308,13 +309,35 @@ Error tpuprof::report::printTable(const Profile &profile,
   if (opts.top && opts.top < shown)
     shown = opts.top;
 
-  using Line = std::array<std::string, NumColumns>;
-  std::vector<Line> lines;
-  Line title;
-  for (unsigned c = 0; c != NumColumns; ++c)
-    title[c] = columns[c].title.str();
-  lines.push_back(title);
+  // PMU counter columns (Counters.h) come after every fixed column; their
+  // number depends on the events the dumps recorded.
+  bool anyScaled = false;
+  std::vector<CounterColumn> counterCols = counterColumns(
+      profile, ArrayRef<Row>(rows).take_front(shown), anyScaled);
 
+  TextTable table;
+  for (unsigned c = 0; c != NumColumns; ++c)
+    if (visible[c])
+      table.addColumn(columns[c].title.str(), columns[c].numeric
+                                                  ? TextTable::Align::Right
+                                                  : TextTable::Align::Left);
+  // Right-aligned like every number; '*' marks a scaled value.
+  for (const CounterColumn &cc : counterCols)
+    table.addColumn(cc.title, TextTable::Align::Right);
+
+  using Line = std::array<std::string, NumColumns>;
+  // One table line: the visible fixed cells, then counter cells of shown
+  // row `row` (none for the Sum and Total lines).
+  auto add = [&](const Line &l, size_t row = SIZE_MAX) {
+    std::vector<std::string> cells;
+    for (unsigned c = 0; c != NumColumns; ++c)
+      if (visible[c])
+        cells.push_back(l[c]);
+    if (row != SIZE_MAX)
+      for (const CounterColumn &cc : counterCols)
+        cells.push_back(cc.cells[row]);
+    table.addRow(std::move(cells));
+  };
   for (size_t i = 0; i != shown; ++i) {
     const Row &row = rows[i];
     Line l;
@@ -344,13 +367,18 @@ Error tpuprof::report::printTable(const Profile &profile,
                   : intensity >= opts.peakGflops / opts.peakGBps
                       ? "compute"
                       : "memory";
-    lines.push_back(std::move(l));
+    add(l, i);
   }
-  // PMU counter columns (Counters.h) come after every fixed column; their
-  // number depends on the events the dumps recorded.
-  bool anyScaled = false;
-  std::vector<CounterColumn> counterCols = counterColumns(
-      profile, ArrayRef<Row>(rows).take_front(shown), anyScaled);
+  if (size_t hidden = rows.size() - shown)
+    table.addNote(("(" + Twine(hidden) + " more " +
+                   (hidden == 1 ? "row" : "rows") + " not shown; --top " +
+                   Twine(opts.top) + ")")
+                      .str());
+  if (filtered)
+    table.addNote(("(" + Twine(filtered) + " " +
+                   (filtered == 1 ? "row" : "rows") + " filtered out)")
+                      .str());
+  table.addRule();
   Line sum, total;
   sum[ColName] = "Sum";
   sum[ColDuration] = formatUs(profile.coveredNs);
@@ -359,69 +387,9 @@ Error tpuprof::report::printTable(const Profile &profile,
   total[ColName] = "Total";
   total[ColDuration] = formatUs(profile.totalNs);
   total[ColPercent] = "100.00";
-
-  std::array<size_t, NumColumns> width{};
-  auto measure = [&](const Line &l) {
-    for (unsigned c = 0; c != NumColumns; ++c)
-      width[c] = std::max(width[c], l[c].size());
-  };
-  for (const Line &l : lines)
-    measure(l);
-  measure(sum);
-  measure(total);
-  size_t tableWidth = 0;
-  for (unsigned c = 0; c != NumColumns; ++c)
-    if (visible[c])
-      tableWidth += width[c] + (c ? 2 : 0);
-  std::vector<size_t> counterWidth;
-  for (const CounterColumn &cc : counterCols) {
-    size_t w = cc.title.size();
-    for (const std::string &cell : cc.cells)
-      w = std::max(w, cell.size());
-    counterWidth.push_back(w);
-    tableWidth += w + 2;
-  }
-
-  // `line` indexes `lines` (0 = titles) for the counter cells; npos: none.
-  auto print = [&](const Line &l, size_t line = std::string::npos) {
-    std::string out;
-    for (unsigned c = 0; c != NumColumns; ++c) {
-      if (!visible[c])
-        continue;
-      if (c)
-        out += "  ";
-      size_t pad = width[c] - l[c].size();
-      if (columns[c].numeric)
-        out.append(pad, ' ');
-      out += l[c];
-      if (!columns[c].numeric)
-        out.append(pad, ' ');
-    }
-    for (size_t k = 0; k != counterCols.size(); ++k) {
-      StringRef cell;
-      if (line == 0)
-        cell = counterCols[k].title;
-      else if (line != std::string::npos)
-        cell = counterCols[k].cells[line - 1];
-      // Right-aligned like every number; '*' marks a scaled value.
-      size_t w = counterWidth[k];
-      out += "  ";
-      out.append(w - cell.size(), ' ');
-      out += cell;
-    }
-    os << StringRef(out).rtrim(' ') << '\n';
-  };
-  for (size_t i = 0; i != lines.size(); ++i)
-    print(lines[i], i);
-  if (size_t hidden = rows.size() - shown)
-    os << "(" << hidden << " more " << (hidden == 1 ? "row" : "rows")
-       << " not shown; --top " << opts.top << ")\n";
-  if (filtered)
-    os << "(" << filtered << " " << (filtered == 1 ? "row" : "rows")
-       << " filtered out)\n";
-  os << std::string(tableWidth, '-') << '\n';
-  print(sum);
-  print(total);
+  add(sum);
+  add(total);
+  table.print(os);
   if (anyScaled)
     os << "* scaled for multiplexing: counted for part of the op's time; "
           "value = raw x time_enabled / time_running\n";
