@@ -84,14 +84,37 @@ size_t Aggregator::rowFor(const DumpReader &dump, const RecordView &record,
   return it->second;
 }
 
-void Aggregator::add(const DumpReader &dump) {
-  const DumpInfo &info = dump.info();
+DumpSummary Aggregator::summarize(const DumpReader &dump) const {
   DumpSummary summary;
   summary.path = dump.path().str();
-  summary.info = info;
-  summary.windowNs = info.windowNs();
+  summary.info = dump.info();
+  summary.windowNs = dump.info().windowNs();
   summary.threads = dump.threads().size();
-  summary.correction = OverheadCorrection::forDump(info).state;
+  summary.correction = OverheadCorrection::forDump(dump.info()).state;
+  return summary;
+}
+
+void Aggregator::book(DumpSummary summary) {
+  result.coveredNs += summary.coveredNs;
+  result.totalNs += summary.windowNs;
+  result.unfinished += summary.unfinished;
+  result.dropped += summary.info.dropped;
+  result.drops += summary.info.drops;
+  result.unwound += summary.info.unwound;
+  result.threads += summary.threads;
+  result.records += summary.records;
+  result.dumps.push_back(std::move(summary));
+}
+
+void Aggregator::addSummary(const DumpReader &dump) {
+  DumpSummary summary = summarize(dump);
+  for (const ThreadInfo &t : dump.threads())
+    summary.records += t.numRecords;
+  book(std::move(summary));
+}
+
+void Aggregator::add(const DumpReader &dump) {
+  DumpSummary summary = summarize(dump);
 
   // Map this dump's event slots onto the profile's union of event names.
   SmallVector<unsigned, 8> eventSlot;
@@ -180,6 +203,12 @@ void Aggregator::add(const DumpReader &dump) {
       return row;
     }
 
+    void thread(const ThreadInfo &t) {
+      summary.threadStats.emplace_back();
+      summary.threadStats.back().tid = t.tid;
+      summary.threadStats.back().dropped = t.dropped;
+    }
+
     void open(WalkFrame &f, const WalkFrame *) {
       f.user = rowOf(f.record, f.probe);
       Row &row = agg.result.rows[f.user];
@@ -193,6 +222,15 @@ void Aggregator::add(const DumpReader &dump) {
     }
 
     void close(const WalkFrame &f, ArrayRef<WalkFrame>) {
+      ThreadSummary &t = summary.threadStats.back();
+      ++t.records;
+      t.unfinished += !f.finished;
+      if (f.topLevel()) {
+        t.busyNs[f.probe ? std::min<unsigned>(f.probe->kind, 2) : 3] +=
+            f.durationNs;
+        for (unsigned i = 0; i != f.record.numCounters; ++i)
+          summary.topLevelCounters[i] += f.record.counter(i);
+      }
       if (!f.finished)
         return;
       uint64_t ns = f.durationNs;
@@ -227,17 +265,10 @@ void Aggregator::add(const DumpReader &dump) {
       }
     }
   } folder(*this, dump, summary, eventSlot);
+  summary.events = dump.events().vec();
+  summary.topLevelCounters.assign(summary.events.size(), 0);
   walkDump(dump, folder, /*timeline=*/false);
-
-  result.coveredNs += summary.coveredNs;
-  result.totalNs += summary.windowNs;
-  result.unfinished += summary.unfinished;
-  result.dropped += info.dropped;
-  result.drops += info.drops;
-  result.unwound += info.unwound;
-  result.threads += summary.threads;
-  result.records += summary.records;
-  result.dumps.push_back(std::move(summary));
+  book(std::move(summary));
 }
 
 Error Aggregator::addFile(StringRef path) {

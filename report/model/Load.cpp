@@ -1,9 +1,8 @@
 //===- report/model/Load.cpp - Load, merge and regroup rows ---------------===//
-//---------------------===//
 //
-// loadProfile() is the common front of the row views: it aggregates dumps
-// with the streaming Aggregator and folds JSON exports in by key, so the
-// table of an export equals the table of its dumps. groupRows() implements
+// loadInput() is the common front of the views: it aggregates dumps with
+// the streaming Aggregator and folds JSON exports in by key, so the table
+// of an export equals the table of its dumps. groupRows() implements
 // `table --by`.
 //
 //===----------------------------------------------------------------------===//
@@ -110,51 +109,73 @@ void tpuprof::report::mergeProfile(Profile &into, const Profile &from) {
   into.records += from.records;
 }
 
-Expected<Profile> tpuprof::report::loadProfile(ArrayRef<std::string> inputs,
-                                               bool progress) {
-  std::vector<std::string> dumpArgs, jsonArgs;
-  for (const std::string &in : inputs)
-    (isJsonExport(in) ? jsonArgs : dumpArgs).push_back(in);
-  Profile result;
+Expected<Input> tpuprof::report::loadInput(ArrayRef<std::string> inputs,
+                                           const LoadOptions &opts) {
+  Input in;
+  in.args = inputs.vec();
+  in.progress = opts.progress;
+  std::vector<std::string> dumpArgs;
+  for (const std::string &arg : inputs)
+    (isJsonExport(arg) ? in.exports : dumpArgs).push_back(arg);
   if (!dumpArgs.empty()) {
     Expected<std::vector<std::string>> files = expandDumpPaths(dumpArgs);
     if (!files)
       return files.takeError();
+    in.dumpFiles = std::move(*files);
+    auto sizeOf = [](const std::string &f) {
+      uint64_t size = 0;
+      return sys::fs::file_size(f, size) ? 0 : size;
+    };
     uint64_t bytes = 0;
-    for (const std::string &f : *files) {
-      uint64_t size = 0;
-      if (!sys::fs::file_size(f, size))
-        bytes += size;
-    }
-    Progress bar(progress, "reading dumps", bytes);
+    for (const std::string &f : in.dumpFiles)
+      bytes += sizeOf(f);
+    Progress bar(opts.progress, "reading dumps", bytes);
     Aggregator agg;
-    for (const std::string &file : *files) {
-      if (Error err = agg.addFile(file))
-        return std::move(err);
-      uint64_t size = 0;
-      if (!sys::fs::file_size(file, size))
-        bar.advance(size);
+    for (const std::string &file : in.dumpFiles) {
+      Expected<DumpReader> reader = DumpReader::open(file);
+      if (!reader)
+        return reader.takeError();
+      if (opts.rows)
+        agg.add(*reader);
+      else
+        agg.addSummary(*reader);
+      bar.advance(sizeOf(file));
     }
-    result = agg.take();
+    in.profile = agg.take();
   }
-  for (const std::string &path : jsonArgs) {
-    Expected<Profile> p = readProfileJson(path);
-    if (!p)
-      return p.takeError();
-    mergeProfile(result, *p);
-  }
-  return result;
+  if (opts.rows)
+    for (const std::string &path : in.exports) {
+      Expected<Profile> p = readProfileJson(path);
+      if (!p)
+        return p.takeError();
+      mergeProfile(in.profile, *p);
+    }
+  return in;
 }
 
-Expected<std::vector<std::string>>
-tpuprof::report::dumpFilesFor(ArrayRef<std::string> inputs, StringRef view) {
-  for (const std::string &in : inputs)
-    if (isJsonExport(in))
-      return createStringError(inconvertibleErrorCode(),
-                               in + ": " + view +
-                                   " needs dumps (a JSON export has rows, "
-                                   "not records)");
-  return expandDumpPaths(inputs);
+Error Input::needDumps(StringRef view) const {
+  if (exports.empty())
+    return Error::success();
+  return createStringError(inconvertibleErrorCode(),
+                           exports.front() + ": " + view +
+                               " needs dumps (a JSON export has rows, not "
+                               "records)");
+}
+
+Error Input::forEachDump(StringRef view,
+                         function_ref<Error(const DumpReader &)> fn) const {
+  if (Error err = needDumps(view))
+    return err;
+  Progress bar(progress, view, dumpFiles.size());
+  for (const std::string &file : dumpFiles) {
+    Expected<DumpReader> reader = DumpReader::open(file);
+    if (!reader)
+      return reader.takeError();
+    if (Error err = fn(*reader))
+      return err;
+    bar.advance(1);
+  }
+  return Error::success();
 }
 
 Expected<GroupBy> tpuprof::report::parseGroupBy(StringRef name) {

@@ -45,9 +45,10 @@ std::string us(double ns) { return formatv("{0:F2}", ns / 1000.0).str(); }
 
 } // namespace
 
-Expected<bool> tpuprof::report::printDiff(const Profile &a, const Profile &b,
+Expected<bool> tpuprof::report::printDiff(const Input &inA, const Input &inB,
                                           const DiffOptions &opts,
                                           raw_ostream &os) {
+  const Profile &a = inA.profile, &b = inB.profile;
   using Key = std::tuple<bool, uint64_t, std::string>;
   std::map<Key, DiffRow> rows;
   std::vector<std::string> events;

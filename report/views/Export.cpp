@@ -31,7 +31,8 @@ std::string hexHash(uint64_t h) {
 // JSON
 //===----------------------------------------------------------------------===//
 
-void tpuprof::report::writeProfileJson(const Profile &p, raw_ostream &os) {
+void tpuprof::report::writeProfileJson(const Input &in, raw_ostream &os) {
+  const Profile &p = in.profile;
   json::OStream j(os, 1);
   j.object([&] {
     j.attribute("format", "tpuprof-report");
@@ -176,7 +177,8 @@ std::string tpuprof::report::csvField(StringRef s) {
   return out;
 }
 
-void tpuprof::report::writeCsv(const Profile &p, raw_ostream &os) {
+void tpuprof::report::writeCsv(const Input &in, raw_ostream &os) {
+  const Profile &p = in.profile;
   // Lines end in CRLF as RFC 4180 says; fields are separated by commas.
   static const char *const header[] = {
       "name",        "kind",     "device", "hash",       "shapes",

@@ -4,7 +4,7 @@
 // style and script compiled in from report/html/ (HtmlAssets.inc, generated
 // at build time) around one JSON document:
 //
-//   rows      the `table` view's rows (loadProfile), with the IR lines of
+//   rows      the `table` view's rows (loadInput), with the IR lines of
 //             their locations when --ir is given;
 //   sites     (row, location) pairs: what a timeline event points at;
 //   lanes     one per (device, pid, thread): busy time by probe kind;
@@ -24,7 +24,6 @@
 
 #include "tpuprof/report/views/Html.h"
 #include "tpuprof/report/model/Load.h"
-#include "tpuprof/report/model/Progress.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringExtras.h"
@@ -104,7 +103,8 @@ struct Lane {
 
 /// Everything the page shows, gathered before anything is written.
 struct ReportData {
-  Profile profile;
+  explicit ReportData(const Profile &profile) : profile(profile) {}
+  const Profile &profile;
   std::vector<std::pair<uint32_t, uint32_t>> sites; ///< (row, location idx).
   std::vector<Lane> lanes;
   uint64_t spanNs = 0; ///< Origin to the latest window end.
@@ -115,27 +115,19 @@ struct ReportData {
   std::map<uint32_t, std::map<std::string, uint64_t>> counterTotals;
   std::vector<std::string> irLines;
   std::map<std::string, std::vector<unsigned>> irLinesByLocation;
-  std::optional<Profile> baseline;
+  const Input *baseline = nullptr;
 };
 
 /// Reads dumps a second time, after aggregation, walking records with their
 /// nesting to build lanes and the timeline.
-Error walkRecords(ArrayRef<std::string> files, const HtmlOptions &opts,
-                  ReportData &data, bool progress) {
-  std::vector<DumpReader> readers;
+Error walkRecords(const Input &in, const HtmlOptions &opts, ReportData &data) {
   uint64_t origin = UINT64_MAX, last = 0;
-  for (const std::string &f : files) {
-    Expected<DumpReader> r = DumpReader::open(f);
-    if (!r)
-      return r.takeError();
-    origin =
-        std::min(origin, absoluteNs(r->info(), r->info().windowBegin));
-    last = std::max(last, absoluteNs(r->info(), r->info().windowEnd));
-    for (const ThreadInfo &t : r->threads())
-      data.numEvents += t.numRecords;
-    readers.push_back(std::move(*r));
+  for (const DumpSummary &d : in.profile.dumps) {
+    origin = std::min(origin, absoluteNs(d.info, d.info.windowBegin));
+    last = std::max(last, absoluteNs(d.info, d.info.windowEnd));
+    data.numEvents += d.records;
   }
-  if (readers.empty())
+  if (in.profile.dumps.empty())
     return Error::success();
   data.spanNs = std::max<uint64_t>(last > origin ? last - origin : 0, 1);
   data.bucketed = data.numEvents > opts.maxEvents;
@@ -166,8 +158,7 @@ Error walkRecords(ArrayRef<std::string> files, const HtmlOptions &opts,
   };
 
   std::map<std::tuple<uint32_t, uint32_t, uint64_t>, size_t> laneOf;
-  Progress bar(progress, "reading records", readers.size());
-  for (const DumpReader &reader : readers) {
+  Error err = in.forEachDump("html", [&](const DumpReader &reader) {
     const DumpInfo &info = reader.info();
     ArrayRef<std::string> events = reader.events();
     // Profile::events is the union over dumps; map this dump's into it.
@@ -278,8 +269,10 @@ Error walkRecords(ArrayRef<std::string> files, const HtmlOptions &opts,
           lane->windowNs += info.windowNs();
           lane->dropped += t.dropped;
         });
-    bar.advance(1);
-  }
+    return Error::success();
+  });
+  if (err)
+    return err;
   // Lanes in (device, pid, tid) order; events by begin, parents first.
   std::vector<Lane> ordered;
   for (auto &entry : laneOf)
@@ -578,43 +571,32 @@ void writeData(raw_ostream &os, ArrayRef<std::string> inputs,
     });
   if (data.baseline) {
     j.attributeArray("baselineInputs", [&] {
-      for (const std::string &in : opts.baseline)
+      for (const std::string &in : data.baseline->args)
         j.value(in);
     });
-    writeDiff(j, *data.baseline, p);
+    writeDiff(j, data.baseline->profile, p);
   }
   j.objectEnd();
 }
 
 } // namespace
 
-Error tpuprof::report::writeHtmlReport(ArrayRef<std::string> dumpPaths,
-                                       const HtmlOptions &opts, raw_ostream &os,
-                                       bool progress) {
-  Expected<std::vector<std::string>> files =
-      dumpFilesFor(dumpPaths, "html");
-  if (!files)
-    return files.takeError();
-  ReportData data;
-  Expected<Profile> profile = loadProfile(*files, progress);
-  if (!profile)
-    return profile.takeError();
-  data.profile = std::move(*profile);
+Error tpuprof::report::writeHtmlReport(const Input &in,
+                                       const HtmlOptions &opts,
+                                       raw_ostream &os) {
+  if (Error err = in.needDumps("html"))
+    return err;
+  ReportData data(in.profile);
   if (!opts.irPath.empty())
     if (Error err = readIr(opts.irPath, data))
       return err;
-  if (!opts.baseline.empty()) {
-    Expected<Profile> base = loadProfile(opts.baseline, progress);
-    if (!base)
-      return base.takeError();
-    data.baseline = std::move(*base);
-  }
-  if (Error err = walkRecords(*files, opts, data, progress))
+  data.baseline = opts.baseline;
+  if (Error err = walkRecords(in, opts, data))
     return err;
 
   std::string title = opts.title;
   if (title.empty())
-    title = "tpuprof report: " + join(dumpPaths, " ");
+    title = "tpuprof report: " + join(in.args, " ");
   // The template's @MARKERS@ stand alone, so splitting at them is exact.
   StringRef page(reinterpret_cast<const char *>(kReportHtml),
                  sizeof(kReportHtml) - 1);
@@ -640,7 +622,7 @@ Error tpuprof::report::writeHtmlReport(ArrayRef<std::string> dumpPaths,
   });
   emit("@DATA@", [&] {
     ScriptJsonStream safe(os);
-    writeData(safe, dumpPaths, opts, data);
+    writeData(safe, in.args, opts, data);
     safe.finish();
   });
   emit("@SCRIPT@", [&] { os << script; });

@@ -51,9 +51,10 @@ bool splitLocation(StringRef loc, StringRef &file, unsigned &line) {
 
 } // namespace
 
-Error tpuprof::report::printSourceListing(const Profile &profile,
+Error tpuprof::report::printSourceListing(const Input &in,
                                           StringRef sourcePath,
                                           raw_ostream &os) {
+  const Profile &profile = in.profile;
   // (file, line) -> stats. A row with several locations counts at each (its
   // probes are identical ops; the hash cannot tell their times apart).
   std::map<std::pair<std::string, unsigned>, LineStats> lines;

@@ -6,8 +6,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "tpuprof/report/views/Sqlite.h"
-#include "tpuprof/report/model/Load.h"
-#include "tpuprof/report/model/Progress.h"
 #include "tpuprof/report/model/Walk.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -93,12 +91,9 @@ private:
 
 } // namespace
 
-Error tpuprof::report::exportSqlite(ArrayRef<std::string> dumpPaths,
-                                    StringRef outPath, bool progress) {
-  Expected<std::vector<std::string>> files =
-      dumpFilesFor(dumpPaths, "export --format sqlite");
-  if (!files)
-    return files.takeError();
+Error tpuprof::report::exportSqlite(const Input &in, StringRef outPath) {
+  if (Error err = in.needDumps("export --format sqlite"))
+    return err;
   sys::fs::remove(outPath);
   sqlite3 *db = nullptr;
   auto dbError = [&](StringRef what) {
@@ -116,7 +111,6 @@ Error tpuprof::report::exportSqlite(ArrayRef<std::string> dumpPaths,
       sqlite3_exec(db, kSchema, 0, 0, 0) != SQLITE_OK)
     return dbError("cannot create tables");
 
-  Aggregator agg;
   bool failed = false;
   {
     Stmt dumpRow(db, "INSERT INTO dumps VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
@@ -127,20 +121,12 @@ Error tpuprof::report::exportSqlite(ArrayRef<std::string> dumpPaths,
     Stmt recordRow(db, "INSERT INTO records VALUES(?,?,?,?,?,?,?,?,?,?,?)",
                    failed);
     Stmt counterRow(db, "INSERT INTO counters VALUES(?,?,?,?,?)", failed);
-    Progress bar(progress, "exporting", files->size());
     int64_t dumpId = 0;
-    for (const std::string &file : *files) {
-      Expected<DumpReader> reader = DumpReader::open(file);
-      if (!reader) {
-        sqlite3_close(db);
-        sys::fs::remove(outPath);
-        return reader.takeError();
-      }
-      agg.add(*reader);
-      const DumpInfo &info = reader->info();
+    Error err = in.forEachDump("export", [&](const DumpReader &dump) {
+      const DumpInfo &info = dump.info();
       uint64_t windowBegin =
           absoluteNs(info, info.windowBegin);
-      dumpRow(dumpId)(StringRef(file))(int64_t(info.device))(int64_t(info.pid))(
+      dumpRow(dumpId)(dump.path())(int64_t(info.device))(int64_t(info.pid))(
           int64_t(info.callNum))(int64_t(info.mode))(StringRef(
           info.clockSource == TPUPROF_CLOCK_TSC ? "tsc" : "monotonic"))(
           int64_t(info.isComplete()))(int64_t(windowBegin))(
@@ -148,7 +134,7 @@ Error tpuprof::report::exportSqlite(ArrayRef<std::string> dumpPaths,
           correctionName(OverheadCorrection::forDump(info).state))(
           calibSelfNs(info))(calibNestedNs(info))(calibReadNs(info))
           .run();
-      for (const Module &m : reader->modules()) {
+      for (const Module &m : dump.modules()) {
         moduleRow(dumpId)(int64_t(m.moduleId))(m.table.moduleName)(
             int64_t(m.firstProbe))(int64_t(m.table.probes.size()))
             .run();
@@ -162,9 +148,9 @@ Error tpuprof::report::exportSqlite(ArrayRef<std::string> dumpPaths,
         }
       }
       uint64_t tid = 0;
-      ArrayRef<std::string> events = reader->events();
+      ArrayRef<std::string> events = dump.events();
       walkDump(
-          *reader,
+          dump,
           [&](const WalkFrame &f,
               ArrayRef<WalkFrame> up) {
             const RecordView &r = f.record;
@@ -195,10 +181,15 @@ Error tpuprof::report::exportSqlite(ArrayRef<std::string> dumpPaths,
           },
           [&](const ThreadInfo &t) { tid = t.tid; });
       ++dumpId;
-      bar.advance(1);
+      return Error::success();
+    });
+    if (err) {
+      sqlite3_close(db);
+      sys::fs::remove(outPath);
+      return err;
     }
 
-    Profile p = agg.take();
+    const Profile &p = in.profile;
     Stmt opRow(db,
                "INSERT INTO ops VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,"
                "?,?,?,?,?,?)",
@@ -229,7 +220,7 @@ Error tpuprof::report::exportSqlite(ArrayRef<std::string> dumpPaths,
   return Error::success();
 }
 #else
-Error tpuprof::report::exportSqlite(ArrayRef<std::string>, StringRef, bool) {
+Error tpuprof::report::exportSqlite(const Input &, StringRef) {
   return createStringError(inconvertibleErrorCode(),
                            "this tpuprof-report was built without SQLite "
                            "(install libsqlite3-dev and reconfigure)");

@@ -12,7 +12,6 @@
 
 #include "tpuprof/report/views/Stacks.h"
 #include "tpuprof/report/model/Load.h"
-#include "tpuprof/report/model/Progress.h"
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/Twine.h"
@@ -47,25 +46,16 @@ std::string frameName(const WalkFrame &f, bool shapes) {
 
 } // namespace
 
-Error tpuprof::report::writeStacks(ArrayRef<std::string> dumpPaths,
-                                   const StacksOptions &opts, raw_ostream &os,
-                                   bool progress) {
-  Expected<std::vector<std::string>> files =
-      dumpFilesFor(dumpPaths, "stacks");
-  if (!files)
-    return files.takeError();
+Error tpuprof::report::writeStacks(const Input &in, const StacksOptions &opts,
+                                   raw_ostream &os) {
   std::map<std::string, uint64_t> folded;
   uint64_t dropped = 0, incomplete = 0;
-  Progress bar(progress, "folding stacks", files->size());
-  for (const std::string &file : *files) {
-    Expected<DumpReader> reader = DumpReader::open(file);
-    if (!reader)
-      return reader.takeError();
-    dropped += reader->info().dropped;
-    incomplete += !reader->info().isComplete();
+  Error err = in.forEachDump("stacks", [&](const DumpReader &dump) {
+    dropped += dump.info().dropped;
+    incomplete += !dump.info().isComplete();
     std::string root;
     walkDump(
-        *reader,
+        dump,
         [&](const WalkFrame &f, ArrayRef<WalkFrame> up) {
           if (!f.finished || !f.selfNs())
             return;
@@ -78,12 +68,14 @@ Error tpuprof::report::writeStacks(ArrayRef<std::string> dumpPaths,
         [&](const ThreadInfo &t) {
           root.clear();
           if (opts.perThread)
-            root = ("dev " + Twine(reader->info().device) + ";tid " +
+            root = ("dev " + Twine(dump.info().device) + ";tid " +
                     Twine(t.tid) + ";")
                        .str();
         });
-    bar.advance(1);
-  }
+    return Error::success();
+  });
+  if (err)
+    return err;
   for (auto &[path, ns] : folded)
     os << path << ' ' << ns << '\n';
   // The folded format has no place for it, and its readers choke on

@@ -8,18 +8,12 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tpuprof/report/model/Walk.h"
-
-#include "tpuprof/report/views/Table.h"
 #include "tpuprof/report/views/Summary.h"
 #include "tpuprof/report/views/TextTable.h"
-#include "tpuprof/report/model/Load.h"
-#include "tpuprof/report/model/Progress.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 
-#include <array>
 #include <map>
 
 using namespace llvm;
@@ -36,61 +30,33 @@ std::string pct(uint64_t part, uint64_t whole) {
       .str();
 }
 
-struct ThreadStats {
-  uint64_t tid = 0, records = 0, dropped = 0, unfinished = 0;
-  std::array<uint64_t, 4> byKind{}; ///< op, launch, user, unknown probe.
-};
-
 } // namespace
 
-Error tpuprof::report::printSummary(ArrayRef<std::string> dumpPaths,
-                                    unsigned top, raw_ostream &os,
-                                    bool progress) {
-  Expected<std::vector<std::string>> files =
-      dumpFilesFor(dumpPaths, "summary");
-  if (!files)
-    return files.takeError();
-  Aggregator agg;
+Error tpuprof::report::printSummary(const Input &in, unsigned top,
+                                    raw_ostream &os) {
+  // Per-thread figures come from the aggregation's walk (DumpSummary), so
+  // JSON exports, which do not carry them, cannot be summarized.
+  if (Error err = in.needDumps("summary"))
+    return err;
+  const Profile &p = in.profile;
+  os << "Summary\n=======\n";
+  os << "Dumps: " << p.dumps.size() << "  Threads: " << p.threads
+     << "  Records: " << p.records << "  Window: " << us(p.totalNs)
+     << " us  Busy: " << us(p.coveredNs) << " us ("
+     << pct(p.coveredNs, p.totalNs) << "%)  Dropped records: " << p.dropped
+     << "  Unfinished: " << p.unfinished << "\n\n";
+
   // Counter totals per device (top-level records: nested counts once).
   std::map<uint32_t, std::map<std::string, uint64_t>> counterTotals;
-  std::string body;
-  raw_string_ostream out(body);
-  Progress bar(progress, "summarizing", files->size());
-  for (const std::string &file : *files) {
-    Expected<DumpReader> reader = DumpReader::open(file);
-    if (!reader)
-      return reader.takeError();
-    agg.add(*reader);
-    const DumpInfo &info = reader->info();
-    uint64_t window = info.windowNs();
-    std::vector<ThreadStats> threads;
+  for (const DumpSummary &d : p.dumps) {
+    const DumpInfo &info = d.info;
+    uint64_t window = d.windowNs;
     auto &totals = counterTotals[info.device];
-    ArrayRef<std::string> events = reader->events();
-    walkDump(
-        *reader,
-        [&](const WalkFrame &f, ArrayRef<WalkFrame> up) {
-          ThreadStats &t = threads.back();
-          ++t.records;
-          if (!f.finished) {
-            ++t.unfinished;
-            return;
-          }
-          if (!f.topLevel())
-            return;
-          unsigned k = f.probe ? std::min<unsigned>(f.probe->kind, 2) : 3;
-          t.byKind[k] += f.durationNs;
-          for (unsigned i = 0; i != f.record.numCounters && i != events.size();
-               ++i)
-            totals[events[i]] += f.record.counter(i);
-        },
-        [&](const ThreadInfo &ti) {
-          threads.emplace_back();
-          threads.back().tid = ti.tid;
-          threads.back().dropped = ti.dropped;
-        });
+    for (size_t i = 0; i != d.events.size(); ++i)
+      totals[d.events[i]] += d.topLevelCounters[i];
 
-    out << "Device " << info.device << ", pid " << info.pid << ", call "
-        << info.callNum << " (" << file << ")\n";
+    os << "Device " << info.device << ", pid " << info.pid << ", call "
+       << info.callNum << " (" << d.path << ")\n";
     TextTable table(2);
     table.addColumn("Thread", TextTable::Align::Left);
     for (const char *title :
@@ -98,37 +64,27 @@ Error tpuprof::report::printSummary(ArrayRef<std::string> dumpPaths,
           "User %", "Unknown %", "Unattributed %", "Records", "Unfinished",
           "Dropped"})
       table.addColumn(title, TextTable::Align::Right);
-    for (const ThreadStats &t : threads) {
-      uint64_t busy = t.byKind[0] + t.byKind[1] + t.byKind[2] + t.byKind[3];
+    for (const ThreadSummary &t : d.threadStats) {
+      const uint64_t *k = t.busyNs;
+      uint64_t busy = k[0] + k[1] + k[2] + k[3];
       uint64_t idle = window > busy ? window - busy : 0;
       table.addRow({utostr(t.tid), us(window), us(busy), pct(busy, window),
-                    pct(t.byKind[0], window), pct(t.byKind[1], window),
-                    pct(t.byKind[2], window), pct(t.byKind[3], window),
-                    pct(idle, window), utostr(t.records), utostr(t.unfinished),
-                    utostr(t.dropped)});
+                    pct(k[0], window), pct(k[1], window), pct(k[2], window),
+                    pct(k[3], window), pct(idle, window), utostr(t.records),
+                    utostr(t.unfinished), utostr(t.dropped)});
     }
-    table.print(out);
-    out << "  Dropped records (header): " << info.dropped;
+    table.print(os);
+    os << "  Dropped records (header): " << info.dropped;
     if (std::string why = dropReasons(info.drops); !why.empty())
-      out << " (" << why << ")";
-    out << "\n";
+      os << " (" << why << ")";
+    os << "\n";
     if (info.unwound)
-      out << "  Unfinished by a non-local exit (longjmp, exception, thread "
-             "exit): "
-          << info.unwound << "\n";
-    out << "  Probe overhead correction: " << describeCorrection(info)
-        << "\n\n";
-    bar.advance(1);
+      os << "  Unfinished by a non-local exit (longjmp, exception, thread "
+            "exit): "
+         << info.unwound << "\n";
+    os << "  Probe overhead correction: "
+       << describeCorrection(d.correction, info) << "\n\n";
   }
-  Profile p = agg.take();
-
-  os << "Summary\n=======\n";
-  os << "Dumps: " << p.dumps.size() << "  Threads: " << p.threads
-     << "  Records: " << p.records << "  Window: " << us(p.totalNs)
-     << " us  Busy: " << us(p.coveredNs) << " us ("
-     << pct(p.coveredNs, p.totalNs) << "%)  Dropped records: " << p.dropped
-     << "  Unfinished: " << p.unfinished << "\n\n";
-  os << body;
 
   // Top ops and counter totals per device.
   std::map<uint32_t, std::vector<const Row *>> byDevice;

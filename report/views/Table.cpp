@@ -278,8 +278,9 @@ Error tpuprof::report::sortRows(std::vector<Row> &rows,
   return Error::success();
 }
 
-Error tpuprof::report::printTable(const Profile &profile,
-                                  const TableOptions &opts, raw_ostream &os) {
+Error tpuprof::report::printTable(const Input &in, const TableOptions &opts,
+                                  raw_ostream &os) {
+  const Profile &profile = in.profile;
   std::vector<Row> rows = profile.rows;
   if (Error err = sortRows(rows, opts))
     return err;
@@ -452,8 +453,8 @@ Error tpuprof::report::printTable(ArrayRef<std::string> dumpPaths,
   // Check the options before reading possibly large dumps.
   if (!findColumn(opts.sortColumn))
     return unknownColumn(opts.sortColumn);
-  Expected<Profile> profile = aggregateDumps(dumpPaths);
-  if (!profile)
-    return profile.takeError();
-  return printTable(*profile, opts, os);
+  Expected<Input> in = loadInput(dumpPaths);
+  if (!in)
+    return in.takeError();
+  return printTable(*in, opts, os);
 }

@@ -17,7 +17,6 @@
 
 #include "tpuprof/report/views/Trace.h"
 #include "tpuprof/report/model/Load.h"
-#include "tpuprof/report/model/Progress.h"
 
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringExtras.h"
@@ -45,23 +44,14 @@ void writeUs(raw_ostream &os, uint64_t ns) {
 
 } // namespace
 
-Error tpuprof::report::writeTrace(ArrayRef<std::string> dumpPaths,
-                                  const TraceOptions &opts, raw_ostream &os,
-                                  bool progress) {
-  Expected<std::vector<std::string>> files =
-      dumpFilesFor(dumpPaths, "trace");
-  if (!files)
-    return files.takeError();
-  std::vector<DumpReader> readers;
+Error tpuprof::report::writeTrace(const Input &in, const TraceOptions &opts,
+                                  raw_ostream &os) {
+  if (Error err = in.needDumps("trace"))
+    return err;
+  ArrayRef<DumpSummary> dumps = in.profile.dumps;
   uint64_t origin = UINT64_MAX;
-  for (const std::string &f : *files) {
-    Expected<DumpReader> r = DumpReader::open(f);
-    if (!r)
-      return r.takeError();
-    origin =
-        std::min(origin, absoluteNs(r->info(), r->info().windowBegin));
-    readers.push_back(std::move(*r));
-  }
+  for (const DumpSummary &d : dumps)
+    origin = std::min(origin, absoluteNs(d.info, d.info.windowBegin));
 
   // The external trace is parsed before anything is written, so a bad file
   // leaves no half-written output.
@@ -91,11 +81,10 @@ Error tpuprof::report::writeTrace(ArrayRef<std::string> dumpPaths,
 
   // Chrome pids: one per (device, OS pid), numbered from 1 in dump order.
   std::map<std::pair<uint32_t, uint32_t>, int64_t> pids;
-  for (const DumpReader &r : readers)
-    pids.try_emplace({r.info().device, r.info().pid}, int64_t(pids.size()) + 1);
+  for (const DumpSummary &d : dumps)
+    pids.try_emplace({d.info.device, d.info.pid}, int64_t(pids.size()) + 1);
 
   json::OStream j(os);
-  Progress bar(progress, "writing trace", readers.size());
   j.objectBegin();
   j.attribute("displayTimeUnit", "ns");
   j.attributeObject("otherData", [&] {
@@ -104,17 +93,17 @@ Error tpuprof::report::writeTrace(ArrayRef<std::string> dumpPaths,
     j.attribute("origin_ns", origin);
     // Records full buffers dropped (never silent), and dumps cut short.
     uint64_t dropped = 0, incomplete = 0;
-    for (const DumpReader &r : readers) {
-      dropped += r.info().dropped;
-      incomplete += !r.info().isComplete();
+    for (const DumpSummary &d : dumps) {
+      dropped += d.info.dropped;
+      incomplete += !d.info.isComplete();
     }
     j.attribute("dropped_records", dropped);
     j.attribute("incomplete_dumps", incomplete);
     // Slices sit where they were recorded; with the correction on, each
     // finished slice's args carry its overhead-corrected duration.
     j.attributeArray("overhead_correction", [&] {
-      for (const DumpReader &r : readers)
-        j.value(describeCorrection(r.info()));
+      for (const DumpSummary &d : dumps)
+        j.value(describeCorrection(d.info));
     });
   });
   j.attributeBegin("traceEvents");
@@ -140,7 +129,7 @@ Error tpuprof::report::writeTrace(ArrayRef<std::string> dumpPaths,
     });
   }
   DenseSet<std::pair<int64_t, uint64_t>> namedThreads;
-  for (const DumpReader &reader : readers) {
+  Error err = in.forEachDump("trace", [&](const DumpReader &reader) {
     const DumpInfo &info = reader.info();
     int64_t pid = pids[{info.device, info.pid}];
     ArrayRef<std::string> events = reader.events();
@@ -231,8 +220,10 @@ Error tpuprof::report::writeTrace(ArrayRef<std::string> dumpPaths,
             });
           });
         });
-    bar.advance(1);
-  }
+    return Error::success();
+  });
+  if (err)
+    return err;
 
   if (external) {
     // Keep external pids apart from ours.

@@ -90,7 +90,7 @@ const Row &row(const Profile &p, llvm::StringRef name) {
 std::string stacks(const std::string &path) {
   std::string out;
   llvm::raw_string_ostream os(out);
-  EXPECT_FALSE(bool(writeStacks({path}, StacksOptions(), os)));
+  EXPECT_FALSE(bool(writeStacks(input({path}), StacksOptions(), os)));
   return out;
 }
 
@@ -297,7 +297,7 @@ TEST(Correction, SubtractsTheProbesOwnCounts) {
   TempFile d(countsDump().build());
   std::string trace;
   llvm::raw_string_ostream os(trace);
-  ASSERT_FALSE(bool(writeTrace({d.str()}, TraceOptions(), os)));
+  ASSERT_FALSE(bool(writeTrace(input({d.str()}), TraceOptions(), os)));
   llvm::Expected<llvm::json::Value> v = llvm::json::parse(trace);
   ASSERT_TRUE(bool(v)) << llvm::toString(v.takeError());
   std::map<std::string, int64_t> task;
@@ -405,7 +405,7 @@ TEST(Correction, RecordViewsUseTheSameCorrection) {
   // corrected duration to the args.
   std::string trace;
   llvm::raw_string_ostream os(trace);
-  ASSERT_FALSE(bool(writeTrace({d.str()}, TraceOptions(), os)));
+  ASSERT_FALSE(bool(writeTrace(input({d.str()}), TraceOptions(), os)));
   llvm::Expected<llvm::json::Value> v = llvm::json::parse(trace);
   ASSERT_TRUE(bool(v)) << llvm::toString(v.takeError());
   const llvm::json::Object *top = v->getAsObject();
@@ -430,12 +430,12 @@ TEST(Correction, SummarySaysWhatItDid) {
   TempFile d(nestedDump().build());
   std::string out;
   llvm::raw_string_ostream os(out);
-  ASSERT_FALSE(bool(printSummary({d.str()}, 10, os)));
+  ASSERT_FALSE(bool(printSummary(input({d.str()}), 10, os)));
   EXPECT_TRUE(contains(out, "Probe overhead correction: on (self 10.0 ns, "
                             "nested 30.0 ns per probe pair)"));
   TempFile raw(nestedDump(false).build());
   out.clear();
-  ASSERT_FALSE(bool(printSummary({raw.str()}, 10, os)));
+  ASSERT_FALSE(bool(printSummary(input({raw.str()}), 10, os)));
   EXPECT_TRUE(contains(out, "Probe overhead correction: off (dump has no "
                             "calibration"));
 }

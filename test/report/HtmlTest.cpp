@@ -96,7 +96,7 @@ std::string writePage(const std::vector<std::string> &dumps,
                       const HtmlOptions &opts) {
   std::string page;
   llvm::raw_string_ostream os(page);
-  llvm::Error err = writeHtmlReport(dumps, opts, os);
+  llvm::Error err = writeHtmlReport(input(dumps), opts, os);
   EXPECT_FALSE(bool(err)) << llvm::toString(std::move(err));
   return page;
 }
@@ -302,7 +302,7 @@ TEST(Html, InputErrorsComeBeforeOutput) {
   opts.irPath = "/nonexistent/model.mlir";
   std::string page;
   llvm::raw_string_ostream os(page);
-  llvm::Error err = writeHtmlReport({d.str()}, opts, os);
+  llvm::Error err = writeHtmlReport(input({d.str()}), opts, os);
   ASSERT_TRUE(bool(err));
   EXPECT_TRUE(contains(llvm::toString(std::move(err)),
                        "/nonexistent/model.mlir: cannot open"));

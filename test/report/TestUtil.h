@@ -9,6 +9,7 @@
 
 #include "DumpBuilder.h"
 
+#include "tpuprof/report/model/Load.h"
 #include "tpuprof/report/read/Dump.h"
 
 #include "llvm/ADT/SmallString.h"
@@ -58,6 +59,20 @@ inline std::string readError(const std::string &image) {
     return "";
   }
   return llvm::toString(r.takeError());
+}
+
+/// The views' input for `paths` (dumps, directories, JSON exports); fails
+/// the test when they do not load.
+inline report::Input input(const std::vector<std::string> &paths,
+                           bool rows = true) {
+  report::LoadOptions opts;
+  opts.rows = rows;
+  llvm::Expected<report::Input> in = report::loadInput(paths, opts);
+  if (!in) {
+    ADD_FAILURE() << llvm::toString(in.takeError());
+    return report::Input();
+  }
+  return std::move(*in);
 }
 
 inline ProbeInfo probe(std::string name, std::string shapes,

@@ -70,9 +70,7 @@ DumpBuilder opsDump(unsigned scale = 1, unsigned extraAdds = 0) {
 }
 
 Profile load(const std::vector<std::string> &paths) {
-  llvm::Expected<Profile> p = loadProfile(paths);
-  EXPECT_TRUE(bool(p)) << (p ? "" : llvm::toString(p.takeError()));
-  return p ? std::move(*p) : Profile();
+  return input(paths).profile;
 }
 
 std::string tableOf(const Profile &p, const TableOptions &opts = {}) {
@@ -259,7 +257,7 @@ TEST(Views, JsonRoundTripGivesTheSameTable) {
   EXPECT_EQ(twice.totalNs, 2 * p.totalNs);
 
   TempFile broken("{\"format\": \"tpuprof-report\", \"version\": 1}", "json");
-  llvm::Expected<Profile> e = loadProfile({broken.str()});
+  llvm::Expected<Input> e = loadInput({broken.str()});
   ASSERT_FALSE(bool(e));
   EXPECT_TRUE(contains(llvm::toString(e.takeError()),
                        "not a tpuprof JSON export: top level: missing "
@@ -378,7 +376,7 @@ TEST(Views, TraceIsNestedRelativeJson) {
   TempFile d(b.build());
   std::string out;
   llvm::raw_string_ostream os(out);
-  ASSERT_FALSE(bool(writeTrace({d.str()}, TraceOptions(), os)));
+  ASSERT_FALSE(bool(writeTrace(input({d.str()}), TraceOptions(), os)));
   llvm::Expected<llvm::json::Value> v = llvm::json::parse(out);
   ASSERT_TRUE(bool(v)) << llvm::toString(v.takeError());
   const llvm::json::Array *events = v->getAsObject()->getArray("traceEvents");
@@ -407,7 +405,7 @@ TEST(Views, StacksFoldSelfTime) {
   TempFile d(opsDump().build());
   std::string out;
   llvm::raw_string_ostream os(out);
-  ASSERT_FALSE(bool(writeStacks({d.str()}, StacksOptions(), os)));
+  ASSERT_FALSE(bool(writeStacks(input({d.str()}), StacksOptions(), os)));
   EXPECT_EQ(out, "tosa.add 100\n"
                  "tosa.matmul 200\n"
                  "tosa.matmul;tosa.add 100\n"
@@ -415,7 +413,7 @@ TEST(Views, StacksFoldSelfTime) {
   out.clear();
   StacksOptions opts;
   opts.perThread = true;
-  ASSERT_FALSE(bool(writeStacks({d.str()}, opts, os)));
+  ASSERT_FALSE(bool(writeStacks(input({d.str()}), opts, os)));
   EXPECT_TRUE(contains(out, "dev 0;tid 7;tosa.matmul;tosa.add 100\n"));
 }
 
@@ -429,7 +427,7 @@ TEST(Views, SummaryBusyAndShares) {
   TempFile d(b.build());
   std::string out;
   llvm::raw_string_ostream os(out);
-  ASSERT_FALSE(bool(printSummary({d.str()}, 2, os)));
+  ASSERT_FALSE(bool(printSummary(input({d.str()}), 2, os)));
   // Window 1 us; ops 0.45 us top level, launch 0.1 us; idle 0.45 us.
   EXPECT_TRUE(contains(out,
                        "7              1.00       0.55   55.00  45.00       "

@@ -76,10 +76,12 @@ int main(int argc, char **argv) {
                               "tpuprof-annotate: measured stats in the IR\n");
   setOverheadCorrection(!noOverheadCorrection);
 
-  llvm::Expected<Profile> profile =
-      loadProfile(dumps, llvm::sys::Process::StandardErrIsDisplayed());
-  if (!profile)
-    return fail(llvm::toString(profile.takeError()));
+  LoadOptions loadOptions;
+  loadOptions.progress = llvm::sys::Process::StandardErrIsDisplayed();
+  llvm::Expected<Input> in = loadInput(dumps, loadOptions);
+  if (!in)
+    return fail(llvm::toString(in.takeError()));
+  const Profile *profile = &in->profile;
   // Annotated IR and source listings have no place for the dropped count.
   if (std::string lost = lossSummary(*profile); !lost.empty())
     llvm::WithColor::warning(llvm::errs(), "tpuprof-annotate") << lost << '\n';
@@ -90,7 +92,7 @@ int main(int argc, char **argv) {
     return fail(outFile + ": cannot write: " + ec.message());
 
   if (!llvm::StringRef(irFile).ends_with(".mlir")) {
-    if (llvm::Error err = printSourceListing(*profile, irFile, out.os()))
+    if (llvm::Error err = printSourceListing(*in, irFile, out.os()))
       return fail(llvm::toString(std::move(err)));
     out.keep();
     return 0;

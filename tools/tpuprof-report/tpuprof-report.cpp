@@ -243,6 +243,14 @@ Error errorf(const Twine &msg) {
 /// Draw progress bars only for a person watching.
 bool showProgress() { return sys::Process::StandardErrIsDisplayed(); }
 
+/// Loads the inputs of a subcommand (model/Load.h).
+Expected<Input> load(ArrayRef<std::string> inputs, bool rows = true) {
+  LoadOptions opts;
+  opts.rows = rows;
+  opts.progress = showProgress();
+  return loadInput(inputs, opts);
+}
+
 /// Prints "tpuprof-report: error: <message>" and returns the exit status.
 int fail(Error err) {
   WithColor::error(errs(), "tpuprof-report")
@@ -288,11 +296,11 @@ int runTable() {
   if ((opts.peakGflops > 0) != (opts.peakGBps > 0))
     return fail(errorf("the Bound column needs both --peak-flops and "
                        "--peak-bw (or --machine)"));
-  Expected<Profile> profile = loadProfile(tableDumps, showProgress());
-  if (!profile)
-    return fail(profile.takeError());
-  profile->rows = groupRows(profile->rows, *by);
-  if (Error err = printTable(*profile, opts, outs()))
+  Expected<Input> in = load(tableDumps);
+  if (!in)
+    return fail(in.takeError());
+  in->profile.rows = groupRows(in->profile.rows, *by);
+  if (Error err = printTable(*in, opts, outs()))
     return fail(std::move(err));
   return 0;
 }
@@ -317,7 +325,10 @@ int withOutput(StringRef path, function_ref<Error(raw_ostream &)> fn) {
 int runSummary() {
   std::string text;
   raw_string_ostream os(text);
-  if (Error err = printSummary(summaryDumps, summaryTop, os, showProgress()))
+  Expected<Input> in = load(summaryDumps);
+  if (!in)
+    return fail(in.takeError());
+  if (Error err = printSummary(*in, summaryTop, os))
     return fail(std::move(err));
   outs() << text;
   if (summaryOut == "-")
@@ -332,34 +343,39 @@ int runTrace() {
   TraceOptions opts;
   opts.externalTrace = traceExternal;
   opts.externalOffsetUs = traceOffset;
-  return withOutput(traceOut, [&](raw_ostream &o) {
-    return writeTrace(traceDumps, opts, o, showProgress());
-  });
+  Expected<Input> in = load(traceDumps, /*rows=*/false);
+  if (!in)
+    return fail(in.takeError());
+  return withOutput(traceOut,
+                    [&](raw_ostream &o) { return writeTrace(*in, opts, o); });
 }
 
 int runExport() {
   if (exportFormat == "sqlite") {
     if (exportOut == "-")
       return fail(errorf("export --format sqlite needs -o FILE"));
-    if (Error err = exportSqlite(exportDumps, exportOut, showProgress()))
+    Expected<Input> in = load(exportDumps);
+    if (!in)
+      return fail(in.takeError());
+    if (Error err = exportSqlite(*in, exportOut))
       return fail(std::move(err));
     return 0;
   }
   if (exportFormat != "csv" && exportFormat != "json")
     return fail(errorf("--format: unknown format '" + exportFormat +
                        "' (expected one of: csv, json, sqlite)"));
-  Expected<Profile> profile = loadProfile(exportDumps, showProgress());
-  if (!profile)
-    return fail(profile.takeError());
+  Expected<Input> in = load(exportDumps);
+  if (!in)
+    return fail(in.takeError());
   // JSON carries the dropped count; a CSV table has no place for it.
-  if (std::string lost = lossSummary(*profile);
+  if (std::string lost = lossSummary(in->profile);
       !lost.empty() && exportFormat == "csv")
     WithColor::warning(errs(), "tpuprof-report export") << lost << '\n';
   return withOutput(exportOut, [&](raw_ostream &o) {
     if (exportFormat == "csv")
-      writeCsv(*profile, o);
+      writeCsv(*in, o);
     else
-      writeProfileJson(*profile, o);
+      writeProfileJson(*in, o);
     return Error::success();
   });
 }
@@ -368,10 +384,10 @@ int runDiff() {
   if (diffInputs.size() != 2)
     return fail(errorf("diff takes two runs (A B), got " +
                        Twine(diffInputs.size())));
-  Expected<Profile> a = loadProfile({diffInputs[0]}, showProgress());
+  Expected<Input> a = load({diffInputs[0]});
   if (!a)
     return fail(a.takeError());
-  Expected<Profile> b = loadProfile({diffInputs[1]}, showProgress());
+  Expected<Input> b = load({diffInputs[1]});
   if (!b)
     return fail(b.takeError());
   DiffOptions opts;
@@ -388,9 +404,11 @@ int runStacks() {
   StacksOptions opts;
   opts.perThread = stacksPerThread;
   opts.shapes = stacksShapes;
-  return withOutput(stacksOut, [&](raw_ostream &o) {
-    return writeStacks(stacksDumps, opts, o, showProgress());
-  });
+  Expected<Input> in = load(stacksDumps, /*rows=*/false);
+  if (!in)
+    return fail(in.takeError());
+  return withOutput(stacksOut,
+                    [&](raw_ostream &o) { return writeStacks(*in, opts, o); });
 }
 
 int runRoofline() {
@@ -410,13 +428,26 @@ int runRoofline() {
 int runHtml() {
   if (htmlOut.empty())
     return fail(errorf("html needs -o FILE"));
+  Expected<Input> in = load(htmlDumps);
+  if (!in)
+    return fail(in.takeError());
+  // Checked before the baseline is read, as the IR file is.
+  if (Error err = in->needDumps("html"))
+    return fail(std::move(err));
   HtmlOptions opts;
   opts.irPath = htmlIr;
-  opts.baseline = htmlBaseline;
   opts.maxEvents = htmlMaxEvents;
   opts.title = htmlTitle;
+  std::optional<Input> baseline;
+  if (!htmlBaseline.empty()) {
+    Expected<Input> b = load(htmlBaseline);
+    if (!b)
+      return fail(b.takeError());
+    baseline = std::move(*b);
+    opts.baseline = &*baseline;
+  }
   return withOutput(htmlOut, [&](raw_ostream &o) {
-    return writeHtmlReport(htmlDumps, opts, o, showProgress());
+    return writeHtmlReport(*in, opts, o);
   });
 }
 

@@ -80,7 +80,18 @@ struct Row {
   }
 };
 
-/// What the table's configuration block says about one dump.
+/// One thread of a dump: what the summary prints per thread.
+struct ThreadSummary {
+  uint64_t tid = 0;
+  uint64_t records = 0;
+  uint64_t unfinished = 0;
+  uint64_t dropped = 0;
+  /// Corrected time of top-level records (WalkFrame::topLevel()) by probe
+  /// kind: op, launch, user, unknown probe.
+  uint64_t busyNs[4] = {0, 0, 0, 0};
+};
+
+/// What the table's configuration block and the summary say about one dump.
 struct DumpSummary {
   std::string path;
   DumpInfo info;
@@ -92,6 +103,13 @@ struct DumpSummary {
   /// Whether this dump's durations had the probe overhead subtracted
   /// (Correction.h); the calibration values are in `info`.
   OverheadCorrection::State correction = OverheadCorrection::State::NoCalibration;
+  /// Per THREAD section, in dump order; empty when only the summary was
+  /// added (Aggregator::addSummary) or read back from a JSON export.
+  std::vector<ThreadSummary> threadStats;
+  /// The dump's counter words summed over its top-level records as
+  /// recorded, in its EVENTS order (`events`).
+  std::vector<std::string> events;
+  std::vector<uint64_t> topLevelCounters;
 };
 
 /// Rows and totals over all dumps added.
@@ -118,6 +136,11 @@ public:
   /// Folds in one validated dump.
   void add(const DumpReader &dump);
 
+  /// Adds only `dump`'s DumpSummary and the Profile totals its header and
+  /// thread sections give (no rows, covered time or unfinished count):
+  /// what views that only walk records need to know of each dump.
+  void addSummary(const DumpReader &dump);
+
   /// Opens, validates and folds in the dump at `path`.
   llvm::Error addFile(llvm::StringRef path);
 
@@ -130,6 +153,8 @@ private:
 
   size_t rowFor(const DumpReader &dump, const RecordView &record,
                 const Probe *probe);
+  DumpSummary summarize(const DumpReader &dump) const;
+  void book(DumpSummary summary);
 
   Profile result;
   std::map<Key, size_t> rowIndex;

@@ -12,6 +12,7 @@
 #include "tpuprof/report/model/Aggregate.h"
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
@@ -25,17 +26,46 @@ namespace report {
 /// a dump: its name ends in ".json".
 bool isJsonExport(llvm::StringRef path);
 
-/// Aggregates dumps (files or directories) and JSON exports into one
-/// Profile; rows with the same (hash, shapes, device) merge. `progress`
-/// draws a bar on stderr (callers pass whether stderr is a terminal).
-llvm::Expected<Profile> loadProfile(llvm::ArrayRef<std::string> inputs,
-                                    bool progress = false);
+/// What loadInput() does with the dumps it reads.
+struct LoadOptions {
+  /// Aggregate them into rows (every view but trace and stacks, which only
+  /// walk records). JSON exports are read only for rows.
+  bool rows = true;
+  /// Draw progress bars on stderr (callers pass whether it is a terminal).
+  bool progress = false;
+};
 
-/// The dump files `inputs` name (directories expanded, as expandDumpPaths),
-/// or an error naming the first JSON export among them: `view` (summary,
-/// trace, stacks, SQLite export, html) needs records, which only dumps have.
-llvm::Expected<std::vector<std::string>>
-dumpFilesFor(llvm::ArrayRef<std::string> inputs, llvm::StringRef view);
+/// What every view reads: the rows of all inputs and the dumps behind them.
+/// Loading validates every dump (so a bad one fails before any output);
+/// views that need records walk them with forEachDump(), which opens each
+/// dump again, so that memory stays bounded by one dump at a time.
+struct Input {
+  Input() = default;
+  /// Rows with no dumps behind them, e.g. built by hand.
+  Input(Profile profile) : profile(std::move(profile)) {}
+
+  std::vector<std::string> args; ///< The inputs as given.
+  /// Rows (LoadOptions::rows), and one DumpSummary per dump either way.
+  Profile profile;
+  std::vector<std::string> dumpFiles; ///< In load order, directories expanded.
+  std::vector<std::string> exports;   ///< JSON exports among the inputs.
+  bool progress = false;
+
+  /// Fails when an input is a JSON export, which has rows but no records:
+  /// "<file>: <view> needs dumps (a JSON export has rows, not records)".
+  llvm::Error needDumps(llvm::StringRef view) const;
+
+  /// Opens each dump again and calls `fn`, drawing a bar labelled `view`.
+  /// Fails before opening any as needDumps() does.
+  llvm::Error
+  forEachDump(llvm::StringRef view,
+              llvm::function_ref<llvm::Error(const DumpReader &)> fn) const;
+};
+
+/// Reads dumps (files or directories, expandDumpPaths) and JSON exports;
+/// rows with the same (hash, shapes, device) merge.
+llvm::Expected<Input> loadInput(llvm::ArrayRef<std::string> inputs,
+                                const LoadOptions &opts = LoadOptions());
 
 /// Folds `from` into `into`, merging rows with equal (hash, shapes, device).
 void mergeProfile(Profile &into, const Profile &from);

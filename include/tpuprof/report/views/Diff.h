@@ -8,7 +8,7 @@
 #ifndef TPUPROF_REPORT_VIEWS_DIFF_H
 #define TPUPROF_REPORT_VIEWS_DIFF_H
 
-#include "tpuprof/report/model/Aggregate.h"
+#include "tpuprof/report/model/Load.h"
 
 #include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
@@ -27,9 +27,9 @@ struct DiffOptions {
   unsigned top = 0; ///< Rows to print; 0 prints all.
 };
 
-/// Prints the diff of `a` and `b`. Returns whether the --fail-above
-/// threshold was crossed.
-llvm::Expected<bool> printDiff(const Profile &a, const Profile &b,
+/// Prints the diff of `a`'s rows and `b`'s. Returns whether the
+/// --fail-above threshold was crossed.
+llvm::Expected<bool> printDiff(const Input &a, const Input &b,
                                const DiffOptions &opts, llvm::raw_ostream &os);
 
 } // namespace report

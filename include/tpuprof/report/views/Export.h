@@ -9,7 +9,7 @@
 #ifndef TPUPROF_REPORT_VIEWS_EXPORT_H
 #define TPUPROF_REPORT_VIEWS_EXPORT_H
 
-#include "tpuprof/report/model/Aggregate.h"
+#include "tpuprof/report/model/Load.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/raw_ostream.h"
@@ -19,11 +19,11 @@
 namespace tpuprof {
 namespace report {
 
-/// `export --format json`: the Profile, readable by readProfileJson().
-void writeProfileJson(const Profile &profile, llvm::raw_ostream &os);
+/// `export --format json`: `in`'s rows, readable by readProfileJson().
+void writeProfileJson(const Input &in, llvm::raw_ostream &os);
 
 /// `export --format csv`: one line per row, RFC 4180 quoting.
-void writeCsv(const Profile &profile, llvm::raw_ostream &os);
+void writeCsv(const Input &in, llvm::raw_ostream &os);
 
 /// RFC 4180 field: quoted (with '"' doubled) when it holds a comma, quote,
 /// CR or LF, else as is.

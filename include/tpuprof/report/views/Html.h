@@ -15,6 +15,8 @@
 #ifndef TPUPROF_REPORT_VIEWS_HTML_H
 #define TPUPROF_REPORT_VIEWS_HTML_H
 
+#include "tpuprof/report/model/Load.h"
+
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringRef.h"
@@ -31,8 +33,8 @@ namespace report {
 struct HtmlOptions {
   /// The model's IR (or source) for the IR pane; empty: no IR pane.
   std::string irPath;
-  /// Dumps, directories or JSON exports of the run to compare against.
-  std::vector<std::string> baseline;
+  /// The run to compare against (dumps or JSON exports); null: no diff.
+  const Input *baseline = nullptr;
   /// Up to this many records the timeline carries every record; above it,
   /// per-lane time buckets (busy time and top op per bucket) instead.
   uint64_t maxEvents = 200000;
@@ -42,12 +44,11 @@ struct HtmlOptions {
   std::string title;
 };
 
-/// Writes the report on the records of `dumpPaths` (dumps or directories;
-/// JSON exports have no records and are rejected). Inputs, the IR file and
-/// the baseline are all read before anything is written.
-llvm::Error writeHtmlReport(llvm::ArrayRef<std::string> dumpPaths,
-                            const HtmlOptions &opts, llvm::raw_ostream &os,
-                            bool progress = false);
+/// Writes the report on `in`'s records (JSON exports have none and are
+/// rejected). Inputs, the IR file and the baseline are all read before
+/// anything is written.
+llvm::Error writeHtmlReport(const Input &in, const HtmlOptions &opts,
+                            llvm::raw_ostream &os);
 
 /// `s` as HTML text: & < > " ' become character references.
 std::string escapeHtml(llvm::StringRef s);

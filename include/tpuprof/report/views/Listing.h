@@ -8,7 +8,7 @@
 #ifndef TPUPROF_REPORT_VIEWS_LISTING_H
 #define TPUPROF_REPORT_VIEWS_LISTING_H
 
-#include "tpuprof/report/model/Aggregate.h"
+#include "tpuprof/report/model/Load.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -21,8 +21,7 @@ namespace report {
 /// a probe location gets that line's stats in a left margin. With an empty
 /// `sourcePath`, lists every location of launch/user probes (file:line →
 /// stats) without source text.
-llvm::Error printSourceListing(const Profile &profile,
-                               llvm::StringRef sourcePath,
+llvm::Error printSourceListing(const Input &in, llvm::StringRef sourcePath,
                                llvm::raw_ostream &os);
 
 } // namespace report

@@ -8,19 +8,17 @@
 #ifndef TPUPROF_REPORT_VIEWS_SQLITE_H
 #define TPUPROF_REPORT_VIEWS_SQLITE_H
 
-#include "llvm/ADT/ArrayRef.h"
+#include "tpuprof/report/model/Load.h"
+
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
-
-#include <string>
 
 namespace tpuprof {
 namespace report {
 
-/// Writes the database `outPath` (replacing it). Tables: dumps, modules,
-/// probes, records, counters, ops.
-llvm::Error exportSqlite(llvm::ArrayRef<std::string> dumpPaths,
-                         llvm::StringRef outPath, bool progress = false);
+/// Writes the database `outPath` (replacing it) of `in`'s dumps. Tables:
+/// dumps, modules, probes, records, counters, ops.
+llvm::Error exportSqlite(const Input &in, llvm::StringRef outPath);
 
 } // namespace report
 } // namespace tpuprof

@@ -8,7 +8,8 @@
 #ifndef TPUPROF_REPORT_VIEWS_STACKS_H
 #define TPUPROF_REPORT_VIEWS_STACKS_H
 
-#include "llvm/ADT/ArrayRef.h"
+#include "tpuprof/report/model/Load.h"
+
 #include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -22,10 +23,9 @@ struct StacksOptions {
   bool shapes = false;    ///< Frame names carry the actual shapes.
 };
 
-/// Folded stacks "a;b;c <self ns>" of the dumps `dumpPaths` name.
-llvm::Error writeStacks(llvm::ArrayRef<std::string> dumpPaths,
-                        const StacksOptions &opts, llvm::raw_ostream &os,
-                        bool progress = false);
+/// Folded stacks "a;b;c <self ns>" of `in`'s dumps.
+llvm::Error writeStacks(const Input &in, const StacksOptions &opts,
+                        llvm::raw_ostream &os);
 
 } // namespace report
 } // namespace tpuprof

@@ -8,19 +8,16 @@
 #ifndef TPUPROF_REPORT_VIEWS_SUMMARY_H
 #define TPUPROF_REPORT_VIEWS_SUMMARY_H
 
-#include "llvm/ADT/ArrayRef.h"
+#include "tpuprof/report/model/Load.h"
+
 #include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
-
-#include <string>
 
 namespace tpuprof {
 namespace report {
 
-/// Prints the summary of the dumps `dumpPaths` name, with `top` ops per
-/// device (0: all).
-llvm::Error printSummary(llvm::ArrayRef<std::string> dumpPaths, unsigned top,
-                         llvm::raw_ostream &os, bool progress = false);
+/// Prints the summary of `in`'s dumps, with `top` ops per device (0: all).
+llvm::Error printSummary(const Input &in, unsigned top, llvm::raw_ostream &os);
 
 } // namespace report
 } // namespace tpuprof

@@ -9,7 +9,7 @@
 #ifndef TPUPROF_REPORT_VIEWS_TABLE_H
 #define TPUPROF_REPORT_VIEWS_TABLE_H
 
-#include "tpuprof/report/model/Aggregate.h"
+#include "tpuprof/report/model/Load.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
@@ -58,8 +58,8 @@ llvm::Error parseSortSpec(llvm::StringRef spec, TableOptions &opts);
 /// then name, shapes, device and hash, so output is deterministic).
 llvm::Error sortRows(std::vector<Row> &rows, const TableOptions &opts);
 
-/// Prints the table for an aggregated profile.
-llvm::Error printTable(const Profile &profile, const TableOptions &opts,
+/// Prints the table of `in`'s rows.
+llvm::Error printTable(const Input &in, const TableOptions &opts,
                        llvm::raw_ostream &os);
 
 /// Reads `dumpPaths` (files, or directories of tpuprof_data_dev* dumps),

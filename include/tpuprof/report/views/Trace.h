@@ -8,7 +8,8 @@
 #ifndef TPUPROF_REPORT_VIEWS_TRACE_H
 #define TPUPROF_REPORT_VIEWS_TRACE_H
 
-#include "llvm/ADT/ArrayRef.h"
+#include "tpuprof/report/model/Load.h"
+
 #include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -25,10 +26,9 @@ struct TraceOptions {
   double externalOffsetUs = 0;
 };
 
-/// Writes the trace of the dumps `dumpPaths` name.
-llvm::Error writeTrace(llvm::ArrayRef<std::string> dumpPaths,
-                       const TraceOptions &opts, llvm::raw_ostream &os,
-                       bool progress = false);
+/// Writes the trace of `in`'s dumps.
+llvm::Error writeTrace(const Input &in, const TraceOptions &opts,
+                       llvm::raw_ostream &os);
 
 } // namespace report
 } // namespace tpuprof
