@@ -1,0 +1,78 @@
+//===- tools/tpuprof-report/Common.cpp - What subcommands share -----------===//
+
+#include "Subcommand.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/WithColor.h"
+
+#include <vector>
+
+using namespace llvm;
+using namespace tpuprof;
+using namespace tpuprof::report;
+using namespace tpuprof::reporttool;
+
+namespace {
+/// Function-local, so that registration works whatever the order in which
+/// the subcommands' files are initialized.
+std::vector<const Subcommand *> &registry() {
+  static std::vector<const Subcommand *> list;
+  return list;
+}
+} // namespace
+
+cl::OptionCategory tpuprof::reporttool::commonOptions("common options");
+
+Subcommand::Subcommand(cl::SubCommand &cmd, cl::OptionCategory &options,
+                       int (*run)())
+    : cmd(cmd), options(&options), run(run) {
+  registry().push_back(this);
+}
+
+Subcommand::Subcommand(cl::SubCommand &cmd, int (*exec)(int, char **))
+    : cmd(cmd), exec(exec) {
+  registry().push_back(this);
+}
+
+ArrayRef<const Subcommand *> Subcommand::all() { return registry(); }
+
+bool tpuprof::reporttool::showProgress() {
+  return sys::Process::StandardErrIsDisplayed();
+}
+
+Expected<Input> tpuprof::reporttool::load(ArrayRef<std::string> inputs,
+                                          bool rows) {
+  LoadOptions opts;
+  opts.rows = rows;
+  opts.progress = showProgress();
+  return loadInput(inputs, opts);
+}
+
+Error tpuprof::reporttool::errorf(const Twine &msg) {
+  return createStringError(inconvertibleErrorCode(), msg);
+}
+
+int tpuprof::reporttool::fail(Error err) {
+  WithColor::error(errs(), "tpuprof-report")
+      << toString(std::move(err)) << '\n';
+  return 1;
+}
+
+int tpuprof::reporttool::withOutput(StringRef path,
+                                    function_ref<Error(raw_ostream &)> fn) {
+  if (path == "-") {
+    if (Error err = fn(outs()))
+      return fail(std::move(err));
+    return 0;
+  }
+  std::error_code ec;
+  ToolOutputFile out(path, ec, sys::fs::OF_None);
+  if (ec)
+    return fail(errorf(path + ": cannot write: " + ec.message()));
+  if (Error err = fn(out.os()))
+    return fail(std::move(err));
+  out.keep();
+  return 0;
+}

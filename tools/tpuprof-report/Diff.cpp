@@ -1,0 +1,60 @@
+//===- tools/tpuprof-report/Diff.cpp - `tpuprof-report diff` --------------===//
+//
+// Two runs compared (views/Diff.h).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Subcommand.h"
+
+#include "tpuprof/report/views/Diff.h"
+
+using namespace llvm;
+using namespace tpuprof;
+using namespace tpuprof::report;
+using namespace tpuprof::reporttool;
+
+namespace {
+
+cl::OptionCategory options("diff options");
+
+cl::SubCommand diffCmd("diff", "Compare two runs per (op hash, shapes)");
+cl::list<std::string> diffInputs(cl::Positional, cl::OneOrMore,
+                                 cl::desc("<A> <B> (dump, directory or .json)"),
+                                 cl::sub(diffCmd), cl::cat(options));
+cl::opt<double> diffFailAbove(
+    "fail-above",
+    cl::desc("Exit 1 when an op got slower by more than PCT percent"),
+    cl::value_desc("PCT"), cl::init(-1), cl::sub(diffCmd),
+    cl::cat(options));
+cl::opt<double> diffMinTime(
+    "min-time",
+    cl::desc("Ops under US microseconds in both runs never fail"),
+    cl::value_desc("US"), cl::init(0), cl::sub(diffCmd),
+    cl::cat(options));
+cl::opt<unsigned> diffTop("top", cl::desc("Print only the first N rows"),
+                          cl::init(0), cl::sub(diffCmd),
+                          cl::cat(options));
+
+int runDiff() {
+  if (diffInputs.size() != 2)
+    return fail(errorf("diff takes two runs (A B), got " +
+                       Twine(diffInputs.size())));
+  Expected<Input> a = load({diffInputs[0]});
+  if (!a)
+    return fail(a.takeError());
+  Expected<Input> b = load({diffInputs[1]});
+  if (!b)
+    return fail(b.takeError());
+  DiffOptions opts;
+  opts.failAbovePct = diffFailAbove;
+  opts.minTimeNs = uint64_t(diffMinTime * 1000.0);
+  opts.top = diffTop;
+  Expected<bool> regressed = printDiff(*a, *b, opts, outs());
+  if (!regressed)
+    return fail(regressed.takeError());
+  return *regressed ? 1 : 0;
+}
+
+Subcommand registration(diffCmd, options, runDiff);
+
+} // namespace

@@ -1,0 +1,74 @@
+//===- tools/tpuprof-report/Main.cpp - Report views of tpuprof dumps ------===//
+//
+//   tpuprof-report <subcommand> [options] DUMP...
+//
+// Each subcommand lives in its own file of this directory and registers
+// itself (Subcommand.h); the work is in the report library (report/), so
+// that tpuprof-run prints the same table. docs/report.md is the user guide.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Subcommand.h"
+
+#include "tpuprof/report/model/Correction.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/InitLLVM.h"
+
+#include <vector>
+
+using namespace llvm;
+using namespace tpuprof;
+using namespace tpuprof::reporttool;
+
+namespace {
+
+// Every view: subtract the runtime's measured probe cost (Correction.h).
+cl::opt<bool> noOverheadCorrection(
+    "no-overhead-correction",
+    cl::desc("Report raw probe intervals: do not subtract the probe cost the "
+             "runtime measured at window start"),
+    cl::sub(cl::SubCommand::getAll()), cl::cat(commonOptions));
+
+/// The top-level help's overview; cl lists the subcommands after it. A
+/// subcommand's help starts with its own description instead.
+const char *const kOverview =
+    "tpuprof-report: report views of tpuprof dumps\n\n"
+    "  tpuprof-report <subcommand> [options] DUMP...\n\n"
+    "A DUMP is a dump file, a directory of tpuprof_data_dev* dumps or (where\n"
+    "rows are enough) an `export --format json` file.\n";
+
+} // namespace
+
+int main(int argc, char **argv) {
+  InitLLVM init(argc, argv);
+  ArrayRef<const Subcommand *> subcommands = Subcommand::all();
+  if (argc >= 2)
+    for (const Subcommand *s : subcommands)
+      if (s->exec && s->cmd.getName() == argv[1])
+        return s->exec(argc, argv);
+  // libLLVM registers many options of its own; show only ours in --help.
+  std::vector<const cl::OptionCategory *> categories = {&commonOptions};
+  for (const Subcommand *s : subcommands)
+    if (s->options)
+      categories.push_back(s->options);
+  cl::HideUnrelatedOptions(categories);
+  cl::SetVersionPrinter([](raw_ostream &os) {
+    os << "tpuprof-report (tpuprof " TPUPROF_VERSION ")\n";
+  });
+  bool subcommandGiven = false;
+  for (const Subcommand *s : subcommands)
+    subcommandGiven |= argc >= 2 && s->cmd.getName() == argv[1];
+  cl::ParseCommandLineOptions(argc, argv, subcommandGiven ? "" : kOverview);
+  report::setOverheadCorrection(!noOverheadCorrection);
+
+  std::vector<StringRef> names;
+  for (const Subcommand *s : subcommands) {
+    if (s->run && s->cmd)
+      return s->run();
+    names.push_back(s->cmd.getName());
+  }
+  llvm::sort(names);
+  return fail(errorf("no subcommand given; expected one of: " +
+                     join(names, ", ") + " (see 'tpuprof-report --help')"));
+}

@@ -1,0 +1,55 @@
+//===- tools/tpuprof-report/Roofline.cpp - `tpuprof-report roofline` ------===//
+//
+// Machine peaks for `table --machine` (views/Roofline.h).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Subcommand.h"
+
+#include "tpuprof/report/views/Roofline.h"
+
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace llvm;
+using namespace tpuprof;
+using namespace tpuprof::report;
+using namespace tpuprof::reporttool;
+
+namespace {
+
+cl::OptionCategory options("roofline options");
+
+cl::SubCommand rooflineCmd("roofline",
+                           "Measure peak GFLOP/s and GB/s for --machine");
+cl::opt<bool> rooflineMeasure("measure", cl::desc("Run the benchmarks"),
+                              cl::sub(rooflineCmd), cl::cat(options));
+cl::opt<std::string> rooflineOut("o", cl::desc("Roofline file to write"),
+                                 cl::value_desc("FILE"),
+                                 cl::init("tpuprof-roofline.json"),
+                                 cl::sub(rooflineCmd), cl::cat(options));
+cl::opt<unsigned> rooflineThreads("threads",
+                                  cl::desc("Threads (0: all hardware threads)"),
+                                  cl::init(0), cl::sub(rooflineCmd),
+                                  cl::cat(options));
+cl::opt<double> rooflineSeconds("seconds",
+                                cl::desc("Seconds per benchmark"),
+                                cl::init(0.3), cl::sub(rooflineCmd),
+                                cl::cat(options));
+
+int runRoofline() {
+  if (!rooflineMeasure)
+    return fail(errorf("roofline: nothing to do (use --measure)"));
+  Roofline r = measureRoofline(rooflineThreads, rooflineSeconds);
+  outs() << formatv("Peak compute: {0:F2} GFLOP/s\nPeak bandwidth: {1:F2} "
+                    "GB/s\nRidge point: {2:F2} FLOP/byte\nThreads: {3}\n",
+                    r.peakGflops, r.peakGBps, r.peakGflops / r.peakGBps,
+                    r.threads);
+  if (Error err = writeRoofline(r, rooflineOut))
+    return fail(std::move(err));
+  outs() << "Written: " << rooflineOut << '\n';
+  return 0;
+}
+
+Subcommand registration(rooflineCmd, options, runRoofline);
+
+} // namespace

@@ -1,0 +1,65 @@
+//===- tools/tpuprof-report/Subcommand.h - Subcommands --------*- C++ -*-===//
+//
+// Like llvm-xray: each subcommand lives in its own file and registers itself
+// with one static Subcommand, so main() lists, parses and dispatches them
+// without naming any. The helpers below are what every subcommand shares.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TPUPROF_TOOLS_TPUPROF_REPORT_SUBCOMMAND_H
+#define TPUPROF_TOOLS_TPUPROF_REPORT_SUBCOMMAND_H
+
+#include "tpuprof/report/model/Load.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/Twine.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <string>
+
+namespace tpuprof {
+namespace reporttool {
+
+/// A registered subcommand.
+struct Subcommand {
+  /// `run` does the work once `cmd` was parsed; its options are in `options`.
+  Subcommand(llvm::cl::SubCommand &cmd, llvm::cl::OptionCategory &options,
+             int (*run)());
+  /// A subcommand that another program does (annotate): `exec` gets the
+  /// whole command line, unparsed.
+  Subcommand(llvm::cl::SubCommand &cmd, int (*exec)(int argc, char **argv));
+
+  static llvm::ArrayRef<const Subcommand *> all();
+
+  llvm::cl::SubCommand &cmd;
+  llvm::cl::OptionCategory *options = nullptr;
+  int (*run)() = nullptr;
+  int (*exec)(int argc, char **argv) = nullptr;
+};
+
+/// Options every subcommand takes (main() applies them).
+extern llvm::cl::OptionCategory commonOptions;
+
+/// Loads a subcommand's inputs (model/Load.h); `rows` as LoadOptions.
+llvm::Expected<report::Input> load(llvm::ArrayRef<std::string> inputs,
+                                   bool rows = true);
+
+/// Prints "tpuprof-report: error: <message>" and returns the exit status 1.
+int fail(llvm::Error err);
+llvm::Error errorf(const llvm::Twine &msg);
+
+/// Opens `path` for writing ("-": stdout) and runs `fn` on it; the file is
+/// kept only when `fn` succeeds. Returns the exit status.
+int withOutput(llvm::StringRef path,
+               llvm::function_ref<llvm::Error(llvm::raw_ostream &)> fn);
+
+/// Whether to draw progress bars (stderr is a terminal).
+bool showProgress();
+
+} // namespace reporttool
+} // namespace tpuprof
+
+#endif // TPUPROF_TOOLS_TPUPROF_REPORT_SUBCOMMAND_H

@@ -1,0 +1,51 @@
+//===- tools/tpuprof-report/Trace.cpp - `tpuprof-report trace` ------------===//
+//
+// The Chrome trace (views/Trace.h).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Subcommand.h"
+
+#include "tpuprof/report/views/Trace.h"
+
+using namespace llvm;
+using namespace tpuprof;
+using namespace tpuprof::report;
+using namespace tpuprof::reporttool;
+
+namespace {
+
+cl::OptionCategory options("trace options");
+
+cl::SubCommand traceCmd("trace", "Chrome trace JSON (Perfetto, "
+                                 "chrome://tracing)");
+cl::list<std::string> traceDumps(cl::Positional, cl::OneOrMore,
+                                 cl::desc("<dump file or directory>..."),
+                                 cl::sub(traceCmd), cl::cat(options));
+cl::opt<std::string> traceOut("o", cl::desc("Output file ('-': stdout)"),
+                              cl::value_desc("FILE"), cl::init("trace.json"),
+                              cl::sub(traceCmd), cl::cat(options));
+cl::opt<std::string> traceExternal(
+    "trace-file",
+    cl::desc("Merge this Chrome trace (timestamps: CLOCK_MONOTONIC us)"),
+    cl::value_desc("FILE"), cl::sub(traceCmd), cl::cat(options));
+cl::opt<double> traceOffset(
+    "trace-offset",
+    cl::desc("Add US microseconds to the --trace-file timestamps"),
+    cl::value_desc("US"), cl::init(0), cl::sub(traceCmd),
+    cl::cat(options));
+
+int runTrace() {
+  TraceOptions opts;
+  opts.externalTrace = traceExternal;
+  opts.externalOffsetUs = traceOffset;
+  Expected<Input> in = load(traceDumps, /*rows=*/false);
+  if (!in)
+    return fail(in.takeError());
+  return withOutput(traceOut,
+                    [&](raw_ostream &o) { return writeTrace(*in, opts, o); });
+}
+
+Subcommand registration(traceCmd, options, runTrace);
+
+} // namespace
