@@ -31,6 +31,36 @@ std::string hexHash(uint64_t h) {
 // JSON
 //===----------------------------------------------------------------------===//
 
+void tpuprof::report::writeTotalsJson(const Profile &p, json::OStream &j) {
+  j.attribute("covered_ns", p.coveredNs);
+  j.attribute("total_ns", p.totalNs);
+  j.attribute("unfinished", p.unfinished);
+  j.attribute("dropped", p.dropped);
+  j.attributeObject("drops", [&] {
+    j.attribute("full", p.drops.full);
+    j.attribute("overwritten", p.drops.overwritten);
+    j.attribute("depth", p.drops.depth);
+    j.attribute("no_space", p.drops.noSpace);
+    j.attribute("unknown", p.drops.unknown);
+  });
+  j.attribute("unwound", p.unwound);
+  j.attribute("threads", p.threads);
+  j.attribute("records", p.records);
+  j.attribute("dumps", uint64_t(p.dumps.size()));
+  j.attribute("incomplete_dumps",
+              uint64_t(llvm::count_if(p.dumps, [](const DumpSummary &d) {
+                return !d.info.isComplete();
+              })));
+  std::vector<uint32_t> modes;
+  for (const DumpSummary &d : p.dumps)
+    if (!llvm::is_contained(modes, d.info.mode))
+      modes.push_back(d.info.mode);
+  j.attributeArray("modes", [&] {
+    for (uint32_t m : modes)
+      j.value(m);
+  });
+}
+
 void tpuprof::report::writeProfileJson(const Input &in, raw_ostream &os) {
   const Profile &p = in.profile;
   json::OStream j(os, 1);
@@ -41,22 +71,7 @@ void tpuprof::report::writeProfileJson(const Input &in, raw_ostream &os) {
       for (const std::string &e : p.events)
         j.value(e);
     });
-    j.attributeObject("totals", [&] {
-      j.attribute("covered_ns", p.coveredNs);
-      j.attribute("total_ns", p.totalNs);
-      j.attribute("unfinished", p.unfinished);
-      j.attribute("dropped", p.dropped);
-      j.attributeObject("drops", [&] {
-        j.attribute("full", p.drops.full);
-        j.attribute("overwritten", p.drops.overwritten);
-        j.attribute("depth", p.drops.depth);
-        j.attribute("no_space", p.drops.noSpace);
-        j.attribute("unknown", p.drops.unknown);
-      });
-      j.attribute("unwound", p.unwound);
-      j.attribute("threads", p.threads);
-      j.attribute("records", p.records);
-    });
+    j.attributeObject("totals", [&] { writeTotalsJson(p, j); });
     j.attributeArray("dumps", [&] {
       for (const DumpSummary &d : p.dumps)
         j.object([&] {

@@ -23,6 +23,7 @@
 #include "tpuprof/report/model/Walk.h"
 
 #include "tpuprof/report/views/Html.h"
+#include "tpuprof/report/views/Export.h"
 #include "tpuprof/report/model/Load.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -503,27 +504,7 @@ void writeData(raw_ostream &os, ArrayRef<std::string> inputs,
     for (const std::string &e : p.events)
       j.value(e);
   });
-  j.attributeObject("totals", [&] {
-    j.attribute("totalNs", p.totalNs);
-    j.attribute("coveredNs", p.coveredNs);
-    j.attribute("dumps", uint64_t(p.dumps.size()));
-    j.attribute("threads", p.threads);
-    j.attribute("records", p.records);
-    j.attribute("dropped", p.dropped);
-    j.attribute("unfinished", p.unfinished);
-    uint64_t incomplete = 0;
-    for (const DumpSummary &d : p.dumps)
-      incomplete += !d.info.isComplete();
-    j.attribute("incompleteDumps", incomplete);
-    std::vector<uint32_t> modes;
-    for (const DumpSummary &d : p.dumps)
-      if (!is_contained(modes, d.info.mode))
-        modes.push_back(d.info.mode);
-    j.attributeArray("modes", [&] {
-      for (uint32_t m : modes)
-        j.value(m);
-    });
-  });
+  j.attributeObject("totals", [&] { writeTotalsJson(p, j); });
   writeRows(j, data);
   j.attributeArray("sites", [&] {
     for (const std::pair<uint32_t, uint32_t> &s : data.sites)

@@ -182,7 +182,7 @@ TEST(Html, BucketsAddUpToTheSum) {
   llvm::json::Value v = pageData(writePage({d.str()}, opts));
   const llvm::json::Object *o = v.getAsObject();
   ASSERT_TRUE(o);
-  EXPECT_EQ(o->getObject("totals")->getInteger("coveredNs"), int64_t(covered));
+  EXPECT_EQ(o->getObject("totals")->getInteger("covered_ns"), int64_t(covered));
   const llvm::json::Object *tl = o->getObject("timeline");
   EXPECT_EQ(tl->getString("mode"), llvm::StringRef("buckets"));
   const llvm::json::Object *lane = (*tl->getArray("lanes"))[0].getAsObject();
@@ -223,7 +223,7 @@ TEST(Html, CorrectedDurationsMatchTheTable) {
     llvm::json::Value v = pageData(writePage({d.str()}, opts));
     const llvm::json::Object *o = v.getAsObject();
     ASSERT_TRUE(o);
-    EXPECT_EQ(o->getObject("totals")->getInteger("coveredNs"), 375);
+    EXPECT_EQ(o->getObject("totals")->getInteger("covered_ns"), 375);
     const llvm::json::Object *lane = (*o->getArray("lanes"))[0].getAsObject();
     EXPECT_EQ((*lane->getArray("byKind"))[0].getAsInteger(), 375);
     const llvm::json::Object *tl = o->getObject("timeline");

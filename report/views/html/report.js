@@ -57,15 +57,15 @@
   function card(label, value, warn) {
     $('cards').append(el('div', 'card' + (warn ? ' warn' : ''), el('div', 'v', value), el('div', 'k', label)));
   }
-  card('Window', fmtDur(totals.totalNs));
-  card('Busy (nested once)', `${pct(totals.coveredNs, totals.totalNs)} %`);
+  card('Window', fmtDur(totals.total_ns));
+  card('Busy (nested once)', `${pct(totals.covered_ns, totals.total_ns)} %`);
   card('Ops (rows)', rows.length);
   card('Records', totals.records.toLocaleString('en-US'));
   card('Dumps / threads', `${totals.dumps} / ${totals.threads}`);
   card('Mode', totals.modes.map((m) => ['0 timing', '1 counters', '2 detailed'][m] || m).join(', '));
   card('Dropped records', totals.dropped, totals.dropped > 0);
   card('Unfinished', totals.unfinished, totals.unfinished > 0);
-  if (totals.incompleteDumps) card('Incomplete dumps', totals.incompleteDumps, true);
+  if (totals.incomplete_dumps) card('Incomplete dumps', totals.incomplete_dumps, true);
 
   function barRow(label, parts, num, onClick) {
     const bar = el('div', 'bar');
@@ -104,7 +104,7 @@
   for (const i of byDuration.slice(0, 10)) {
     const r = rows[i];
     $('top-ops').append(barRow(r.name, [[r.durationNs / maxRowNs, rowColor[i], r.shapes]],
-      `${pct(r.durationNs, totals.totalNs)} %`, () => selectRow(i, 'summary')));
+      `${pct(r.durationNs, totals.total_ns)} %`, () => selectRow(i, 'summary')));
   }
   const counterDevices = Object.keys(data.counterTotals);
   if (!counterDevices.length) {
@@ -179,7 +179,7 @@
     { title: 'Duration (us)', num: true, value: (r) => r.durationNs, cell: (r) => el('td', 'num', us(r.durationNs)) },
     { title: 'Self (us)', num: true, value: (r) => r.selfNs, cell: (r) => el('td', 'num', us(r.selfNs)) },
     { title: 'Percent', num: true, value: (r) => r.durationNs, cell: (r) => {
-      const p = totals.totalNs ? 100 * r.durationNs / totals.totalNs : 0;
+      const p = totals.total_ns ? 100 * r.durationNs / totals.total_ns : 0;
       const b = el('span', 'pbar'); b.style.width = `${Math.min(100, p)}%`;
       return el('td', 'num pct', b, el('span', 'ptxt', p.toFixed(2)));
     } },
@@ -232,7 +232,7 @@
       const ln = idx + 1;
       const ns = lineNs.get(ln);
       const div = el('div', 'ir-line', el('span', 'ln', ln),
-        el('span', 'share', ns !== undefined ? `${pct(ns, totals.totalNs)}%` : ''), el('span', 'code', text || ' '));
+        el('span', 'share', ns !== undefined ? `${pct(ns, totals.total_ns)}%` : ''), el('span', 'code', text || ' '));
       div.dataset.line = String(ln);
       if (ns !== undefined) {
         div.classList.add('hot');

@@ -78,8 +78,8 @@ else:
     lanes_busy = sum(sum(lane["byKind"]) for lane in data["lanes"])
     if busy != lanes_busy:
         fail(f"buckets hold {busy} busy ns, the lanes {lanes_busy}")
-    if busy != data["totals"]["coveredNs"]:
-        fail(f"buckets hold {busy} busy ns, the table's Sum is {data['totals']['coveredNs']}")
+    if busy != data["totals"]["covered_ns"]:
+        fail(f"buckets hold {busy} busy ns, the table's Sum is {data['totals']['covered_ns']}")
     events = sum(sum(lane["count"]) for lane in tl["lanes"])
 if events != data["totals"]["records"] or events != tl["events"]:
     fail(f"timeline has {events} records, totals say {data['totals']['records']}")

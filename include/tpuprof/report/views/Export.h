@@ -12,6 +12,7 @@
 #include "tpuprof/report/model/Load.h"
 
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <string>
@@ -21,6 +22,11 @@ namespace report {
 
 /// `export --format json`: `in`'s rows, readable by readProfileJson().
 void writeProfileJson(const Input &in, llvm::raw_ostream &os);
+
+/// The "totals" object of the JSON export, which the HTML report's data
+/// carries too: one spelling of every total wherever JSON holds it
+/// (docs/report.md, "export").
+void writeTotalsJson(const Profile &profile, llvm::json::OStream &j);
 
 /// `export --format csv`: one line per row, RFC 4180 quoting.
 void writeCsv(const Input &in, llvm::raw_ostream &os);
