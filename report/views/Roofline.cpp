@@ -125,11 +125,7 @@ Roofline tpuprof::report::measureRoofline(unsigned threads, double seconds) {
   return r;
 }
 
-Error tpuprof::report::writeRoofline(const Roofline &r, StringRef path) {
-  std::error_code ec;
-  raw_fd_ostream os(path, ec);
-  if (ec)
-    return createStringError(ec, path + ": cannot write: " + ec.message());
+void tpuprof::report::writeRoofline(const Roofline &r, raw_ostream &os) {
   json::OStream j(os, 2);
   j.object([&] {
     j.attribute("peak_gflops", r.peakGflops);
@@ -137,7 +133,6 @@ Error tpuprof::report::writeRoofline(const Roofline &r, StringRef path) {
     j.attribute("threads", r.threads);
   });
   os << '\n';
-  return Error::success();
 }
 
 Expected<Roofline> tpuprof::report::readRoofline(StringRef path) {

@@ -25,6 +25,13 @@ std::vector<const Subcommand *> &registry() {
 
 cl::OptionCategory tpuprof::reporttool::commonOptions("common options");
 
+cl::opt<std::string> tpuprof::reporttool::outputPath(
+    "o",
+    cl::desc("Write the output to FILE (default: -, stdout; bundle: the "
+             "directory to write)"),
+    cl::value_desc("FILE"), cl::init("-"), cl::sub(cl::SubCommand::getAll()),
+    cl::cat(commonOptions));
+
 Subcommand::Subcommand(cl::SubCommand &cmd, cl::OptionCategory &options,
                        int (*run)())
     : cmd(cmd), options(&options), run(run) {
@@ -60,8 +67,8 @@ int tpuprof::reporttool::fail(Error err) {
   return 1;
 }
 
-int tpuprof::reporttool::withOutput(StringRef path,
-                                    function_ref<Error(raw_ostream &)> fn) {
+int tpuprof::reporttool::withOutput(function_ref<Error(raw_ostream &)> fn) {
+  StringRef path = outputPath;
   if (path == "-") {
     if (Error err = fn(outs()))
       return fail(std::move(err));

@@ -49,10 +49,15 @@ int runDiff() {
   opts.failAbovePct = diffFailAbove;
   opts.minTimeNs = uint64_t(diffMinTime * 1000.0);
   opts.top = diffTop;
-  Expected<bool> regressed = printDiff(*a, *b, opts, outs());
-  if (!regressed)
-    return fail(regressed.takeError());
-  return *regressed ? 1 : 0;
+  bool regressed = false;
+  int rc = withOutput([&](raw_ostream &o) -> Error {
+    Expected<bool> r = printDiff(*a, *b, opts, o);
+    if (!r)
+      return r.takeError();
+    regressed = *r;
+    return Error::success();
+  });
+  return rc ? rc : regressed ? 1 : 0;
 }
 
 Subcommand registration(diffCmd, options, runDiff);

@@ -9,6 +9,9 @@
 #include "tpuprof/report/views/Export.h"
 #include "tpuprof/report/views/Sqlite.h"
 
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FileUtilities.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/WithColor.h"
 
 using namespace llvm;
@@ -29,21 +32,35 @@ cl::opt<std::string> exportFormat("format",
                                   cl::desc("csv, json or sqlite"),
                                   cl::value_desc("FORMAT"), cl::Required,
                                   cl::sub(exportCmd), cl::cat(options));
-cl::opt<std::string> exportOut(
-    "o", cl::desc("Output file ('-': stdout; required for sqlite)"),
-    cl::value_desc("FILE"), cl::init("-"), cl::sub(exportCmd),
-    cl::cat(options));
+/// SQLite writes a file: to stdout the database goes through a temporary
+/// one.
+Error copySqliteTo(const Input &in, raw_ostream &os) {
+  SmallString<128> tmp;
+  if (std::error_code ec =
+          sys::fs::createTemporaryFile("tpuprof-export", "sqlite", tmp))
+    return errorf("cannot create a temporary file: " + ec.message());
+  FileRemover remove(tmp);
+  if (Error err = exportSqlite(in, tmp))
+    return err;
+  ErrorOr<std::unique_ptr<MemoryBuffer>> db = MemoryBuffer::getFile(tmp);
+  if (!db)
+    return errorf(tmp + ": " + db.getError().message());
+  os << (*db)->getBuffer();
+  return Error::success();
+}
 
 int runExport() {
   if (exportFormat == "sqlite") {
-    if (exportOut == "-")
-      return fail(errorf("export --format sqlite needs -o FILE"));
     Expected<Input> in = load(exportDumps);
     if (!in)
       return fail(in.takeError());
-    if (Error err = exportSqlite(*in, exportOut))
-      return fail(std::move(err));
-    return 0;
+    if (outputPath != "-") {
+      if (Error err = exportSqlite(*in, outputPath))
+        return fail(std::move(err));
+      return 0;
+    }
+    return withOutput(
+        [&](raw_ostream &o) { return copySqliteTo(*in, o); });
   }
   if (exportFormat != "csv" && exportFormat != "json")
     return fail(errorf("--format: unknown format '" + exportFormat +
@@ -55,7 +72,7 @@ int runExport() {
   if (std::string lost = lossSummary(in->profile);
       !lost.empty() && exportFormat == "csv")
     WithColor::warning(errs(), "tpuprof-report export") << lost << '\n';
-  return withOutput(exportOut, [&](raw_ostream &o) {
+  return withOutput([&](raw_ostream &o) {
     if (exportFormat == "csv")
       writeCsv(*in, o);
     else

@@ -24,9 +24,6 @@ cl::SubCommand htmlCmd("html", "One self-contained HTML page: timeline, op "
 cl::list<std::string> htmlDumps(cl::Positional, cl::OneOrMore,
                                 cl::desc("<dump file or directory>..."),
                                 cl::sub(htmlCmd), cl::cat(options));
-cl::opt<std::string> htmlOut("o", cl::desc("The HTML file to write"),
-                             cl::value_desc("FILE"), cl::sub(htmlCmd),
-                             cl::cat(options));
 cl::opt<std::string> htmlIr("ir",
                             cl::desc("The model's IR (or source) for the IR "
                                      "pane"),
@@ -46,8 +43,6 @@ cl::opt<std::string> htmlTitle("title", cl::desc("Page title"),
                                cl::cat(options));
 
 int runHtml() {
-  if (htmlOut.empty())
-    return fail(errorf("html needs -o FILE"));
   Expected<Input> in = load(htmlDumps);
   if (!in)
     return fail(in.takeError());
@@ -66,9 +61,8 @@ int runHtml() {
     baseline = std::move(*b);
     opts.baseline = &*baseline;
   }
-  return withOutput(htmlOut, [&](raw_ostream &o) {
-    return writeHtmlReport(*in, opts, o);
-  });
+  return withOutput(
+      [&](raw_ostream &o) { return writeHtmlReport(*in, opts, o); });
 }
 
 Subcommand registration(htmlCmd, options, runHtml);

@@ -23,10 +23,6 @@ cl::SubCommand rooflineCmd("roofline",
                            "Measure peak GFLOP/s and GB/s for --machine");
 cl::opt<bool> rooflineMeasure("measure", cl::desc("Run the benchmarks"),
                               cl::sub(rooflineCmd), cl::cat(options));
-cl::opt<std::string> rooflineOut("o", cl::desc("Roofline file to write"),
-                                 cl::value_desc("FILE"),
-                                 cl::init("tpuprof-roofline.json"),
-                                 cl::sub(rooflineCmd), cl::cat(options));
 cl::opt<unsigned> rooflineThreads("threads",
                                   cl::desc("Threads (0: all hardware threads)"),
                                   cl::init(0), cl::sub(rooflineCmd),
@@ -40,14 +36,15 @@ int runRoofline() {
   if (!rooflineMeasure)
     return fail(errorf("roofline: nothing to do (use --measure)"));
   Roofline r = measureRoofline(rooflineThreads, rooflineSeconds);
-  outs() << formatv("Peak compute: {0:F2} GFLOP/s\nPeak bandwidth: {1:F2} "
-                    "GB/s\nRidge point: {2:F2} FLOP/byte\nThreads: {3}\n",
+  // The machine file is the output; the figures in words go to stderr.
+  errs() << formatv("tpuprof-report roofline: {0:F2} GFLOP/s, {1:F2} GB/s, "
+                    "ridge point {2:F2} FLOP/byte, {3} threads\n",
                     r.peakGflops, r.peakGBps, r.peakGflops / r.peakGBps,
                     r.threads);
-  if (Error err = writeRoofline(r, rooflineOut))
-    return fail(std::move(err));
-  outs() << "Written: " << rooflineOut << '\n';
-  return 0;
+  return withOutput([&](raw_ostream &o) {
+    writeRoofline(r, o);
+    return Error::success();
+  });
 }
 
 Subcommand registration(rooflineCmd, options, runRoofline);

@@ -26,10 +26,6 @@ cl::opt<bool> stacksPerThread("per-thread",
                               cl::sub(stacksCmd), cl::cat(options));
 cl::opt<bool> stacksShapes("shapes", cl::desc("Frames carry actual shapes"),
                            cl::sub(stacksCmd), cl::cat(options));
-cl::opt<std::string> stacksOut("o", cl::desc("Output file ('-': stdout)"),
-                               cl::value_desc("FILE"), cl::init("-"),
-                               cl::sub(stacksCmd), cl::cat(options));
-
 int runStacks() {
   StacksOptions opts;
   opts.perThread = stacksPerThread;
@@ -37,8 +33,7 @@ int runStacks() {
   Expected<Input> in = load(stacksDumps, /*rows=*/false);
   if (!in)
     return fail(in.takeError());
-  return withOutput(stacksOut,
-                    [&](raw_ostream &o) { return writeStacks(*in, opts, o); });
+  return withOutput([&](raw_ostream &o) { return writeStacks(*in, opts, o); });
 }
 
 Subcommand registration(stacksCmd, options, runStacks);

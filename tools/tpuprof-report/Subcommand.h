@@ -43,6 +43,9 @@ struct Subcommand {
 /// Options every subcommand takes (main() applies them).
 extern llvm::cl::OptionCategory commonOptions;
 
+/// -o FILE: where a subcommand writes its output ("-", the default: stdout).
+extern llvm::cl::opt<std::string> outputPath;
+
 /// Loads a subcommand's inputs (model/Load.h); `rows` as LoadOptions.
 llvm::Expected<report::Input> load(llvm::ArrayRef<std::string> inputs,
                                    bool rows = true);
@@ -51,10 +54,10 @@ llvm::Expected<report::Input> load(llvm::ArrayRef<std::string> inputs,
 int fail(llvm::Error err);
 llvm::Error errorf(const llvm::Twine &msg);
 
-/// Opens `path` for writing ("-": stdout) and runs `fn` on it; the file is
-/// kept only when `fn` succeeds. Returns the exit status.
-int withOutput(llvm::StringRef path,
-               llvm::function_ref<llvm::Error(llvm::raw_ostream &)> fn);
+/// Opens -o's file for writing ("-": stdout) and runs `fn` on it; the file
+/// is kept only when `fn` succeeds, so no subcommand leaves a half-written
+/// or unnamed file. Returns the exit status.
+int withOutput(llvm::function_ref<llvm::Error(llvm::raw_ostream &)> fn);
 
 /// Whether to draw progress bars (stderr is a terminal).
 bool showProgress();

@@ -120,9 +120,7 @@ int runTable() {
   if (!in)
     return fail(in.takeError());
   in->profile.rows = groupRows(in->profile.rows, *by);
-  if (Error err = printTable(*in, opts, outs()))
-    return fail(std::move(err));
-  return 0;
+  return withOutput([&](raw_ostream &o) { return printTable(*in, opts, o); });
 }
 
 Subcommand registration(tableCmd, options, runTable);

@@ -22,9 +22,6 @@ cl::SubCommand traceCmd("trace", "Chrome trace JSON (Perfetto, "
 cl::list<std::string> traceDumps(cl::Positional, cl::OneOrMore,
                                  cl::desc("<dump file or directory>..."),
                                  cl::sub(traceCmd), cl::cat(options));
-cl::opt<std::string> traceOut("o", cl::desc("Output file ('-': stdout)"),
-                              cl::value_desc("FILE"), cl::init("trace.json"),
-                              cl::sub(traceCmd), cl::cat(options));
 cl::opt<std::string> traceExternal(
     "trace-file",
     cl::desc("Merge this Chrome trace (timestamps: CLOCK_MONOTONIC us)"),
@@ -42,8 +39,7 @@ int runTrace() {
   Expected<Input> in = load(traceDumps, /*rows=*/false);
   if (!in)
     return fail(in.takeError());
-  return withOutput(traceOut,
-                    [&](raw_ostream &o) { return writeTrace(*in, opts, o); });
+  return withOutput([&](raw_ostream &o) { return writeTrace(*in, opts, o); });
 }
 
 Subcommand registration(traceCmd, options, runTrace);

@@ -11,6 +11,7 @@
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/raw_ostream.h"
 
 namespace tpuprof {
 namespace report {
@@ -27,7 +28,7 @@ struct Roofline {
 Roofline measureRoofline(unsigned threads, double seconds = 0.3);
 
 /// The roofline file: {"peak_gflops": G, "peak_gbps": B, "threads": T}.
-llvm::Error writeRoofline(const Roofline &r, llvm::StringRef path);
+void writeRoofline(const Roofline &r, llvm::raw_ostream &os);
 llvm::Expected<Roofline> readRoofline(llvm::StringRef path);
 
 } // namespace report
