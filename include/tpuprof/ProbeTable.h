@@ -33,6 +33,13 @@ struct ProbeInfo {
   uint64_t bytes = 0; ///< 0 = unknown.
   uint8_t kind = TPUPROF_KIND_OP;
   uint8_t numDynDims = 0;
+  /// Trailing entries of `shapes` that are the op's outputs (its
+  /// destination-style init operands).
+  uint8_t numOuts = 0;
+  /// The op's result shapes, e.g. "f32[1, 128]"; written only when
+  /// `hasOutShapes` ('?' dims are not captured at run time).
+  std::string outShapes;
+  bool hasOutShapes = false;
 };
 
 /// Serializes `probes` into the binary probe table of format.h.
@@ -76,6 +83,11 @@ inline std::string serializeProbeTable(llvm::StringRef moduleName,
     d.function = intern(p.function);
     d.kind = p.kind;
     d.num_dyn_dims = p.numDynDims;
+    d.num_outs = p.numOuts;
+    if (p.hasOutShapes) {
+      d.flags |= TPUPROF_PROBE_OUT_SHAPES;
+      d.out_shapes = intern(p.outShapes);
+    }
   }
   while (strtab.size() % 8)
     strtab.push_back('\0');

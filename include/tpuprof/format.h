@@ -91,9 +91,18 @@ typedef struct tpuprof_probe_desc {
   uint32_t function;     ///< Enclosing function's symbol name.
   uint8_t kind;          ///< tpuprof_probe_kind
   uint8_t num_dyn_dims;  ///< Dynamic dimensions captured at run time.
-  uint16_t reserved0;    ///< Zero.
-  uint32_t reserved1;    ///< Zero.
+  uint8_t num_outs;      ///< Trailing entries of `shapes` that are the op's
+                         ///< outputs (destination-style inits); 0 if none.
+  uint8_t flags;         ///< tpuprof_probe_flags; 0 in tables from before.
+  uint32_t out_shapes;   ///< String offset of the result shapes when flags
+                         ///< has TPUPROF_PROBE_OUT_SHAPES, else zero.
 } tpuprof_probe_desc;
+
+/// tpuprof_probe_desc::flags. Readers ignore bits they do not know, and
+/// tables written before these fields have zeros there: no output shapes.
+enum tpuprof_probe_flags {
+  TPUPROF_PROBE_OUT_SHAPES = 1u << 0, ///< `out_shapes` is a string offset.
+};
 
 /*===-- Records (per thread, inside a dump's THREAD section) -------------===*/
 

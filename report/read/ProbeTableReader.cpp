@@ -116,6 +116,8 @@ Expected<ProbeTable> tpuprof::report::parseProbeTable(StringRef bytes,
     probe.bytes = TPUPROF_READ_FIELD(d, tpuprof_probe_desc, bytes);
     probe.kind = TPUPROF_READ_FIELD(d, tpuprof_probe_desc, kind);
     probe.numDynDims = TPUPROF_READ_FIELD(d, tpuprof_probe_desc, num_dyn_dims);
+    probe.numOuts = TPUPROF_READ_FIELD(d, tpuprof_probe_desc, num_outs);
+    uint8_t flags = TPUPROF_READ_FIELD(d, tpuprof_probe_desc, flags);
     if (probe.kind > TPUPROF_KIND_USER)
       return formatError(
           file, TPUPROF_FIELD_OFFSET(base + off, tpuprof_probe_desc, kind),
@@ -140,6 +142,15 @@ Expected<ProbeTable> tpuprof::report::parseProbeTable(StringRef bytes,
       if (!s)
         return s.takeError();
       *f.out = *s;
+    }
+    if (flags & TPUPROF_PROBE_OUT_SHAPES) {
+      size_t fieldOffset = offsetof(tpuprof_probe_desc, out_shapes);
+      Expected<StringRef> s = strtab.get(
+          detail::readLE<uint32_t>(d + fieldOffset), file,
+          "probe " + Twine(i) + " out_shapes", base + off + fieldOffset);
+      if (!s)
+        return s.takeError();
+      probe.outShapes = *s;
     }
     table.probes.push_back(probe);
   }

@@ -24,8 +24,8 @@ static const struct {
   char strtab[STRTAB_SIZE];
 } table = {
     {{'T', 'P', 'P', 'T'}, TPUPROF_TABLE_VERSION, 2, STRTAB_SIZE, NAME_MOD, 0},
-    {{0x1000 + TAG_STR[0], 0, 0, NAME_OP0, 0, 0, 0, TPUPROF_KIND_OP, 0, 0, 0},
-     {0x2000 + TAG_STR[0], 0, 0, NAME_OP1, 0, 0, 0, TPUPROF_KIND_OP, 0, 0, 0}},
+    {{0x1000 + TAG_STR[0], 0, 0, NAME_OP0, 0, 0, 0, TPUPROF_KIND_OP, 0, 0, 0, 0},
+     {0x2000 + TAG_STR[0], 0, 0, NAME_OP1, 0, 0, 0, TPUPROF_KIND_OP, 0, 0, 0, 0}},
     "\0mod_" TAG_STR "\0op_" TAG_STR "_0\0op_" TAG_STR "_1",
 };
 

@@ -124,8 +124,11 @@ struct Probe {
   llvm::StringRef shapes; ///< '?' for each dynamic dimension.
   llvm::StringRef location;
   llvm::StringRef function;
+  /// The op's result shapes (TPUPROF_PROBE_OUT_SHAPES), "" when unknown.
+  llvm::StringRef outShapes;
   uint8_t kind = TPUPROF_KIND_OP;
   uint8_t numDynDims = 0;
+  uint8_t numOuts = 0; ///< Trailing `shapes` entries that are outputs.
 };
 
 /// A parsed probe table (the payload of a MODULE section after its header).
