@@ -38,10 +38,51 @@ std::string tpuprof::report::substituteShapes(StringRef shapes,
   return out;
 }
 
-size_t Aggregator::rowFor(const DumpReader &dump, const RecordView &record,
-                          const Probe *probe) {
+RowKey tpuprof::report::rowKey(const Row &row) {
+  return RowKey(!row.unknownProbe, row.unknownProbe ? row.probeId : row.hash,
+                row.shapes, row.device, row.run);
+}
+
+void tpuprof::report::sortRuns(Profile &p) {
+  std::vector<uint32_t> order(p.runs.size());
+  for (uint32_t i = 0; i != order.size(); ++i)
+    order[i] = i;
+  // Runs are distinct, so this order is total.
+  llvm::sort(order,
+             [&](uint32_t a, uint32_t b) { return p.runs[a] < p.runs[b]; });
+  std::vector<uint32_t> newIndex(order.size());
+  std::vector<RunId> runs;
+  for (uint32_t i = 0; i != order.size(); ++i) {
+    newIndex[order[i]] = i;
+    runs.push_back(p.runs[order[i]]);
+  }
+  p.runs = std::move(runs);
+  if (p.runsMerged)
+    return;
+  for (Row &r : p.rows)
+    r.run = newIndex[r.run];
+  for (DumpSummary &d : p.dumps)
+    d.run = newIndex[d.run];
+}
+
+Profile Aggregator::take() {
+  sortRuns(result);
+  return std::move(result);
+}
+
+uint32_t Aggregator::runOf(const DumpInfo &info) {
+  RunId id{info.pid, info.calibNs0};
+  auto it = llvm::find(result.runs, id);
+  if (it != result.runs.end())
+    return uint32_t(it - result.runs.begin());
+  result.runs.push_back(id);
+  return uint32_t(result.runs.size() - 1);
+}
+
+size_t Aggregator::rowFor(const DumpReader &dump, uint32_t run,
+                          const RecordView &record, const Probe *probe) {
   uint32_t device = dump.info().device;
-  Key key;
+  RowKey key;
   if (probe) {
     std::string shapes;
     if (record.numDims == 0) {
@@ -52,9 +93,9 @@ size_t Aggregator::rowFor(const DumpReader &dump, const RecordView &record,
         dims.push_back(record.dim(i));
       shapes = substituteShapes(probe->shapes, dims);
     }
-    key = Key(true, probe->hash, std::move(shapes), device);
+    key = RowKey(true, probe->hash, std::move(shapes), device, run);
   } else {
-    key = Key(false, record.probe, std::string(), device);
+    key = RowKey(false, record.probe, std::string(), device, run);
   }
 
   auto [it, inserted] = rowIndex.try_emplace(std::move(key), 0);
@@ -63,12 +104,15 @@ size_t Aggregator::rowFor(const DumpReader &dump, const RecordView &record,
   it->second = result.rows.size();
   Row row;
   row.device = device;
+  row.run = run;
   row.probeId = record.probe;
   row.counters.assign(result.events.size(), 0);
   row.counterFlags.assign(result.events.size(), 0);
   if (probe) {
     row.name = probe->name.str();
     row.shapes = std::get<2>(it->first);
+    row.numOuts = probe->numOuts;
+    row.outShapes = probe->outShapes.str();
     if (!probe->location.empty())
       row.locations.push_back(probe->location.str());
     row.function = probe->function.str();
@@ -84,9 +128,11 @@ size_t Aggregator::rowFor(const DumpReader &dump, const RecordView &record,
   return it->second;
 }
 
-DumpSummary Aggregator::summarize(const DumpReader &dump) const {
+DumpSummary Aggregator::summarize(const DumpReader &dump) {
   DumpSummary summary;
   summary.path = dump.path().str();
+  summary.run = runOf(dump.info());
+  summary.hasRecords = true;
   summary.info = dump.info();
   summary.windowNs = dump.info().windowNs();
   summary.threads = dump.threads().size();
@@ -185,7 +231,7 @@ void Aggregator::add(const DumpReader &dump) {
           denseRow.resize(record.probe + 1, SIZE_MAX);
         size_t &row = denseRow[record.probe];
         if (row == SIZE_MAX) {
-          row = agg.rowFor(dump, record, probe);
+          row = agg.rowFor(dump, summary.run, record, probe);
           mergeLocation(record, probe, row);
         }
         return row;
@@ -193,12 +239,12 @@ void Aggregator::add(const DumpReader &dump) {
       if (record.numDims == 0) {
         auto [it, inserted] = staticRow.try_emplace(record.probe, 0);
         if (inserted) {
-          it->second = agg.rowFor(dump, record, probe);
+          it->second = agg.rowFor(dump, summary.run, record, probe);
           mergeLocation(record, probe, it->second);
         }
         return it->second;
       }
-      size_t row = agg.rowFor(dump, record, probe);
+      size_t row = agg.rowFor(dump, summary.run, record, probe);
       mergeLocation(record, probe, row);
       return row;
     }
@@ -225,12 +271,9 @@ void Aggregator::add(const DumpReader &dump) {
       ThreadSummary &t = summary.threadStats.back();
       ++t.records;
       t.unfinished += !f.finished;
-      if (f.topLevel()) {
+      if (f.topLevel())
         t.busyNs[f.probe ? std::min<unsigned>(f.probe->kind, 2) : 3] +=
             f.durationNs;
-        for (unsigned i = 0; i != f.record.numCounters; ++i)
-          summary.topLevelCounters[i] += f.record.counter(i);
-      }
       if (!f.finished)
         return;
       uint64_t ns = f.durationNs;
@@ -244,15 +287,22 @@ void Aggregator::add(const DumpReader &dump) {
     }
 
     // A finished record's counter deltas, scaled for multiplexing and less
-    // the probes' own counts (Correction.h).
+    // the probes' own counts (Correction.h); a top-level record's also go
+    // to the dump's totals.
     void addCounters(Row &row, const WalkFrame &f) {
       const RecordView &record = f.record;
       uint64_t enabled = scalable ? record.counter(enabledWord) : 0;
       uint64_t running = scalable ? record.counter(runningWord) : 0;
       for (unsigned i = 0; i != record.numCounters; ++i) {
         uint64_t v = record.counter(i);
-        if (int(i) == cpuWord)
-          continue; // CPU ids, not a count.
+        if (int(i) == cpuWord) {
+          // CPU ids (begin: low half, end: high half), not a count.
+          uint32_t from = uint32_t(v), to = uint32_t(v >> 32);
+          row.cpuRecorded = true;
+          row.migrations +=
+              from != UINT32_MAX && to != UINT32_MAX && from != to;
+          continue;
+        }
         if (scalable && int(i) != enabledWord && int(i) != runningWord &&
             int(i) != readWord && running < enabled) {
           if (running == 0)
@@ -261,7 +311,10 @@ void Aggregator::add(const DumpReader &dump) {
           row.counterFlags[eventSlot[i]] |= Row::CounterScaled;
         }
         row.counterFlags[eventSlot[i]] |= Row::CounterRecorded;
-        row.counters[eventSlot[i]] += f.counter(i, v);
+        uint64_t corrected = f.counter(i, v);
+        row.counters[eventSlot[i]] += corrected;
+        if (f.topLevel())
+          summary.topLevelCounters[i] += corrected;
       }
     }
   } folder(*this, dump, summary, eventSlot);
@@ -333,6 +386,51 @@ std::string tpuprof::report::dropReasons(const DropCounts &d) {
                  "no memory)");
   add(d.unknown, "when a buffer was full or more than 256 probes were open");
   return out;
+}
+
+namespace {
+/// The ", "-separated entries of a shapes string; separators inside
+/// brackets (a shape's dims) do not split.
+SmallVector<StringRef, 8> shapeEntries(StringRef shapes) {
+  SmallVector<StringRef, 8> out;
+  int depth = 0;
+  size_t start = 0;
+  for (size_t i = 0; i != shapes.size(); ++i) {
+    char c = shapes[i];
+    if (c == '[' || c == '<' || c == '(')
+      ++depth;
+    else if (c == ']' || c == '>' || c == ')')
+      --depth;
+    else if (depth == 0 && c == ',' && shapes.substr(i, 2) == ", ") {
+      out.push_back(shapes.slice(start, i));
+      start = i + 2;
+    }
+  }
+  if (!shapes.empty())
+    out.push_back(shapes.substr(start));
+  return out;
+}
+} // namespace
+
+std::string tpuprof::report::argumentShapes(const Row &row) {
+  SmallVector<StringRef, 8> entries = shapeEntries(row.shapes);
+  if (!row.numOuts || row.numOuts > entries.size())
+    return row.shapes;
+  return join(ArrayRef<StringRef>(entries).drop_back(row.numOuts), ", ");
+}
+
+std::string tpuprof::report::outputShapes(const Row &row) {
+  SmallVector<StringRef, 8> entries = shapeEntries(row.shapes);
+  if (row.numOuts && row.numOuts <= entries.size())
+    return join(ArrayRef<StringRef>(entries).take_back(row.numOuts), ", ");
+  return row.outShapes;
+}
+
+uint64_t tpuprof::report::resolutionNs(const Profile &p) {
+  uint64_t res = 1;
+  for (const DumpSummary &d : p.dumps)
+    res = std::max(res, resolutionNs(d.info, d.correction));
+  return res;
 }
 
 std::string tpuprof::report::lossSummary(const Profile &p) {

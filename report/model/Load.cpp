@@ -11,7 +11,9 @@
 #include "tpuprof/report/model/Progress.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -57,9 +59,29 @@ void mergeRow(Row &into, const Row &from, ArrayRef<unsigned> slot) {
 } // namespace
 
 void tpuprof::report::mergeProfile(Profile &into, const Profile &from) {
-  // Event slots of `from` in `into`.
+  // Rows whose runs were added up cannot be told apart by run again, so
+  // either side's merged runs merge the other's too.
+  Profile merged;
+  const Profile *src = &from;
+  if (from.runsMerged && !into.runsMerged)
+    into = mergeRuns(into);
+  if (into.runsMerged && !from.runsMerged) {
+    merged = mergeRuns(from);
+    src = &merged;
+  }
+  // Run and event slots of `src` in `into`.
+  SmallVector<uint32_t, 4> runSlot;
+  for (const RunId &r : src->runs) {
+    auto it = find(into.runs, r);
+    runSlot.push_back(uint32_t(it - into.runs.begin()));
+    if (it == into.runs.end())
+      into.runs.push_back(r);
+  }
+  auto runOf = [&](uint32_t run) {
+    return into.runsMerged || run >= runSlot.size() ? 0 : runSlot[run];
+  };
   SmallVector<unsigned, 8> slot;
-  for (const std::string &e : from.events) {
+  for (const std::string &e : src->events) {
     auto it = find(into.events, e);
     if (it == into.events.end()) {
       into.events.push_back(e);
@@ -71,18 +93,14 @@ void tpuprof::report::mergeProfile(Profile &into, const Profile &from) {
     }
     slot.push_back(unsigned(it - into.events.begin()));
   }
-  using Key = std::tuple<bool, uint64_t, std::string, uint32_t>;
-  auto keyOf = [](const Row &r) {
-    return Key(!r.unknownProbe, r.unknownProbe ? r.probeId : r.hash, r.shapes,
-               r.device);
-  };
-  std::map<Key, size_t> index;
+  std::map<RowKey, size_t> index;
   for (size_t i = 0; i != into.rows.size(); ++i)
-    index.emplace(keyOf(into.rows[i]), i);
-  for (const Row &row : from.rows) {
-    auto [it, inserted] = index.try_emplace(keyOf(row), into.rows.size());
+    index.emplace(rowKey(into.rows[i]), i);
+  for (const Row &row : src->rows) {
+    Row copy = row;
+    copy.run = runOf(row.run);
+    auto [it, inserted] = index.try_emplace(rowKey(copy), into.rows.size());
     if (inserted) {
-      Row copy = row;
       copy.counters.assign(into.events.size(), 0);
       copy.counterFlags.assign(into.events.size(), 0);
       for (size_t i = 0; i != row.counters.size() && i != slot.size(); ++i)
@@ -98,15 +116,118 @@ void tpuprof::report::mergeProfile(Profile &into, const Profile &from) {
     // Same key, so the hash cannot differ (an unknown probe's 0 vs its id).
     target.mixedHash = hashMixed;
   }
-  append_range(into.dumps, from.dumps);
-  into.coveredNs += from.coveredNs;
-  into.totalNs += from.totalNs;
-  into.unfinished += from.unfinished;
-  into.dropped += from.dropped;
-  into.drops += from.drops;
-  into.unwound += from.unwound;
-  into.threads += from.threads;
-  into.records += from.records;
+  for (const DumpSummary &d : src->dumps) {
+    into.dumps.push_back(d);
+    into.dumps.back().run = runOf(d.run);
+  }
+  into.coveredNs += src->coveredNs;
+  into.totalNs += src->totalNs;
+  into.unfinished += src->unfinished;
+  into.dropped += src->dropped;
+  into.drops += src->drops;
+  into.unwound += src->unwound;
+  into.threads += src->threads;
+  into.records += src->records;
+  sortRuns(into);
+}
+
+void tpuprof::report::sumDumps(Profile &p) {
+  p.coveredNs = p.totalNs = p.unfinished = p.dropped = p.threads =
+      p.records = p.unwound = 0;
+  p.drops = DropCounts();
+  for (const DumpSummary &d : p.dumps) {
+    p.coveredNs += d.coveredNs;
+    p.totalNs += d.windowNs;
+    p.unfinished += d.unfinished;
+    p.dropped += d.info.dropped;
+    p.drops += d.info.drops;
+    p.unwound += d.info.unwound;
+    p.threads += d.threads;
+    p.records += d.records;
+  }
+}
+
+Profile tpuprof::report::mergeRuns(const Profile &p) {
+  if (p.runsMerged)
+    return p;
+  Profile out;
+  out.events = p.events;
+  out.runs = p.runs;
+  out.runsMerged = true;
+  out.dumps = p.dumps;
+  for (DumpSummary &d : out.dumps)
+    d.run = 0;
+  sumDumps(out);
+  SmallVector<unsigned, 8> slot;
+  for (unsigned i = 0; i != p.events.size(); ++i)
+    slot.push_back(i);
+  std::map<RowKey, size_t> index;
+  for (const Row &row : p.rows) {
+    Row copy = row;
+    copy.run = 0;
+    auto [it, inserted] = index.try_emplace(rowKey(copy), out.rows.size());
+    if (inserted) {
+      out.rows.push_back(std::move(copy));
+      continue;
+    }
+    Row &target = out.rows[it->second];
+    bool hashMixed = target.mixedHash;
+    mergeRow(target, copy, slot);
+    target.mixedHash = hashMixed;
+  }
+  return out;
+}
+
+Profile tpuprof::report::selectRun(const Profile &p, uint32_t run) {
+  Profile out;
+  out.events = p.events;
+  if (run < p.runs.size())
+    out.runs = {p.runs[run]};
+  for (const Row &r : p.rows)
+    if (r.run == run) {
+      out.rows.push_back(r);
+      out.rows.back().run = 0;
+    }
+  for (const DumpSummary &d : p.dumps)
+    if (d.run == run) {
+      out.dumps.push_back(d);
+      out.dumps.back().run = 0;
+    }
+  sumDumps(out);
+  return out;
+}
+
+std::vector<uint64_t> tpuprof::report::runTotals(const Profile &p) {
+  std::vector<uint64_t> totals(p.runsMerged ? 1 : std::max<size_t>(1, p.runs.size()));
+  for (const DumpSummary &d : p.dumps)
+    if (d.run < totals.size())
+      totals[d.run] += d.windowNs;
+  return totals;
+}
+
+std::string tpuprof::report::describeRun(const Profile &p, uint32_t run) {
+  if (run >= p.runs.size())
+    return "run " + utostr(run + 1);
+  const RunId &r = p.runs[run];
+  std::string s = formatv("run {0} (pid {1}", run + 1, r.pid).str();
+  if (run > 0) {
+    uint64_t after = r.startNs - std::min(r.startNs, p.runs[0].startNs);
+    s += formatv(", started {0:F3} s after run 1", double(after) / 1e9).str();
+  }
+  return s + ")";
+}
+
+Error tpuprof::report::needOneRun(const Profile &p, StringRef view) {
+  if (!p.runsApart())
+    return Error::success();
+  std::string runs;
+  for (uint32_t r = 0; r != p.runs.size(); ++r)
+    runs += (r ? "; " : "") + describeRun(p, r);
+  return createStringError(
+      inconvertibleErrorCode(),
+      view + " needs one set of rows, but the inputs hold " +
+          Twine(p.runs.size()) + " runs (" + runs +
+          "): choose one with --run N or add them up with --merge-runs");
 }
 
 Expected<Input> tpuprof::report::loadInput(ArrayRef<std::string> inputs,
@@ -121,17 +242,16 @@ Expected<Input> tpuprof::report::loadInput(ArrayRef<std::string> inputs,
     Expected<std::vector<std::string>> files = expandDumpPaths(dumpArgs);
     if (!files)
       return files.takeError();
-    in.dumpFiles = std::move(*files);
     auto sizeOf = [](const std::string &f) {
       uint64_t size = 0;
       return sys::fs::file_size(f, size) ? 0 : size;
     };
     uint64_t bytes = 0;
-    for (const std::string &f : in.dumpFiles)
+    for (const std::string &f : *files)
       bytes += sizeOf(f);
     Progress bar(opts.progress, "reading dumps", bytes);
     Aggregator agg;
-    for (const std::string &file : in.dumpFiles) {
+    for (const std::string &file : *files) {
       Expected<DumpReader> reader = DumpReader::open(file);
       if (!reader)
         return reader.takeError();
@@ -150,6 +270,17 @@ Expected<Input> tpuprof::report::loadInput(ArrayRef<std::string> inputs,
         return p.takeError();
       mergeProfile(in.profile, *p);
     }
+  if (opts.mergeRuns) {
+    in.profile = mergeRuns(in.profile);
+  } else if (opts.run) {
+    if (opts.run > in.profile.runs.size())
+      return createStringError(inconvertibleErrorCode(),
+                               "--run " + Twine(opts.run) +
+                                   ": the inputs hold " +
+                                   Twine(in.profile.runs.size()) + " run" +
+                                   (in.profile.runs.size() == 1 ? "" : "s"));
+    in.profile = selectRun(in.profile, opts.run - 1);
+  }
   return in;
 }
 
@@ -162,16 +293,19 @@ Error Input::needDumps(StringRef view) const {
                                "records)");
 }
 
-Error Input::forEachDump(StringRef view,
-                         function_ref<Error(const DumpReader &)> fn) const {
+Error Input::forEachDump(
+    StringRef view,
+    function_ref<Error(const DumpReader &, const DumpSummary &)> fn) const {
   if (Error err = needDumps(view))
     return err;
-  Progress bar(progress, view, dumpFiles.size());
-  for (const std::string &file : dumpFiles) {
-    Expected<DumpReader> reader = DumpReader::open(file);
+  Progress bar(progress, view, profile.dumps.size());
+  for (const DumpSummary &d : profile.dumps) {
+    if (!d.hasRecords)
+      continue;
+    Expected<DumpReader> reader = DumpReader::open(d.path);
     if (!reader)
       return reader.takeError();
-    if (Error err = fn(*reader))
+    if (Error err = fn(*reader, d))
       return err;
     bar.advance(1);
   }
@@ -198,8 +332,8 @@ Expected<GroupBy> tpuprof::report::parseGroupBy(StringRef name) {
 std::vector<Row> tpuprof::report::groupRows(ArrayRef<Row> rows, GroupBy by) {
   if (by == GroupBy::Op)
     return rows.vec();
-  // (key text, shapes for GroupBy::Shape, device)
-  using Key = std::tuple<std::string, std::string, uint32_t>;
+  // (key text, shapes for GroupBy::Shape, device, run)
+  using Key = std::tuple<std::string, std::string, uint32_t, uint32_t>;
   std::map<Key, size_t> index;
   std::vector<Row> out;
   std::vector<double> flops, bytes; // Totals over calls, per output row.
@@ -223,7 +357,7 @@ std::vector<Row> tpuprof::report::groupRows(ArrayRef<Row> rows, GroupBy by) {
       break;
     }
     auto [it, inserted] =
-        index.try_emplace(Key(name, shapes, row.device), out.size());
+        index.try_emplace(Key(name, shapes, row.device, row.run), out.size());
     double f = double(row.flops) * double(row.count);
     double b = double(row.bytes) * double(row.count);
     if (inserted) {

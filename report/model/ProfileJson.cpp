@@ -105,6 +105,23 @@ private:
   std::string *error;
 };
 
+/// `drops` and `unwound` of a totals or dump object; exports from before
+/// the reasons lack them: all `dropped` then has no known reason.
+void readDrops(Fields &f, const std::string &where, uint64_t dropped,
+               DropCounts &drops, uint64_t &unwound, std::string &error) {
+  if (!f.has("drops")) {
+    drops.unknown = dropped;
+    return;
+  }
+  Fields r(f.object("drops"), where + ".drops", &error);
+  drops.full = r.u64("full");
+  drops.overwritten = r.u64("overwritten");
+  drops.depth = r.u64("depth");
+  drops.noSpace = r.u64("no_space");
+  drops.unknown = r.u64("unknown");
+  unwound = f.u64("unwound");
+}
+
 } // namespace
 
 Expected<Profile> tpuprof::report::readProfileJson(StringRef path) {
@@ -136,17 +153,7 @@ Expected<Profile> tpuprof::report::readProfileJson(StringRef path) {
   p.totalNs = t.u64("total_ns");
   p.unfinished = t.u64("unfinished");
   p.dropped = t.u64("dropped");
-  if (t.has("drops")) { // Exports from before the reasons lack them.
-    Fields r(t.object("drops"), "totals.drops", &error);
-    p.drops.full = r.u64("full");
-    p.drops.overwritten = r.u64("overwritten");
-    p.drops.depth = r.u64("depth");
-    p.drops.noSpace = r.u64("no_space");
-    p.drops.unknown = r.u64("unknown");
-    p.unwound = t.u64("unwound");
-  } else {
-    p.drops.unknown = p.dropped;
-  }
+  readDrops(t, "totals", p.dropped, p.drops, p.unwound, error);
   p.threads = t.u64("threads");
   p.records = t.u64("records");
   if (const json::Array *dumps = f.array("dumps"))
@@ -155,6 +162,8 @@ Expected<Profile> tpuprof::report::readProfileJson(StringRef path) {
       DumpSummary s;
       DumpInfo &i = s.info;
       s.path = d.str("path");
+      if (d.has("run"))
+        s.run = d.u64("run");
       i.version = d.u64("version");
       i.headerSize = d.u64("header_size");
       i.mode = d.u64("mode");
@@ -170,6 +179,8 @@ Expected<Profile> tpuprof::report::readProfileJson(StringRef path) {
       i.windowBegin = d.u64("window_begin");
       i.windowEnd = d.u64("window_end");
       i.dropped = d.u64("dropped");
+      readDrops(d, "dumps[" + utostr(n) + "]", i.dropped, i.drops, i.unwound,
+                error);
       i.numSections = d.u64("num_sections");
       // Both optional: exports from before calibration lack them.
       if (d.has("calibration")) {
@@ -225,6 +236,18 @@ Expected<Profile> tpuprof::report::readProfileJson(StringRef path) {
       row.unknownProbe = r.boolean("unknown_probe");
       row.probeId = r.u64("probe_id");
       row.shapes = r.str("shapes");
+      // Exports from before runs, output shapes or mode 2's migrations lack
+      // them.
+      if (r.has("run"))
+        row.run = r.u64("run");
+      if (r.has("num_outs"))
+        row.numOuts = uint8_t(std::min<uint64_t>(r.u64("num_outs"), 255));
+      if (r.has("out_shapes"))
+        row.outShapes = r.str("out_shapes");
+      if (r.has("migrations")) {
+        row.cpuRecorded = true;
+        row.migrations = r.u64("migrations");
+      }
       if (const json::Array *locs = r.array("locations"))
         for (const json::Value &l : *locs)
           row.locations.push_back(l.getAsString().value_or("").str());
@@ -258,6 +281,32 @@ Expected<Profile> tpuprof::report::readProfileJson(StringRef path) {
           !exact, int32_t(first), std::move(buckets));
       p.rows.push_back(std::move(row));
     }
+  // Runs: as exported, or (exports from before runs) one per distinct
+  // (pid, start) among the dumps, whose rows were then added up.
+  if (f.has("runs")) {
+    if (const json::Array *runs = f.array("runs"))
+      for (size_t n = 0; n != runs->size() && error.empty(); ++n) {
+        Fields r((*runs)[n].getAsObject(), "runs[" + utostr(n) + "]", &error);
+        p.runs.push_back({uint32_t(r.u64("pid")), r.u64("start_ns")});
+      }
+    p.runsMerged = f.boolean("runs_merged");
+  } else {
+    for (DumpSummary &d : p.dumps) {
+      RunId id{d.info.pid, d.info.calibNs0};
+      if (!is_contained(p.runs, id))
+        p.runs.push_back(id);
+    }
+    p.runsMerged = p.runs.size() > 1;
+  }
+  if (error.empty() && !p.runsMerged) {
+    size_t numRuns = std::max<size_t>(p.runs.size(), 1);
+    for (const Row &r : p.rows)
+      if (r.run >= numRuns)
+        error = "a row's 'run' is not an index into 'runs'";
+    for (const DumpSummary &d : p.dumps)
+      if (d.run >= numRuns)
+        error = "a dump's 'run' is not an index into 'runs'";
+  }
   if (!error.empty())
     return bad(error);
   return p;

@@ -1,21 +1,22 @@
 //===- report/views/Diff.cpp - Compare two runs ---------------------------===//
 //
-// Rows of both runs are keyed by (op hash, actual shapes), summed over
-// devices, and compared on total time: Delta = B - A. Rows only in B are
-// "new", only in A "missing". Sorted by Delta descending, so regressions
-// come first. docs/report.md ("diff") describes the columns.
+// The rows of both sides (model/Compare.h) on total time: Delta = B - A.
+// Rows only in B are "new", only in A "missing"; a side whose time is below
+// what its clock and correction resolve shows "< N ns" and is never called
+// -100 % or new ("unresolved" unless the other side is clearly beyond it).
+// Sorted by Delta descending, so regressions come first. docs/report.md
+// ("diff") describes the columns.
 //
 //===----------------------------------------------------------------------===//
 
 #include "tpuprof/report/views/Diff.h"
+#include "tpuprof/report/model/Compare.h"
+#include "tpuprof/report/model/EventNames.h"
+#include "tpuprof/report/views/Columns.h"
 #include "tpuprof/report/views/TextTable.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
-
-#include <cmath>
-#include <map>
-#include <tuple>
 
 using namespace llvm;
 using namespace tpuprof;
@@ -23,25 +24,21 @@ using namespace tpuprof::report;
 
 namespace {
 
-struct Side {
-  uint64_t ns = 0, count = 0;
-  std::map<std::string, uint64_t> counters;
-  bool present = false;
-};
-
-struct DiffRow {
-  std::string name, shapes, hash;
-  Side a, b;
-  int64_t delta() const { return int64_t(b.ns) - int64_t(a.ns); }
-  /// Delta in percent of A; +inf for new rows.
-  double deltaPct() const {
-    if (!a.ns)
-      return b.ns ? INFINITY : 0.0;
-    return 100.0 * double(delta()) / double(a.ns);
-  }
-};
-
 std::string us(double ns) { return formatv("{0:F2}", ns / 1000.0).str(); }
+
+std::string sideCell(const DiffSide &s) {
+  return s.present ? timeCell(s.ns, s.floorNs) : "-";
+}
+
+/// "+12.50", or a bound ("> +900.00") where one side is below resolution.
+std::string pctCell(const DiffRow &d) {
+  int bound = 0;
+  std::optional<double> pct = d.deltaPct(&bound);
+  if (!pct)
+    return d.status() == DiffRow::Status::New ? "new" : "-";
+  std::string s = formatv("{0}{1:F2}", *pct > 0 ? "+" : "", *pct).str();
+  return bound > 0 ? "> " + s : bound < 0 ? "< " + s : s;
+}
 
 } // namespace
 
@@ -49,40 +46,17 @@ Expected<bool> tpuprof::report::printDiff(const Input &inA, const Input &inB,
                                           const DiffOptions &opts,
                                           raw_ostream &os) {
   const Profile &a = inA.profile, &b = inB.profile;
-  using Key = std::tuple<bool, uint64_t, std::string>;
-  std::map<Key, DiffRow> rows;
+  // Two runs on a side would be added up silently.
+  if (Error err = needOneRun(a, "diff (A)"))
+    return std::move(err);
+  if (Error err = needOneRun(b, "diff (B)"))
+    return std::move(err);
+  std::vector<DiffRow> rows = compareProfiles(a, b);
   std::vector<std::string> events;
-  auto addSide = [&](const Profile &p, bool isB) {
-    for (const Row &r : p.rows) {
-      Key key(r.unknownProbe, r.unknownProbe ? r.probeId : r.hash, r.shapes);
-      DiffRow &d = rows[key];
-      if (d.name.empty()) {
-        d.name = r.name;
-        d.shapes = r.shapes.empty() ? "-" : r.shapes;
-        d.hash = r.unknownProbe ? "-" : utohexstr(r.hash, true, 16);
-      }
-      Side &s = isB ? d.b : d.a;
-      s.present = true;
-      s.ns += r.durationNs;
-      s.count += r.count;
-      for (size_t i = 0; i != r.counters.size() && i != p.events.size(); ++i)
-        s.counters[p.events[i]] += r.counters[i];
-    }
-    for (const std::string &e : p.events)
-      if (!is_contained(events, e))
+  for (const Profile *p : {&a, &b})
+    for (const std::string &e : p->events)
+      if (!isPseudoEvent(e) && !is_contained(events, e))
         events.push_back(e);
-  };
-  addSide(a, false);
-  addSide(b, true);
-
-  std::vector<DiffRow *> order;
-  for (auto &[key, d] : rows)
-    order.push_back(&d);
-  llvm::sort(order, [](const DiffRow *x, const DiffRow *y) {
-    if (x->delta() != y->delta())
-      return x->delta() > y->delta();
-    return std::tie(x->name, x->shapes) < std::tie(y->name, y->shapes);
-  });
 
   TextTable table;
   using Align = TextTable::Align;
@@ -98,36 +72,34 @@ Expected<bool> tpuprof::report::printDiff(const Input &inA, const Input &inB,
     table.addColumn("Delta " + e, TextTable::Align::Right);
   size_t printed = 0;
   std::vector<const DiffRow *> failed;
-  for (const DiffRow *d : order) {
-    StringRef status = !d->a.present    ? "new"
-                       : !d->b.present  ? "missing"
-                       : d->delta() > 0 ? "slower"
-                       : d->delta() < 0 ? "faster"
-                                        : "same";
-    double pct = d->deltaPct();
-    bool considered = d->a.present && d->b.present &&
-                      std::max(d->a.ns, d->b.ns) >= opts.minTimeNs;
-    if (opts.failAbovePct >= 0 && considered && pct > opts.failAbovePct)
-      failed.push_back(d);
+  for (const DiffRow &d : rows) {
+    DiffRow::Status status = d.status();
+    std::optional<double> pct = d.deltaPct();
+    bool considered = d.a.present && d.b.present &&
+                      std::max(d.a.ns, d.b.ns) >= opts.minTimeNs;
+    if (opts.failAbovePct >= 0 && considered && pct &&
+        *pct > opts.failAbovePct)
+      failed.push_back(&d);
     if (opts.top && printed == opts.top)
       continue;
     ++printed;
+    bool exact = d.a.resolved() && d.b.resolved();
     std::vector<std::string> l = {
-        d->name,
-        d->a.present ? us(d->a.ns) : "-",
-        d->b.present ? us(d->b.ns) : "-",
-        formatv("{0}{1}", d->delta() > 0 ? "+" : "", us(d->delta())).str(),
-        std::isinf(pct) ? "new"
-                        : formatv("{0}{1:F2}", pct > 0 ? "+" : "", pct).str(),
-        utostr(d->a.count),
-        utostr(d->b.count),
-        status.str(),
-        d->shapes,
-        d->hash};
+        d.name,
+        sideCell(d.a),
+        sideCell(d.b),
+        exact ? formatv("{0}{1}", d.delta() > 0 ? "+" : "", us(d.delta())).str()
+              : "-",
+        pctCell(d),
+        utostr(d.a.count),
+        utostr(d.b.count),
+        statusName(status).str(),
+        d.shapes.empty() ? "-" : d.shapes,
+        d.hash};
     for (const std::string &e : events) {
       int64_t delta =
-          int64_t(d->b.counters.count(e) ? d->b.counters.at(e) : 0) -
-          int64_t(d->a.counters.count(e) ? d->a.counters.at(e) : 0);
+          int64_t(d.b.counters.count(e) ? d.b.counters.at(e) : 0) -
+          int64_t(d.a.counters.count(e) ? d.a.counters.at(e) : 0);
       l.push_back(formatv("{0}{1}", delta > 0 ? "+" : "", delta).str());
     }
     table.addRow(std::move(l));
@@ -136,8 +108,8 @@ Expected<bool> tpuprof::report::printDiff(const Input &inA, const Input &inB,
   int64_t totalDelta = int64_t(b.coveredNs) - int64_t(a.coveredNs);
 
   table.print(os);
-  if (opts.top && order.size() > opts.top)
-    os << "(" << order.size() - opts.top << " more rows not shown; --top "
+  if (opts.top && rows.size() > opts.top)
+    os << "(" << rows.size() - opts.top << " more rows not shown; --top "
        << opts.top << ")\n";
   os << "Sum A: " << us(a.coveredNs) << " us  Sum B: " << us(b.coveredNs)
      << " us  Delta: " << (totalDelta > 0 ? "+" : "") << us(totalDelta)
@@ -155,8 +127,8 @@ Expected<bool> tpuprof::report::printDiff(const Input &inA, const Input &inB,
       os << formatv("FAIL: {0} op(s) slower by more than {1}%:", failed.size(),
                     opts.failAbovePct);
       for (const DiffRow *d : failed)
-        os << formatv(" {0} [{1}] ({2:F2}%)", d->name, d->shapes,
-                      d->deltaPct());
+        os << formatv(" {0} [{1}] ({2:F2}%)", d->name,
+                      d->shapes.empty() ? "-" : d->shapes, *d->deltaPct());
       os << '\n';
     }
   }

@@ -10,6 +10,7 @@
 
 #include "tpuprof/report/views/Export.h"
 #include "tpuprof/report/model/Load.h"
+#include "tpuprof/report/views/Columns.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -31,22 +32,31 @@ std::string hexHash(uint64_t h) {
 // JSON
 //===----------------------------------------------------------------------===//
 
+namespace {
+/// Dropped records by reason and unwound probes, as totals and each dump
+/// carry them.
+void writeDrops(const DropCounts &d, uint64_t unwound, json::OStream &j) {
+  j.attributeObject("drops", [&] {
+    j.attribute("full", d.full);
+    j.attribute("overwritten", d.overwritten);
+    j.attribute("depth", d.depth);
+    j.attribute("no_space", d.noSpace);
+    j.attribute("unknown", d.unknown);
+  });
+  j.attribute("unwound", unwound);
+}
+} // namespace
+
 void tpuprof::report::writeTotalsJson(const Profile &p, json::OStream &j) {
   j.attribute("covered_ns", p.coveredNs);
   j.attribute("total_ns", p.totalNs);
   j.attribute("unfinished", p.unfinished);
   j.attribute("dropped", p.dropped);
-  j.attributeObject("drops", [&] {
-    j.attribute("full", p.drops.full);
-    j.attribute("overwritten", p.drops.overwritten);
-    j.attribute("depth", p.drops.depth);
-    j.attribute("no_space", p.drops.noSpace);
-    j.attribute("unknown", p.drops.unknown);
-  });
-  j.attribute("unwound", p.unwound);
+  writeDrops(p.drops, p.unwound, j);
   j.attribute("threads", p.threads);
   j.attribute("records", p.records);
   j.attribute("dumps", uint64_t(p.dumps.size()));
+  j.attribute("runs", uint64_t(p.runs.size()));
   j.attribute("incomplete_dumps",
               uint64_t(llvm::count_if(p.dumps, [](const DumpSummary &d) {
                 return !d.info.isComplete();
@@ -72,11 +82,22 @@ void tpuprof::report::writeProfileJson(const Input &in, raw_ostream &os) {
         j.value(e);
     });
     j.attributeObject("totals", [&] { writeTotalsJson(p, j); });
+    // Rows and dumps name their run by index into this list (in the order
+    // the runs started); runs_merged: their rows were added up.
+    j.attributeArray("runs", [&] {
+      for (const RunId &r : p.runs)
+        j.object([&] {
+          j.attribute("pid", r.pid);
+          j.attribute("start_ns", r.startNs);
+        });
+    });
+    j.attribute("runs_merged", p.runsMerged);
     j.attributeArray("dumps", [&] {
       for (const DumpSummary &d : p.dumps)
         j.object([&] {
           const DumpInfo &i = d.info;
           j.attribute("path", d.path);
+          j.attribute("run", d.run);
           j.attribute("version", i.version);
           j.attribute("header_size", i.headerSize);
           j.attribute("mode", i.mode);
@@ -92,6 +113,7 @@ void tpuprof::report::writeProfileJson(const Input &in, raw_ostream &os) {
           j.attribute("window_begin", i.windowBegin);
           j.attribute("window_end", i.windowEnd);
           j.attribute("dropped", i.dropped);
+          writeDrops(i.drops, i.unwound, j);
           j.attribute("num_sections", i.numSections);
           if (i.hasCalibration)
             j.attributeObject("calibration", [&] {
@@ -129,7 +151,12 @@ void tpuprof::report::writeProfileJson(const Input &in, raw_ostream &os) {
           j.attribute("hash", hexHash(r.hash));
           j.attribute("unknown_probe", r.unknownProbe);
           j.attribute("probe_id", r.probeId);
+          j.attribute("run", r.run);
           j.attribute("shapes", r.shapes);
+          j.attribute("num_outs", r.numOuts);
+          j.attribute("out_shapes", r.outShapes);
+          if (r.cpuRecorded)
+            j.attribute("migrations", r.migrations);
           j.attributeArray("locations", [&] {
             for (const std::string &l : r.locations)
               j.value(l);
@@ -180,9 +207,13 @@ void tpuprof::report::writeProfileJson(const Input &in, raw_ostream &os) {
 //===----------------------------------------------------------------------===//
 
 std::string tpuprof::report::csvField(StringRef s) {
-  if (s.find_first_of(",\"\r\n") == StringRef::npos)
+  // A spreadsheet takes a cell that starts with = + - @ (or a tab or CR
+  // before one) for a formula. As OWASP's CSV injection guidance says, such
+  // a cell gets a leading ' and quotes, so it reads as the text it is.
+  bool formula = !s.empty() && StringRef("=+-@\t\r").contains(s.front());
+  if (!formula && s.find_first_of(",\"\r\n") == StringRef::npos)
     return s.str();
-  std::string out = "\"";
+  std::string out = formula ? "\"'" : "\"";
   for (char c : s) {
     if (c == '"')
       out += '"';
@@ -194,37 +225,32 @@ std::string tpuprof::report::csvField(StringRef s) {
 
 void tpuprof::report::writeCsv(const Input &in, raw_ostream &os) {
   const Profile &p = in.profile;
+  std::vector<const Column *> columns = exportColumns();
+  // The runtime's own words are inputs to the figures, not counters.
+  std::vector<size_t> events;
+  for (size_t i = 0; i != p.events.size(); ++i)
+    if (!isPseudoEvent(p.events[i]))
+      events.push_back(i);
   // Lines end in CRLF as RFC 4180 says; fields are separated by commas.
-  static const char *const header[] = {
-      "name",        "kind",     "device", "hash",       "shapes",
-      "location",    "function", "count",  "unfinished", "duration_ns",
-      "self_ns",     "percent",  "min_ns", "mean_ns",    "median_ns",
-      "p90_ns",      "p99_ns",   "max_ns", "flops",      "bytes",
-      "gflop_per_s", "gb_per_s"};
   ListSeparator sep(",");
-  for (const char *h : header)
-    os << sep << h;
-  for (const std::string &e : p.events)
-    os << ',' << csvField(e);
+  for (const Column *c : columns)
+    os << sep << c->exportName;
+  for (size_t e : events)
+    os << ',' << csvField(p.events[e]);
   os << "\r\n";
+  std::vector<uint64_t> runTotal = runTotals(p);
+  ColumnContext ctx{p};
+  ctx.resolutionNs = resolutionNs(p);
   for (const Row &r : p.rows) {
-    const DurationSketch &d = r.durations;
-    double pct =
-        p.totalNs ? 100.0 * double(r.durationNs) / double(p.totalNs) : 0.0;
-    double secs = double(r.durationNs);
-    os << csvField(r.name) << ',' << kindName(r.kind) << ',' << r.device << ','
-       << (r.unknownProbe ? "" : hexHash(r.hash)) << ',' << csvField(r.shapes)
-       << ',' << csvField(r.location()) << ',' << csvField(r.function) << ','
-       << r.count << ',' << r.unfinished << ',' << r.durationNs << ','
-       << r.selfNs << ',' << formatv("{0:F4}", pct) << ',' << d.min() << ','
-       << formatv("{0:F1}", d.mean()) << ',' << d.quantile(0.5) << ','
-       << d.quantile(0.9) << ',' << d.quantile(0.99) << ',' << d.max() << ','
-       << r.flops << ',' << r.bytes << ','
-       << formatv("{0:F4}", secs ? double(r.flops) * r.count / secs : 0.0)
-       << ','
-       << formatv("{0:F4}", secs ? double(r.bytes) * r.count / secs : 0.0);
-    for (uint64_t c : r.counters)
-      os << ',' << c;
+    ctx.totalNs = runTotal[std::min<size_t>(r.run, runTotal.size() - 1)];
+    ListSeparator cells(",");
+    for (const Column *c : columns) {
+      ExportCell cell = c->exportCell(r, ctx);
+      os << cells
+         << (cell.kind == ExportCell::Text ? csvField(cell.text) : cell.str());
+    }
+    for (size_t e : events)
+      os << ',' << (e < r.counters.size() ? r.counters[e] : 0);
     os << "\r\n";
   }
 }

@@ -24,11 +24,14 @@
 
 #include "tpuprof/report/views/Html.h"
 #include "tpuprof/report/views/Export.h"
+#include "tpuprof/report/model/Compare.h"
+#include "tpuprof/report/model/EventNames.h"
 #include "tpuprof/report/model/Load.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Base64.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -68,9 +71,6 @@ bool splitLocation(StringRef loc, StringRef &file, unsigned &line) {
   return true;
 }
 
-/// Row key as the Aggregator builds it: (known probe, hash or probe id,
-/// actual shapes, device).
-using RowKey = std::tuple<bool, uint64_t, std::string, uint32_t>;
 
 /// One timeline event, before it is written column by column.
 struct Event {
@@ -92,7 +92,7 @@ struct Bucket {
 };
 
 struct Lane {
-  uint32_t device = 0, pid = 0;
+  uint32_t run = 0, device = 0, pid = 0;
   uint64_t tid = 0;
   uint64_t windowNs = 0, records = 0, unfinished = 0, dropped = 0;
   uint64_t byKind[4] = {0, 0, 0, 0}; ///< Top-level ns: op, launch, user, ?.
@@ -108,12 +108,16 @@ struct ReportData {
   const Profile &profile;
   std::vector<std::pair<uint32_t, uint32_t>> sites; ///< (row, location idx).
   std::vector<Lane> lanes;
-  uint64_t spanNs = 0; ///< Origin to the latest window end.
+  /// Per run, the earliest window begin (absolute ns): its time axis's 0.
+  std::vector<uint64_t> runOrigin;
+  uint64_t spanNs = 0; ///< The longest run's origin to its last window end.
   uint64_t numEvents = 0;
   bool bucketed = false;
   bool anyCorrected = false; ///< Some event's duration was corrected.
   uint64_t bucketNs = 1;
-  std::map<uint32_t, std::map<std::string, uint64_t>> counterTotals;
+  /// Indexes into profile.events of the PMU events the page shows (the
+  /// runtime's own words are inputs to the figures, not counters).
+  std::vector<unsigned> shownEvents;
   std::vector<std::string> irLines;
   std::map<std::string, std::vector<unsigned>> irLinesByLocation;
   const Input *baseline = nullptr;
@@ -122,15 +126,24 @@ struct ReportData {
 /// Reads dumps a second time, after aggregation, walking records with their
 /// nesting to build lanes and the timeline.
 Error walkRecords(const Input &in, const HtmlOptions &opts, ReportData &data) {
-  uint64_t origin = UINT64_MAX, last = 0;
+  // Each run on its own time axis: times are relative to the earliest
+  // window begin of the record's run.
+  size_t numRuns = std::max<size_t>(1, in.profile.runs.size());
+  data.runOrigin.assign(numRuns, UINT64_MAX);
+  std::vector<uint64_t> runLast(numRuns, 0);
   for (const DumpSummary &d : in.profile.dumps) {
+    uint64_t &origin = data.runOrigin[d.run];
     origin = std::min(origin, absoluteNs(d.info, d.info.windowBegin));
-    last = std::max(last, absoluteNs(d.info, d.info.windowEnd));
+    runLast[d.run] =
+        std::max(runLast[d.run], absoluteNs(d.info, d.info.windowEnd));
     data.numEvents += d.records;
   }
   if (in.profile.dumps.empty())
     return Error::success();
-  data.spanNs = std::max<uint64_t>(last > origin ? last - origin : 0, 1);
+  data.spanNs = 1;
+  for (size_t r = 0; r != numRuns; ++r)
+    if (data.runOrigin[r] != UINT64_MAX && runLast[r] > data.runOrigin[r])
+      data.spanNs = std::max(data.spanNs, runLast[r] - data.runOrigin[r]);
   data.bucketed = data.numEvents > opts.maxEvents;
   unsigned numBuckets = std::max(1u, opts.buckets);
   data.bucketNs =
@@ -138,11 +151,8 @@ Error walkRecords(const Input &in, const HtmlOptions &opts, ReportData &data) {
 
   const Profile &profile = data.profile;
   std::map<RowKey, uint32_t> rowOf;
-  for (size_t i = 0; i != profile.rows.size(); ++i) {
-    const Row &r = profile.rows[i];
-    rowOf[RowKey(!r.unknownProbe, r.unknownProbe ? r.probeId : r.hash, r.shapes,
-                 r.device)] = i;
-  }
+  for (size_t i = 0; i != profile.rows.size(); ++i)
+    rowOf[rowKey(profile.rows[i])] = i;
   std::map<std::pair<uint32_t, uint32_t>, uint32_t> siteOf;
   auto site = [&](uint32_t row, StringRef location) {
     const std::vector<std::string> &locs = profile.rows[row].locations;
@@ -158,17 +168,22 @@ Error walkRecords(const Input &in, const HtmlOptions &opts, ReportData &data) {
     return it->second;
   };
 
-  std::map<std::tuple<uint32_t, uint32_t, uint64_t>, size_t> laneOf;
-  Error err = in.forEachDump("html", [&](const DumpReader &reader) {
+  std::map<std::tuple<uint32_t, uint32_t, uint32_t, uint64_t>, size_t> laneOf;
+  Error err = in.forEachDump("html", [&](const DumpReader &reader,
+                                         const DumpSummary &d) {
     const DumpInfo &info = reader.info();
+    const uint64_t origin = data.runOrigin[d.run];
     ArrayRef<std::string> events = reader.events();
-    // Profile::events is the union over dumps; map this dump's into it.
+    // This dump's counter words in the page's shown events (or none).
+    const size_t numShown = data.shownEvents.size();
     SmallVector<unsigned, 8> eventColumn;
-    for (const std::string &e : events)
-      eventColumn.push_back(
-          std::find(profile.events.begin(), profile.events.end(), e) -
-          profile.events.begin());
-    auto &totals = data.counterTotals[info.device];
+    for (const std::string &e : events) {
+      unsigned column = numShown;
+      for (unsigned c = 0; c != numShown; ++c)
+        if (profile.events[data.shownEvents[c]] == e)
+          column = c;
+      eventColumn.push_back(column);
+    }
     // Records whose probe has no dynamic dims map to one site per probe.
     DenseMap<const Probe *, uint32_t> staticSite;
     SmallVector<int64_t, 8> dims;
@@ -194,9 +209,9 @@ Error walkRecords(const Input &in, const HtmlOptions &opts, ReportData &data) {
               key = RowKey(true, f.probe->hash,
                            r.numDims ? substituteShapes(f.probe->shapes, dims)
                                      : f.probe->shapes.str(),
-                           info.device);
+                           info.device, d.run);
             } else {
-              key = RowKey(false, r.probe, std::string(), info.device);
+              key = RowKey(false, r.probe, std::string(), info.device, d.run);
             }
             auto row = rowOf.find(key);
             if (row == rowOf.end())
@@ -217,22 +232,19 @@ Error walkRecords(const Input &in, const HtmlOptions &opts, ReportData &data) {
           if (topLevel) {
             unsigned k = f.probe ? std::min<unsigned>(f.probe->kind, 2) : 3;
             lane->byKind[k] += dur - correction;
-            for (unsigned i = 0; i != r.numCounters && i != events.size(); ++i)
-              totals[events[i]] += f.counter(i);
           }
           if (!data.bucketed) {
             Event e{begin,       dur, correction, s, uint16_t(up.size()),
                     !f.finished, 0};
             data.anyCorrected |= correction != 0;
-            if (!profile.events.empty()) {
-              e.counterIndex = lane->counters.size() / profile.events.size();
-              lane->counters.resize(lane->counters.size() +
-                                    profile.events.size());
-              uint64_t *c =
-                  &lane->counters[e.counterIndex * profile.events.size()];
+            if (numShown) {
+              e.counterIndex = lane->counters.size() / numShown;
+              lane->counters.resize(lane->counters.size() + numShown);
+              uint64_t *c = &lane->counters[e.counterIndex * numShown];
               for (unsigned i = 0; i != r.numCounters && i != events.size();
                    ++i)
-                c[eventColumn[i]] = f.counter(i);
+                if (eventColumn[i] != numShown)
+                  c[eventColumn[i]] = f.counter(i);
             }
             lane->events.push_back(e);
             return;
@@ -256,10 +268,11 @@ Error walkRecords(const Input &in, const HtmlOptions &opts, ReportData &data) {
         },
         [&](const ThreadInfo &t) {
           auto [it, inserted] = laneOf.try_emplace(
-              {info.device, info.pid, t.tid}, data.lanes.size());
+              {d.run, info.device, info.pid, t.tid}, data.lanes.size());
           if (inserted) {
             data.lanes.emplace_back();
             Lane &l = data.lanes.back();
+            l.run = d.run;
             l.device = info.device;
             l.pid = info.pid;
             l.tid = t.tid;
@@ -274,7 +287,7 @@ Error walkRecords(const Input &in, const HtmlOptions &opts, ReportData &data) {
   });
   if (err)
     return err;
-  // Lanes in (device, pid, tid) order; events by begin, parents first.
+  // Lanes in (run, device, pid, tid) order; events by begin, parents first.
   std::vector<Lane> ordered;
   for (auto &entry : laneOf)
     ordered.push_back(std::move(data.lanes[entry.second]));
@@ -317,14 +330,18 @@ Error readIr(StringRef path, ReportData &data) {
 
 void writeRows(json::OStream &j, const ReportData &data) {
   const Profile &p = data.profile;
+  const uint64_t resolution = resolutionNs(p);
   j.attributeArray("rows", [&] {
     for (const Row &r : p.rows)
       j.object([&] {
         j.attribute("name", r.name);
         j.attribute("kind", r.unknownProbe ? "unknown" : kindName(r.kind));
         j.attribute("device", r.device);
+        j.attribute("run", r.run);
         j.attribute("hash", r.unknownProbe ? "-" : utohexstr(r.hash, true, 16));
         j.attribute("shapes", r.shapes);
+        j.attribute("argumentShapes", argumentShapes(r));
+        j.attribute("outputShapes", outputShapes(r));
         j.attributeArray("locations", [&] {
           for (const std::string &l : r.locations)
             j.value(l);
@@ -349,8 +366,11 @@ void writeRows(json::OStream &j, const ReportData &data) {
         j.attribute("maxNs", r.durations.max());
         j.attribute("flops", r.flops);
         j.attribute("bytes", r.bytes);
+        j.attribute("floorNs", r.count * resolution);
+        if (r.cpuRecorded)
+          j.attribute("migrations", r.migrations);
         j.attributeArray("counters", [&] {
-          for (size_t i = 0; i != p.events.size(); ++i)
+          for (unsigned i : data.shownEvents)
             if (i < r.counters.size() &&
                 (r.counterFlags[i] & Row::CounterRecorded))
               j.value(r.counters[i]);
@@ -423,7 +443,7 @@ void writeTimeline(json::OStream &j, const ReportData &data) {
               if (l.events[i].unfinished)
                 j.value(uint64_t(i));
           });
-          size_t n = data.profile.events.size();
+          size_t n = data.shownEvents.size();
           if (n)
             j.attributeArray("counters", [&] {
               for (const Event &e : l.events)
@@ -435,55 +455,37 @@ void writeTimeline(json::OStream &j, const ReportData &data) {
   });
 }
 
-/// Rows keyed like `diff`: (known probe, hash or probe id, shapes), summed
-/// over devices.
+/// The diff pane's rows: `diff`'s comparison (model/Compare.h).
 void writeDiff(json::OStream &j, const Profile &a, const Profile &b) {
-  struct Side {
-    uint64_t ns = 0, count = 0;
-    bool present = false;
-  };
-  struct DiffRow {
-    std::string name, shapes, hash;
-    Side a, b;
-  };
-  std::map<std::tuple<bool, uint64_t, std::string>, DiffRow> rows;
-  auto add = [&](const Profile &p, bool isB) {
-    for (const Row &r : p.rows) {
-      DiffRow &d =
-          rows[{r.unknownProbe, r.unknownProbe ? r.probeId : r.hash, r.shapes}];
-      if (d.name.empty()) {
-        d.name = r.name;
-        d.shapes = r.shapes;
-        d.hash = r.unknownProbe ? "-" : utohexstr(r.hash, true, 16);
-      }
-      Side &s = isB ? d.b : d.a;
-      s.present = true;
-      s.ns += r.durationNs;
-      s.count += r.count;
-    }
-  };
-  add(a, false);
-  add(b, true);
   j.attributeObject("diff", [&] {
     j.attribute("baselineCoveredNs", a.coveredNs);
     j.attribute("coveredNs", b.coveredNs);
+    // Rows are summed over runs where a side holds several.
+    j.attribute("baselineRuns", uint64_t(a.runs.size()));
+    j.attribute("runs", uint64_t(b.runs.size()));
     j.attributeArray("rows", [&] {
-      for (auto &entry : rows)
-        j.object([&, &d = entry.second] {
+      for (const DiffRow &d : compareProfiles(a, b))
+        j.object([&] {
           j.attribute("name", d.name);
           j.attribute("shapes", d.shapes);
           j.attribute("hash", d.hash);
-          if (d.a.present)
+          if (d.a.present) {
             j.attribute("baselineNs", d.a.ns);
-          if (d.b.present)
+            j.attribute("baselineFloorNs", d.a.floorNs);
+          }
+          if (d.b.present) {
             j.attribute("ns", d.b.ns);
+            j.attribute("floorNs", d.b.floorNs);
+          }
           j.attribute("baselineCount", d.a.count);
           j.attribute("count", d.b.count);
-          j.attribute("status", !d.a.present      ? "new"
-                                : !d.b.present    ? "missing"
-                                : d.b.ns > d.a.ns ? "slower"
-                                : d.b.ns < d.a.ns ? "faster"
-                                                  : "same");
+          j.attribute("status", statusName(d.status()));
+          int bound = 0;
+          if (std::optional<double> pct = d.deltaPct(&bound)) {
+            j.attribute("deltaPct", *pct);
+            if (bound)
+              j.attribute("deltaBound", bound);
+          }
         });
     });
   });
@@ -501,10 +503,34 @@ void writeData(raw_ostream &os, ArrayRef<std::string> inputs,
       j.value(in);
   });
   j.attributeArray("events", [&] {
-    for (const std::string &e : p.events)
-      j.value(e);
+    for (unsigned i : data.shownEvents)
+      j.value(p.events[i]);
   });
+  j.attribute("resolutionNs", resolutionNs(p));
   j.attributeObject("totals", [&] { writeTotalsJson(p, j); });
+  // Runs apart (more than one, not merged): rows and lanes name theirs.
+  j.attribute("runsApart", p.runsApart());
+  std::vector<uint64_t> runTotal = runTotals(p);
+  j.attributeArray("runs", [&] {
+    for (uint32_t r = 0; r != std::max<size_t>(1, p.runs.size()); ++r)
+      j.object([&] {
+        j.attribute("short", r < p.runs.size()
+                                 ? formatv("run {0} (pid {1})", r + 1,
+                                           p.runs[r].pid)
+                                       .str()
+                                 : "run 1");
+        // What a row's Percent is of: its run's window.
+        j.attribute("totalNs", runTotal[std::min<size_t>(r, runTotal.size() - 1)]);
+        j.attribute("label", p.runsMerged && p.runs.size() > 1
+                                 ? formatv("{0} runs added up", p.runs.size())
+                                       .str()
+                                 : describeRun(p, r));
+        j.attribute("originNs", r < data.runOrigin.size() &&
+                                        data.runOrigin[r] != UINT64_MAX
+                                    ? data.runOrigin[r]
+                                    : 0);
+      });
+  });
   writeRows(j, data);
   j.attributeArray("sites", [&] {
     for (const std::pair<uint32_t, uint32_t> &s : data.sites)
@@ -516,6 +542,7 @@ void writeData(raw_ostream &os, ArrayRef<std::string> inputs,
   j.attributeArray("lanes", [&] {
     for (const Lane &l : data.lanes)
       j.object([&] {
+        j.attribute("run", l.run);
         j.attribute("device", l.device);
         j.attribute("pid", l.pid);
         j.attribute("tid", l.tid);
@@ -530,16 +557,19 @@ void writeData(raw_ostream &os, ArrayRef<std::string> inputs,
         j.attribute("maxDepth", l.maxDepth);
       });
   });
+  // Per device, the PMU events over top-level records as the table counts
+  // them (the summary's totals).
+  std::map<uint32_t, std::map<std::string, uint64_t>> counterTotals;
+  for (const DumpSummary &d : p.dumps)
+    for (size_t i = 0; i != d.events.size(); ++i)
+      if (!isPseudoEvent(d.events[i]))
+        counterTotals[d.info.device][d.events[i]] += d.topLevelCounters[i];
   j.attributeObject("counterTotals", [&] {
-    for (auto &perDevice : data.counterTotals) {
-      const std::map<std::string, uint64_t> &totals = perDevice.second;
-      if (totals.empty())
-        continue;
-      j.attributeObject(utostr(perDevice.first), [&] {
+    for (auto &[device, totals] : counterTotals)
+      j.attributeObject(utostr(device), [&, &totals = totals] {
         for (auto &[event, value] : totals)
           j.attribute(event, value);
       });
-    }
   });
   writeTimeline(j, data);
   if (!opts.irPath.empty())
@@ -568,6 +598,9 @@ Error tpuprof::report::writeHtmlReport(const Input &in,
   if (Error err = in.needDumps("html"))
     return err;
   ReportData data(in.profile);
+  for (unsigned i = 0; i != in.profile.events.size(); ++i)
+    if (!isPseudoEvent(in.profile.events[i]))
+      data.shownEvents.push_back(i);
   if (!opts.irPath.empty())
     if (Error err = readIr(opts.irPath, data))
       return err;

@@ -6,6 +6,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "tpuprof/report/views/Sqlite.h"
+#include "tpuprof/report/views/Columns.h"
+#include "tpuprof/report/model/EventNames.h"
 #include "tpuprof/report/model/Walk.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -31,7 +33,8 @@ CREATE TABLE dumps(id INTEGER PRIMARY KEY, path TEXT, device INTEGER,
   pid INTEGER, call_num INTEGER, mode INTEGER, clock TEXT, complete INTEGER,
   window_begin_ns INTEGER, window_ns INTEGER, dropped INTEGER,
   overhead_correction TEXT, calib_self_ns REAL, calib_nested_ns REAL,
-  calib_read_ns REAL);
+  calib_read_ns REAL, run INTEGER);
+CREATE TABLE runs(run INTEGER PRIMARY KEY, pid INTEGER, start_ns INTEGER);
 CREATE TABLE modules(dump_id INTEGER, module_id INTEGER, name TEXT,
   first_probe INTEGER, num_probes INTEGER);
 CREATE TABLE probes(dump_id INTEGER, probe_id INTEGER, module_id INTEGER,
@@ -43,12 +46,6 @@ CREATE TABLE records(dump_id INTEGER, tid INTEGER, seq INTEGER,
   end_ns INTEGER, duration_ns INTEGER, self_ns INTEGER, shapes TEXT);
 CREATE TABLE counters(dump_id INTEGER, tid INTEGER, seq INTEGER,
   event TEXT, value INTEGER);
-CREATE TABLE ops(name TEXT, kind TEXT, device INTEGER, hash TEXT,
-  shapes TEXT, location TEXT, function TEXT, count INTEGER,
-  unfinished INTEGER, duration_ns INTEGER, self_ns INTEGER, percent REAL,
-  min_ns INTEGER, mean_ns REAL, median_ns INTEGER, p90_ns INTEGER,
-  p99_ns INTEGER, max_ns INTEGER, flops INTEGER, bytes INTEGER,
-  gflop_per_s REAL, gb_per_s REAL);
 )sql";
 
 /// A prepared statement bound by position, reset after each step.
@@ -113,8 +110,14 @@ Error tpuprof::report::exportSqlite(const Input &in, StringRef outPath) {
 
   bool failed = false;
   {
-    Stmt dumpRow(db, "INSERT INTO dumps VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+    Stmt dumpRow(db,
+                 "INSERT INTO dumps VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                  failed);
+    Stmt runRow(db, "INSERT INTO runs VALUES(?,?,?)", failed);
+    for (uint32_t r = 0; r != in.profile.runs.size(); ++r)
+      runRow(int64_t(r + 1))(int64_t(in.profile.runs[r].pid))(
+          int64_t(in.profile.runs[r].startNs))
+          .run();
     Stmt moduleRow(db, "INSERT INTO modules VALUES(?,?,?,?,?)", failed);
     Stmt probeRow(db, "INSERT INTO probes VALUES(?,?,?,?,?,?,?,?,?,?,?)",
                   failed);
@@ -122,7 +125,8 @@ Error tpuprof::report::exportSqlite(const Input &in, StringRef outPath) {
                    failed);
     Stmt counterRow(db, "INSERT INTO counters VALUES(?,?,?,?,?)", failed);
     int64_t dumpId = 0;
-    Error err = in.forEachDump("export", [&](const DumpReader &dump) {
+    Error err = in.forEachDump("export", [&](const DumpReader &dump,
+                                             const DumpSummary &d) {
       const DumpInfo &info = dump.info();
       uint64_t windowBegin =
           absoluteNs(info, info.windowBegin);
@@ -132,7 +136,8 @@ Error tpuprof::report::exportSqlite(const Input &in, StringRef outPath) {
           int64_t(info.isComplete()))(int64_t(windowBegin))(
           int64_t(info.windowNs()))(int64_t(info.dropped))(
           correctionName(OverheadCorrection::forDump(info).state))(
-          calibSelfNs(info))(calibNestedNs(info))(calibReadNs(info))
+          calibSelfNs(info))(calibNestedNs(info))(calibReadNs(info))(
+          runNumber(in.profile, d.run))
           .run();
       for (const Module &m : dump.modules()) {
         moduleRow(dumpId)(int64_t(m.moduleId))(m.table.moduleName)(
@@ -174,10 +179,12 @@ Error tpuprof::report::exportSqlite(const Input &in, StringRef outPath) {
               shapes = substituteShapes(f.probe->shapes, dims);
             }
             recordRow(StringRef(shapes)).run();
+            // PMU events only: the runtime's own words are not counters.
             for (unsigned i = 0; i != r.numCounters && i != events.size(); ++i)
-              counterRow(dumpId)(int64_t(tid))(int64_t(f.seq))(
-                  StringRef(events[i]))(int64_t(f.counter(i)))
-                  .run();
+              if (!isPseudoEvent(events[i]))
+                counterRow(dumpId)(int64_t(tid))(int64_t(f.seq))(
+                    StringRef(events[i]))(int64_t(f.counter(i)))
+                    .run();
           },
           [&](const ThreadInfo &t) { tid = t.tid; });
       ++dumpId;
@@ -189,24 +196,42 @@ Error tpuprof::report::exportSqlite(const Input &in, StringRef outPath) {
       return err;
     }
 
+    // The ops table: the exports' columns (Columns.h), the table's rows.
     const Profile &p = in.profile;
-    Stmt opRow(db,
-               "INSERT INTO ops VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,"
-               "?,?,?,?,?,?)",
-               failed);
+    std::vector<const Column *> columns = exportColumns();
+    ColumnContext ctx{p};
+    ctx.resolutionNs = resolutionNs(p);
+    std::string create = "CREATE TABLE ops(", insert = "INSERT INTO ops VALUES(";
+    Row sample;
+    for (size_t i = 0; i != columns.size(); ++i) {
+      ExportCell::Kind kind = columns[i]->exportCell(sample, ctx).kind;
+      create += (i ? ", " : "") + columns[i]->exportName.str() +
+                (kind == ExportCell::Text   ? " TEXT"
+                 : kind == ExportCell::Real ? " REAL"
+                                            : " INTEGER");
+      insert += i ? ",?" : "?";
+    }
+    if (sqlite3_exec(db, (create + ");").c_str(), 0, 0, 0) != SQLITE_OK)
+      failed = true;
+    Stmt opRow(db, (insert + ")").c_str(), failed);
+    std::vector<uint64_t> runTotal = runTotals(p);
     for (const Row &r : p.rows) {
-      const DurationSketch &d = r.durations;
-      double ns = double(r.durationNs);
-      opRow(StringRef(r.name))(kindName(r.kind))(int64_t(r.device))(StringRef(
-          r.unknownProbe ? "" : hexHash(r.hash)))(StringRef(r.shapes))(
-          r.location())(StringRef(r.function))(int64_t(r.count))(
-          int64_t(r.unfinished))(int64_t(r.durationNs))(int64_t(r.selfNs))(
-          p.totalNs ? 100.0 * ns / double(p.totalNs) : 0.0)(int64_t(d.min()))(
-          d.mean())(int64_t(d.quantile(0.5)))(int64_t(d.quantile(0.9)))(
-          int64_t(d.quantile(0.99)))(int64_t(d.max()))(int64_t(r.flops))(
-          int64_t(r.bytes))(ns ? double(r.flops) * r.count / ns
-                               : 0.0)(ns ? double(r.bytes) * r.count / ns : 0.0)
-          .run();
+      ctx.totalNs = runTotal[std::min<size_t>(r.run, runTotal.size() - 1)];
+      for (const Column *c : columns) {
+        ExportCell cell = c->exportCell(r, ctx);
+        switch (cell.kind) {
+        case ExportCell::Integer:
+          opRow(int64_t(cell.integer));
+          break;
+        case ExportCell::Real:
+          opRow(cell.real);
+          break;
+        case ExportCell::Text:
+          opRow(StringRef(cell.text));
+          break;
+        }
+      }
+      opRow.run();
     }
   }
   if (failed)

@@ -9,7 +9,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "tpuprof/report/views/Summary.h"
+#include "tpuprof/report/views/Columns.h"
 #include "tpuprof/report/views/TextTable.h"
+#include "tpuprof/report/model/EventNames.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -32,28 +34,24 @@ std::string pct(uint64_t part, uint64_t whole) {
 
 } // namespace
 
-Error tpuprof::report::printSummary(const Input &in, unsigned top,
-                                    raw_ostream &os) {
-  // Per-thread figures come from the aggregation's walk (DumpSummary), so
-  // JSON exports, which do not carry them, cannot be summarized.
-  if (Error err = in.needDumps("summary"))
-    return err;
-  const Profile &p = in.profile;
-  os << "Summary\n=======\n";
-  os << "Dumps: " << p.dumps.size() << "  Threads: " << p.threads
-     << "  Records: " << p.records << "  Window: " << us(p.totalNs)
-     << " us  Busy: " << us(p.coveredNs) << " us ("
-     << pct(p.coveredNs, p.totalNs) << "%)  Dropped records: " << p.dropped
-     << "  Unfinished: " << p.unfinished << "\n\n";
+namespace {
 
-  // Counter totals per device (top-level records: nested counts once).
+/// The dump blocks, top ops and counter totals of one run (or of all, when
+/// runs are not kept apart): `inRun` says which dumps and rows belong.
+void printRun(const Profile &p, unsigned top, raw_ostream &os,
+              function_ref<bool(uint32_t run)> inRun) {
+  // Counter totals per device (top-level records: nested counts once), as
+  // the table counts them; the runtime's own words are not counters.
   std::map<uint32_t, std::map<std::string, uint64_t>> counterTotals;
   for (const DumpSummary &d : p.dumps) {
+    if (!inRun(d.run))
+      continue;
     const DumpInfo &info = d.info;
     uint64_t window = d.windowNs;
     auto &totals = counterTotals[info.device];
     for (size_t i = 0; i != d.events.size(); ++i)
-      totals[d.events[i]] += d.topLevelCounters[i];
+      if (!isPseudoEvent(d.events[i]))
+        totals[d.events[i]] += d.topLevelCounters[i];
 
     os << "Device " << info.device << ", pid " << info.pid << ", call "
        << info.callNum << " (" << d.path << ")\n";
@@ -89,7 +87,8 @@ Error tpuprof::report::printSummary(const Input &in, unsigned top,
   // Top ops and counter totals per device.
   std::map<uint32_t, std::vector<const Row *>> byDevice;
   for (const Row &r : p.rows)
-    byDevice[r.device].push_back(&r);
+    if (inRun(r.run))
+      byDevice[r.device].push_back(&r);
   for (auto &[device, rows] : byDevice) {
     llvm::sort(rows, [](const Row *a, const Row *b) {
       if (a->durationNs != b->durationNs)
@@ -98,7 +97,7 @@ Error tpuprof::report::printSummary(const Input &in, unsigned top,
     });
     uint64_t deviceWindow = 0;
     for (const DumpSummary &d : p.dumps)
-      if (d.info.device == device)
+      if (d.info.device == device && inRun(d.run))
         deviceWindow += d.windowNs;
     os << "Top ops on device " << device << ":\n";
     TextTable table(2);
@@ -106,8 +105,10 @@ Error tpuprof::report::printSummary(const Input &in, unsigned top,
       table.addColumn(title, TextTable::Align::Right);
     table.addColumn("Name", TextTable::Align::Left);
     table.addColumn("Argument Shapes", TextTable::Align::Left);
+    uint64_t resolution = resolutionNs(p);
     for (size_t i = 0; i != rows.size() && (!top || i != top); ++i)
-      table.addRow({utostr(i + 1), us(rows[i]->durationNs),
+      table.addRow({utostr(i + 1),
+                    timeCell(rows[i]->durationNs, rows[i]->count * resolution),
                     pct(rows[i]->durationNs, deviceWindow),
                     utostr(rows[i]->count), rows[i]->name,
                     rows[i]->shapes.empty() ? "-" : rows[i]->shapes});
@@ -119,7 +120,50 @@ Error tpuprof::report::printSummary(const Input &in, unsigned top,
         os << "\n  " << event << " = " << value;
       os << '\n';
     }
+    // Mode 2's CPU word: records that moved to another CPU.
+    uint64_t migrations = 0;
+    bool cpu = false;
+    for (const Row *r : rows) {
+      migrations += r->migrations;
+      cpu |= r->cpuRecorded;
+    }
+    if (cpu)
+      os << "CPU migrations on device " << device << ": " << migrations
+         << " (records that ended on another CPU than they began)\n";
     os << '\n';
+  }
+}
+
+} // namespace
+
+Error tpuprof::report::printSummary(const Input &in, unsigned top,
+                                    raw_ostream &os) {
+  // Per-thread figures come from the aggregation's walk (DumpSummary), so
+  // JSON exports, which do not carry them, cannot be summarized.
+  if (Error err = in.needDumps("summary"))
+    return err;
+  const Profile &p = in.profile;
+  os << "Summary\n=======\n";
+  if (p.runs.size() > 1)
+    os << "Runs: " << p.runs.size()
+       << (p.runsMerged ? " (added up: --merge-runs)"
+                        : " (kept apart: --run N shows one, --merge-runs adds "
+                          "them up)")
+       << "\n";
+  os << "Dumps: " << p.dumps.size() << "  Threads: " << p.threads
+     << "  Records: " << p.records << "  Window: " << us(p.totalNs)
+     << " us  Busy: " << us(p.coveredNs) << " us ("
+     << pct(p.coveredNs, p.totalNs) << "%)  Dropped records: " << p.dropped
+     << "  Unfinished: " << p.unfinished << "\n\n";
+  if (!p.runsApart()) {
+    printRun(p, top, os, [](uint32_t) { return true; });
+    return Error::success();
+  }
+  for (uint32_t r = 0; r != p.runs.size(); ++r) {
+    std::string title = describeRun(p, r);
+    title[0] = 'R';
+    os << title << "\n" << std::string(title.size(), '-') << "\n";
+    printRun(p, top, os, [r](uint32_t run) { return run == r; });
   }
   return Error::success();
 }

@@ -1,13 +1,15 @@
 //===- report/views/Table.cpp - Print the per-op table --------------------===//
 //
-// Layout: every column is as wide as its widest cell (title included), text
-// is left-aligned and numbers right-aligned, columns are two spaces apart and
-// no line has trailing blanks. docs/report.md is the user-facing description;
-// keep the two in step.
+// Rows are sorted and filtered, their cells come from the column list
+// (Columns.h) and the counter columns (Counters.h), and TextTable lays them
+// out. With several runs kept apart each run gets its own section, with
+// its own Sum and Total; one configuration block covers them all.
+// docs/report.md is the user-facing description; keep the two in step.
 //
 //===----------------------------------------------------------------------===//
 
 #include "tpuprof/report/views/Table.h"
+#include "tpuprof/report/views/Columns.h"
 #include "tpuprof/report/views/Counters.h"
 #include "tpuprof/report/views/TextTable.h"
 
@@ -15,12 +17,10 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/Twine.h"
-#include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Regex.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <array>
 #include <optional>
 #include <set>
 
@@ -30,86 +30,16 @@ using namespace tpuprof::report;
 
 namespace {
 
-enum Column : unsigned {
-  ColName,
-  ColDuration,
-  ColSelf,
-  ColPercent,
-  ColDevice,
-  ColCount,
-  ColShapes,
-  ColHash,
-  ColLocation,
-  // Optional columns (TableOptions::stats, ::work, peaks), after Location.
-  ColMin,
-  ColMean,
-  ColMedian,
-  ColP90,
-  ColP99,
-  ColMax,
-  ColFlops,
-  ColGflops,
-  ColBytes,
-  ColBandwidth,
-  ColBound,
-  NumColumns
-};
-
-struct ColumnSpec {
-  StringRef title;
-  StringRef sortName;
-  bool numeric; ///< Right-aligned; sorts descending by default.
-};
-
-const ColumnSpec columns[NumColumns] = {
-    {"Name", "name", false},      {"Duration (us)", "duration", true},
-    {"Self (us)", "self", true},
-    {"Percent", "percent", true}, {"Device", "device", true},
-    {"Count", "count", true},     {"Argument Shapes", "shapes", false},
-    {"Hash", "hash", false},      {"Location", "location", false},
-    {"Min (us)", "min", true},    {"Mean (us)", "mean", true},
-    {"Median (us)", "median", true}, {"P90 (us)", "p90", true},
-    {"P99 (us)", "p99", true},    {"Max (us)", "max", true},
-    {"FLOPs", "flops", true},     {"GFLOP/s", "gflops", true},
-    {"Bytes", "bytes", true},     {"GB/s", "bandwidth", true},
-    {"Bound", "bound", false},
-};
-
-const StringRef sortNames[NumColumns] = {
-    "name", "duration", "self", "percent", "device", "count",  "shapes",
-    "hash", "location", "min",     "mean",   "median", "p90",
-    "p99",  "max",      "flops",   "gflops", "bytes",  "bandwidth",
-    "bound"};
-
-/// Static work per call, GFLOP/s and GB/s of a row (0 when unknown).
-double gflopsOf(const Row &row) {
-  return row.durationNs ? double(row.flops) * double(row.count) /
-                              double(row.durationNs)
-                        : 0.0;
-}
-double gbpsOf(const Row &row) {
-  return row.durationNs ? double(row.bytes) * double(row.count) /
-                              double(row.durationNs)
-                        : 0.0;
-}
-/// Arithmetic intensity (FLOPs per byte); -1 when unknown.
-double intensityOf(const Row &row) {
-  return row.flops && row.bytes ? double(row.flops) / double(row.bytes)
-                                : -1.0;
+const Column *findSortColumn(StringRef name) {
+  const Column *c = findColumn(name);
+  return c && c->compare && c->cell ? c : nullptr;
 }
 
-std::optional<Column> findColumn(StringRef name) {
-  for (unsigned c = 0; c != NumColumns; ++c)
-    if (columns[c].sortName == name)
-      return Column(c);
-  return std::nullopt;
-}
-
-Error unknownColumn(StringRef name) {
-  return createStringError(
-      inconvertibleErrorCode(),
-      "unknown sort column '" + name + "' (expected one of: " +
-          join(std::begin(sortNames), std::end(sortNames), ", ") + ")");
+Error unknownSortColumn(StringRef name) {
+  return createStringError(inconvertibleErrorCode(),
+                           "unknown sort column '" + name +
+                               "' (expected one of: " +
+                               join(sortColumnNames(), ", ") + ")");
 }
 
 std::string formatUs(uint64_t ns) {
@@ -130,23 +60,6 @@ std::string formatSpan(uint64_t ns) {
   return formatv("{0:F2} us", double(ns) / 1e3).str();
 }
 
-std::string hashCell(const Row &row) {
-  if (row.unknownProbe)
-    return "-";
-  if (row.mixedHash)
-    return "*";
-  return utohexstr(row.hash, /*LowerCase=*/true, /*Width=*/16);
-}
-
-std::string locationCell(const Row &row) {
-  if (row.locations.empty())
-    return "-";
-  std::string s = row.locations.front();
-  if (row.locations.size() > 1)
-    s += (" (+" + Twine(row.locations.size() - 1) + " more)").str();
-  return s;
-}
-
 StringRef modeName(uint32_t mode) {
   switch (mode) {
   case 0:
@@ -157,57 +70,6 @@ StringRef modeName(uint32_t mode) {
     return "detailed";
   }
   return "unknown";
-}
-
-/// Three-way comparison of `a` and `b` on column `c`, smallest first.
-int compareOn(Column c, const Row &a, const Row &b) {
-  auto cmp = [](auto x, auto y) { return x < y ? -1 : (y < x ? 1 : 0); };
-  switch (c) {
-  case ColName:
-    return a.name.compare(b.name);
-  case ColDuration:
-  case ColPercent:
-    return cmp(a.durationNs, b.durationNs);
-  case ColSelf:
-    return cmp(a.selfNs, b.selfNs);
-  case ColDevice:
-    return cmp(a.device, b.device);
-  case ColCount:
-    return cmp(a.count, b.count);
-  case ColShapes:
-    return a.shapes.compare(b.shapes);
-  case ColHash:
-    // As the cells compare: "-" (unknown probe) before any hex digits.
-    return cmp(std::make_pair(!a.unknownProbe, a.hash),
-               std::make_pair(!b.unknownProbe, b.hash));
-  case ColLocation:
-    return a.location().compare(b.location());
-  case ColMin:
-    return cmp(a.durations.min(), b.durations.min());
-  case ColMean:
-    return cmp(a.durations.mean(), b.durations.mean());
-  case ColMedian:
-    return cmp(a.durations.quantile(0.5), b.durations.quantile(0.5));
-  case ColP90:
-    return cmp(a.durations.quantile(0.9), b.durations.quantile(0.9));
-  case ColP99:
-    return cmp(a.durations.quantile(0.99), b.durations.quantile(0.99));
-  case ColMax:
-    return cmp(a.durations.max(), b.durations.max());
-  case ColFlops:
-    return cmp(a.flops, b.flops);
-  case ColGflops:
-    return cmp(gflopsOf(a), gflopsOf(b));
-  case ColBytes:
-    return cmp(a.bytes, b.bytes);
-  case ColBandwidth:
-    return cmp(gbpsOf(a), gbpsOf(b));
-  case ColBound:
-    return cmp(intensityOf(a), intensityOf(b));
-  case NumColumns:
-    break;
-  }
-  return 0;
 }
 
 /// The Clock line's value, over all dumps.
@@ -237,9 +99,252 @@ std::string clockDescription(const Profile &profile) {
       .str();
 }
 
+/// What one table section shows.
+struct Layout {
+  std::vector<const Column *> fixed;
+  bool allCounters = true;               ///< Every counter column.
+  std::vector<std::string> counterTitles; ///< Else these, in this order.
+};
+
+/// The columns `opts` asks for in `p`, before fitting.
+Expected<Layout> chooseColumns(const Profile &p, const TableOptions &opts) {
+  Layout l;
+  auto inDefault = [&](const Column &c) {
+    switch (c.group) {
+    case Column::Default:
+      return !c.present || llvm::any_of(p.rows, c.present);
+    case Column::Stats:
+      return opts.stats;
+    case Column::Work:
+      return opts.work;
+    case Column::Roofline:
+      return opts.peakGflops > 0 && opts.peakGBps > 0;
+    case Column::Extra:
+    case Column::ExportOnly:
+      break;
+    }
+    return false;
+  };
+  if (opts.columns.empty()) {
+    for (const Column &c : allColumns())
+      if (inDefault(c))
+        l.fixed.push_back(&c);
+    return l;
+  }
+  l.allCounters = false;
+  for (StringRef id : opts.columns) {
+    if (id == "counters") {
+      l.allCounters = true;
+      continue;
+    }
+    if (id == "default" || id == "stats" || id == "work") {
+      Column::Group g = id == "stats"  ? Column::Stats
+                        : id == "work" ? Column::Work
+                                       : Column::Default;
+      for (const Column &c : allColumns())
+        if (c.group == g && !is_contained(l.fixed, &c))
+          l.fixed.push_back(&c);
+      continue;
+    }
+    if (const Column *c = findColumn(id); c && c->cell) {
+      l.fixed.push_back(c);
+      continue;
+    }
+    l.counterTitles.push_back(id.str()); // Checked against the counters.
+  }
+  return l;
+}
+
+/// The title style of a Percent cell: hot rows stand out on a terminal.
+TextTable::Style percentStyle(uint64_t ns, uint64_t total) {
+  double pct = total ? 100.0 * double(ns) / double(total) : 0;
+  return pct >= 10  ? TextTable::Style::Red
+         : pct >= 1 ? TextTable::Style::Yellow
+                    : TextTable::Style::Plain;
+}
+
+/// Prints one section: the rows of `p` (one run, or all), Sum and Total.
+Error printSection(const Profile &p, const TableOptions &opts,
+                   const Regex &filter, raw_ostream &os) {
+  std::vector<Row> rows = p.rows;
+  if (Error err = sortRows(rows, opts))
+    return err;
+  uint64_t totalCount = 0;
+  for (const Row &row : rows)
+    totalCount += row.count;
+  // Filters choose the rows shown; Sum and Total still cover every row.
+  size_t before = rows.size();
+  llvm::erase_if(rows, [&](const Row &row) {
+    return (!opts.filter.empty() && !filter.match(row.name)) ||
+           (!opts.types.empty() && !matchesType(row, opts.types)) ||
+           (opts.kinds && !(opts.kinds & (1u << row.kind))) ||
+           row.durationNs < opts.minTimeNs;
+  });
+  size_t filtered = before - rows.size();
+  size_t shown = rows.size();
+  if (opts.top && opts.top < shown)
+    shown = opts.top;
+  ArrayRef<Row> shownRows = ArrayRef<Row>(rows).take_front(shown);
+
+  Expected<Layout> chosen = chooseColumns(p, opts);
+  if (!chosen)
+    return chosen.takeError();
+  Layout layout = std::move(*chosen);
+  bool anyScaled = false;
+  std::vector<CounterColumn> counterCols =
+      counterColumns(p, shownRows, anyScaled);
+  std::vector<size_t> counters; // Indexes into counterCols, in order.
+  if (layout.allCounters)
+    for (size_t k = 0; k != counterCols.size(); ++k)
+      counters.push_back(k);
+  for (const std::string &title : layout.counterTitles) {
+    auto it = llvm::find_if(counterCols, [&](const CounterColumn &cc) {
+      return cc.title == title;
+    });
+    if (it == counterCols.end()) {
+      std::vector<StringRef> known;
+      for (const Column &c : allColumns())
+        if (c.cell)
+          known.push_back(c.id);
+      for (const CounterColumn &cc : counterCols)
+        known.push_back(cc.title);
+      return createStringError(
+          inconvertibleErrorCode(),
+          "--columns: unknown column '" + title + "' (expected one of: " +
+              join(known, ", ") +
+              ", counters, default, stats, work)");
+    }
+    counters.push_back(it - counterCols.begin());
+  }
+
+  ColumnContext ctx{p};
+  ctx.totalNs = p.totalNs;
+  ctx.resolutionNs = resolutionNs(p);
+  ctx.peakGflops = opts.peakGflops;
+  ctx.peakGBps = opts.peakGBps;
+  bool aboveDramPeak = false;
+
+  // Builds the table with the columns `fixed` and `counters` keep.
+  auto build = [&](ArrayRef<const Column *> fixed, ArrayRef<size_t> counters) {
+    TextTable table;
+    for (const Column *c : fixed)
+      table.addColumn(c->title.str(), c->numeric ? TextTable::Align::Right
+                                                 : TextTable::Align::Left);
+    // Right-aligned like every number; '*' marks a scaled value.
+    for (size_t k : counters)
+      table.addColumn(counterCols[k].title, TextTable::Align::Right);
+    uint64_t cumulative = 0;
+    for (size_t i = 0; i != shownRows.size(); ++i) {
+      const Row &row = shownRows[i];
+      cumulative += row.selfNs;
+      ctx.cumulativeNs = cumulative;
+      std::vector<std::string> cells;
+      std::vector<TextTable::Style> styles;
+      bool tiny = row.count && row.durationNs < row.count * ctx.resolutionNs;
+      for (const Column *c : fixed) {
+        cells.push_back(c->cell(row, ctx));
+        if (c->id == "percent")
+          styles.push_back(percentStyle(row.durationNs, p.totalNs));
+        else
+          styles.push_back(tiny && c->numeric ? TextTable::Style::Dim
+                                              : TextTable::Style::Plain);
+        aboveDramPeak |= c->id == "bandwidth" && StringRef(cells.back()).ends_with("^");
+      }
+      for (size_t k : counters)
+        cells.push_back(counterCols[k].cells[i]);
+      table.addRow(std::move(cells), TextTable::Style::Plain,
+                   std::move(styles));
+    }
+    if (size_t hidden = rows.size() - shown)
+      table.addNote(("(" + Twine(hidden) + " more " +
+                     (hidden == 1 ? "row" : "rows") + " not shown; --top " +
+                     Twine(opts.top) + ")")
+                        .str());
+    if (filtered)
+      table.addNote(("(" + Twine(filtered) + " " +
+                     (filtered == 1 ? "row" : "rows") + " filtered out)")
+                        .str());
+    table.addRule();
+    auto line = [&](StringRef name, uint64_t ns, std::string percent,
+                    std::string count) {
+      std::vector<std::string> cells;
+      for (const Column *c : fixed)
+        cells.push_back(c->id == "name"       ? name.str()
+                        : c->id == "duration" ? formatUs(ns)
+                        : c->id == "percent"  ? percent
+                        : c->id == "count"    ? count
+                                              : std::string());
+      table.addRow(std::move(cells), TextTable::Style::Bold);
+    };
+    line("Sum", p.coveredNs, formatPercent(p.coveredNs, p.totalNs),
+         utostr(totalCount));
+    line("Total", p.totalNs, "100.00", "");
+    return table;
+  };
+
+  std::vector<const Column *> fixed = layout.fixed;
+  TextTable table = build(fixed, counters);
+  // Fit the default set into the terminal: leave columns out, least
+  // needed first, then shorten the longest text.
+  std::vector<std::string> leftOut;
+  if (opts.width && opts.columns.empty()) {
+    const char *const dropOrder[] = {"hash", "location", "outputs", "self",
+                                     "cum",  "device"};
+    for (const char *id : dropOrder) {
+      if (table.width() <= opts.width)
+        break;
+      if (id == StringRef("cum") && !counters.empty()) {
+        // Counters go before the core columns, last one first.
+        while (!counters.empty() && table.width() > opts.width) {
+          leftOut.push_back(counterCols[counters.back()].title);
+          counters.pop_back();
+          table = build(fixed, counters);
+        }
+        if (table.width() <= opts.width)
+          break;
+      }
+      auto it = llvm::find_if(fixed, [&](const Column *c) { return c->id == id; });
+      if (it == fixed.end())
+        continue;
+      leftOut.push_back((*it)->id.str());
+      fixed.erase(it);
+      table = build(fixed, counters);
+    }
+    for (StringRef id : {"shapes", "name"}) {
+      if (table.width() <= opts.width)
+        break;
+      auto it = llvm::find_if(fixed, [&](const Column *c) { return c->id == id; });
+      if (it == fixed.end())
+        continue;
+      size_t c = it - fixed.begin();
+      size_t over = table.width() - opts.width;
+      size_t w = table.columnWidth(c);
+      table.setMaxWidth(c, w > over + 12 ? w - over : 12);
+    }
+  }
+  table.print(os, opts.colour);
+  if (!leftOut.empty())
+    os << "(" << join(leftOut, ", ") << " left out to fit " << opts.width
+       << " columns; --columns chooses)\n";
+  if (anyScaled)
+    os << "* scaled for multiplexing: counted for part of the op's time; "
+          "value = raw x time_enabled / time_running\n";
+  if (aboveDramPeak)
+    os << formatv("^ above the measured peak of {0:F2} GB/s: the data was "
+                  "cache-resident (the peak is memory bandwidth)\n",
+                  opts.peakGBps);
+  return Error::success();
+}
+
 } // namespace
 
-ArrayRef<StringRef> tpuprof::report::sortColumnNames() { return sortNames; }
+std::vector<StringRef> tpuprof::report::sortColumnNames() {
+  std::vector<StringRef> names;
+  for (const Column &c : allColumns())
+    if (findSortColumn(c.id))
+      names.push_back(c.id);
+  return names;
+}
 
 Error tpuprof::report::parseSortSpec(StringRef spec, TableOptions &opts) {
   StringRef name = spec;
@@ -248,31 +353,73 @@ Error tpuprof::report::parseSortSpec(StringRef spec, TableOptions &opts) {
     ascending = true;
   else if (name.consume_front("-"))
     ascending = false;
-  std::optional<Column> c = findColumn(name);
+  const Column *c = findSortColumn(name);
   if (!c)
-    return unknownColumn(name);
+    return unknownSortColumn(name);
   opts.sortColumn = name.str();
-  opts.ascending = ascending.value_or(!columns[*c].numeric);
+  opts.ascending = ascending.value_or(!c->numeric);
   return Error::success();
+}
+
+Error tpuprof::report::parseColumns(StringRef spec, TableOptions &opts) {
+  opts.columns.clear();
+  SmallVector<StringRef, 16> ids;
+  spec.split(ids, ',', -1, /*KeepEmpty=*/false);
+  for (StringRef id : ids)
+    opts.columns.push_back(id.trim().str());
+  if (opts.columns.empty())
+    return createStringError(inconvertibleErrorCode(),
+                             "--columns: no column named");
+  return Error::success();
+}
+
+Error tpuprof::report::parseKinds(StringRef spec, TableOptions &opts) {
+  opts.kinds = 0;
+  SmallVector<StringRef, 4> names;
+  spec.split(names, ',', -1, /*KeepEmpty=*/false);
+  for (StringRef n : names) {
+    n = n.trim();
+    if (n == "op")
+      opts.kinds |= 1u << TPUPROF_KIND_OP;
+    else if (n == "launch")
+      opts.kinds |= 1u << TPUPROF_KIND_LAUNCH;
+    else if (n == "user")
+      opts.kinds |= 1u << TPUPROF_KIND_USER;
+    else
+      return createStringError(inconvertibleErrorCode(),
+                               "--kind: unknown probe kind '" + n +
+                                   "' (expected one of: op, launch, user)");
+  }
+  return Error::success();
+}
+
+bool tpuprof::report::matchesType(const Row &row, ArrayRef<std::string> types) {
+  StringRef name = row.name;
+  auto [dialect, op] = name.split('.');
+  for (StringRef t : types)
+    if (t == name || (!op.empty() && (t == op || t == dialect)))
+      return true;
+  return false;
 }
 
 Error tpuprof::report::sortRows(std::vector<Row> &rows,
                                 const TableOptions &opts) {
-  std::optional<Column> c = findColumn(opts.sortColumn);
+  const Column *c = findSortColumn(opts.sortColumn);
   if (!c)
-    return unknownColumn(opts.sortColumn);
+    return unknownSortColumn(opts.sortColumn);
+  const Column *duration = findColumn("duration");
   auto less = [&](const Row &a, const Row &b) {
-    if (int r = compareOn(*c, a, b))
+    if (int r = c->compare(a, b))
       return opts.ascending ? r < 0 : r > 0;
     // Fixed tie-breakers keep the output deterministic.
-    if (int r = compareOn(ColDuration, a, b))
+    if (int r = duration->compare(a, b))
       return r > 0;
-    for (Column t : {ColName, ColShapes, ColDevice, ColHash})
-      if (int r = compareOn(t, a, b))
+    for (StringRef t : {"name", "shapes", "device", "hash"})
+      if (int r = findColumn(t)->compare(a, b))
         return r < 0;
-    return a.probeId < b.probeId;
+    return std::tie(a.run, a.probeId) < std::tie(b.run, b.probeId);
   };
-  // Rows are unique by (hash or unknown id, shapes, device), so the
+  // Rows are unique by (hash or unknown id, shapes, device, run), so the
   // tie-breakers make this a total order and an unstable sort deterministic.
   llvm::sort(rows, less);
   return Error::success();
@@ -281,122 +428,33 @@ Error tpuprof::report::sortRows(std::vector<Row> &rows,
 Error tpuprof::report::printTable(const Input &in, const TableOptions &opts,
                                   raw_ostream &os) {
   const Profile &profile = in.profile;
-  std::vector<Row> rows = profile.rows;
-  if (Error err = sortRows(rows, opts))
-    return err;
-  uint64_t totalCount = 0;
-  for (const Row &row : rows)
-    totalCount += row.count;
-  // Filters choose the rows shown; Sum and Total still cover every row.
   Regex filter(opts.filter);
   std::string regexError;
   if (!opts.filter.empty() && !filter.isValid(regexError))
     return createStringError(inconvertibleErrorCode(),
                              "--filter: bad regular expression '" +
                                  opts.filter + "': " + regexError);
-  size_t before = rows.size();
-  llvm::erase_if(rows, [&](const Row &row) {
-    return (!opts.filter.empty() && !filter.match(row.name)) ||
-           (opts.kind >= 0 && row.kind != opts.kind) ||
-           row.durationNs < opts.minTimeNs;
-  });
-  size_t filtered = before - rows.size();
-  bool visible[NumColumns];
-  for (unsigned c = 0; c != NumColumns; ++c)
-    visible[c] = c < ColMin || (opts.stats && c <= ColMax) ||
-                 (opts.work && c >= ColFlops && c <= ColBandwidth) ||
-                 (c == ColBound && opts.peakGflops > 0 && opts.peakGBps > 0);
-  size_t shown = rows.size();
-  if (opts.top && opts.top < shown)
-    shown = opts.top;
-
-  // PMU counter columns (Counters.h) come after every fixed column; their
-  // number depends on the events the dumps recorded.
-  bool anyScaled = false;
-  std::vector<CounterColumn> counterCols = counterColumns(
-      profile, ArrayRef<Row>(rows).take_front(shown), anyScaled);
-
-  TextTable table;
-  for (unsigned c = 0; c != NumColumns; ++c)
-    if (visible[c])
-      table.addColumn(columns[c].title.str(), columns[c].numeric
-                                                  ? TextTable::Align::Right
-                                                  : TextTable::Align::Left);
-  // Right-aligned like every number; '*' marks a scaled value.
-  for (const CounterColumn &cc : counterCols)
-    table.addColumn(cc.title, TextTable::Align::Right);
-
-  using Line = std::array<std::string, NumColumns>;
-  // One table line: the visible fixed cells, then counter cells of shown
-  // row `row` (none for the Sum and Total lines).
-  auto add = [&](const Line &l, size_t row = SIZE_MAX) {
-    std::vector<std::string> cells;
-    for (unsigned c = 0; c != NumColumns; ++c)
-      if (visible[c])
-        cells.push_back(l[c]);
-    if (row != SIZE_MAX)
-      for (const CounterColumn &cc : counterCols)
-        cells.push_back(cc.cells[row]);
-    table.addRow(std::move(cells));
-  };
-  for (size_t i = 0; i != shown; ++i) {
-    const Row &row = rows[i];
-    Line l;
-    l[ColName] = row.name;
-    l[ColDuration] = formatUs(row.durationNs);
-    // Without the direct children's time: PyTorch's "Self CPU".
-    l[ColSelf] = formatUs(row.selfNs);
-    l[ColPercent] = formatPercent(row.durationNs, profile.totalNs);
-    l[ColDevice] = utostr(row.device);
-    l[ColCount] = utostr(row.count);
-    l[ColShapes] = row.shapes.empty() ? "-" : row.shapes;
-    l[ColHash] = hashCell(row);
-    l[ColLocation] = locationCell(row);
-    const DurationSketch &d = row.durations;
-    l[ColMin] = formatUs(d.min());
-    l[ColMean] = formatv("{0:F2}", d.mean() / 1000.0).str();
-    l[ColMedian] = formatUs(d.quantile(0.5));
-    l[ColP90] = formatUs(d.quantile(0.9));
-    l[ColP99] = formatUs(d.quantile(0.99));
-    l[ColMax] = formatUs(d.max());
-    l[ColFlops] = row.flops ? utostr(row.flops) : "-";
-    l[ColGflops] = row.flops ? formatv("{0:F2}", gflopsOf(row)).str() : "-";
-    l[ColBytes] = row.bytes ? utostr(row.bytes) : "-";
-    l[ColBandwidth] = row.bytes ? formatv("{0:F2}", gbpsOf(row)).str() : "-";
-    double intensity = intensityOf(row);
-    l[ColBound] = intensity < 0 ? "-"
-                  : intensity >= opts.peakGflops / opts.peakGBps
-                      ? "compute"
-                      : "memory";
-    add(l, i);
+  if (!profile.runsApart()) {
+    if (Error err = printSection(profile, opts, filter, os))
+      return err;
+  } else {
+    for (uint32_t r = 0; r != profile.runs.size(); ++r) {
+      std::string title = describeRun(profile, r);
+      title[0] = 'R';
+      os << (r ? "\n" : "") << title << '\n';
+      if (Error err = printSection(selectRun(profile, r), opts, filter, os))
+        return err;
+    }
   }
-  if (size_t hidden = rows.size() - shown)
-    table.addNote(("(" + Twine(hidden) + " more " +
-                   (hidden == 1 ? "row" : "rows") + " not shown; --top " +
-                   Twine(opts.top) + ")")
-                      .str());
-  if (filtered)
-    table.addNote(("(" + Twine(filtered) + " " +
-                   (filtered == 1 ? "row" : "rows") + " filtered out)")
-                      .str());
-  table.addRule();
-  Line sum, total;
-  sum[ColName] = "Sum";
-  sum[ColDuration] = formatUs(profile.coveredNs);
-  sum[ColPercent] = formatPercent(profile.coveredNs, profile.totalNs);
-  sum[ColCount] = utostr(totalCount);
-  total[ColName] = "Total";
-  total[ColDuration] = formatUs(profile.totalNs);
-  total[ColPercent] = "100.00";
-  add(sum);
-  add(total);
-  table.print(os);
-  if (anyScaled)
-    os << "* scaled for multiplexing: counted for part of the op's time; "
-          "value = raw x time_enabled / time_running\n";
 
   // Configuration block.
   os << "\nConfiguration\n-------------\n";
+  if (profile.runs.size() > 1)
+    os << "Runs: " << profile.runs.size()
+       << (profile.runsMerged
+               ? " (added up: --merge-runs)"
+               : " (kept apart: --run N shows one, --merge-runs adds them up)")
+       << '\n';
   os << "Dumps: " << profile.dumps.size() << '\n';
   std::set<uint32_t> modes;
   for (const DumpSummary &d : profile.dumps)
@@ -438,8 +496,18 @@ Error tpuprof::report::printTable(const Input &in, const TableOptions &opts,
       os << "Probe overhead correction: " << line << " in " << n << " dump"
          << (n == 1 ? "" : "s") << '\n';
   }
-  if (!profile.events.empty())
-    os << "Events: " << join(profile.events, ", ") << '\n';
+  // The runtime's own words (multiplexing times, read costs, CPU ids) are
+  // inputs to the figures, not events the user asked for.
+  std::vector<StringRef> events;
+  for (const std::string &e : profile.events)
+    if (!isPseudoEvent(e))
+      events.push_back(e);
+  if (!events.empty())
+    os << "Events: " << join(events, ", ") << '\n';
+  uint64_t resolution = resolutionNs(profile);
+  if (resolution > 1)
+    os << "Resolution: " << resolution
+       << " ns per record (shorter times show as \"< N ns\")\n";
   unsigned incomplete = llvm::count_if(
       profile.dumps, [](const DumpSummary &d) { return !d.info.isComplete(); });
   if (incomplete)
@@ -451,8 +519,8 @@ Error tpuprof::report::printTable(const Input &in, const TableOptions &opts,
 Error tpuprof::report::printTable(ArrayRef<std::string> dumpPaths,
                                   const TableOptions &opts, raw_ostream &os) {
   // Check the options before reading possibly large dumps.
-  if (!findColumn(opts.sortColumn))
-    return unknownColumn(opts.sortColumn);
+  if (!findSortColumn(opts.sortColumn))
+    return unknownSortColumn(opts.sortColumn);
   Expected<Input> in = loadInput(dumpPaths);
   if (!in)
     return in.takeError();

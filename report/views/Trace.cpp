@@ -16,6 +16,7 @@
 #include "tpuprof/report/model/Walk.h"
 
 #include "tpuprof/report/views/Trace.h"
+#include "tpuprof/report/model/EventNames.h"
 #include "tpuprof/report/model/Load.h"
 
 #include "llvm/ADT/DenseSet.h"
@@ -79,10 +80,12 @@ Error tpuprof::report::writeTrace(const Input &in, const TraceOptions &opts,
     external = json::Value(std::move(*events));
   }
 
-  // Chrome pids: one per (device, OS pid), numbered from 1 in dump order.
+  // Chrome pids: one per (run, device), numbered from 1 in dump order, so
+  // that runs stay apart even when an OS pid was reused.
   std::map<std::pair<uint32_t, uint32_t>, int64_t> pids;
   for (const DumpSummary &d : dumps)
-    pids.try_emplace({d.info.device, d.info.pid}, int64_t(pids.size()) + 1);
+    pids.try_emplace({d.run, d.info.device}, int64_t(pids.size()) + 1);
+  const Profile &profile = in.profile;
 
   json::OStream j(os);
   j.objectBegin();
@@ -105,20 +108,36 @@ Error tpuprof::report::writeTrace(const Input &in, const TraceOptions &opts,
       for (const DumpSummary &d : dumps)
         j.value(describeCorrection(d.info));
     });
+    j.attributeArray("runs", [&] {
+      for (uint32_t r = 0; r != profile.runs.size(); ++r)
+        j.object([&] {
+          j.attribute("run", r + 1);
+          j.attribute("pid", profile.runs[r].pid);
+          j.attribute("start_ns", profile.runs[r].startNs);
+        });
+    });
   });
   j.attributeBegin("traceEvents");
   j.arrayBegin();
   for (auto &entry : pids) {
-    std::pair<uint32_t, uint32_t> key = entry.first;
+    uint32_t run = entry.first.first, device = entry.first.second;
     int64_t pid = entry.second;
     j.object([&] {
       j.attribute("ph", "M");
       j.attribute("name", "process_name");
       j.attribute("pid", pid);
       j.attributeObject("args", [&] {
-        j.attribute(
-            "name",
-            formatv("device {0} (pid {1})", key.first, key.second).str());
+        std::string name =
+            formatv("device {0} (pid {1})", device,
+                    run < profile.runs.size() ? profile.runs[run].pid : 0)
+                .str();
+        if (profile.runsApart())
+          name = formatv("run {0}: {1}", run + 1, name).str();
+        else if (profile.runs.size() > 1)
+          name = formatv("device {0} ({1} runs added up)", device,
+                         profile.runs.size())
+                     .str();
+        j.attribute("name", name);
       });
     });
     j.object([&] {
@@ -129,9 +148,10 @@ Error tpuprof::report::writeTrace(const Input &in, const TraceOptions &opts,
     });
   }
   DenseSet<std::pair<int64_t, uint64_t>> namedThreads;
-  Error err = in.forEachDump("trace", [&](const DumpReader &reader) {
+  Error err = in.forEachDump("trace", [&](const DumpReader &reader,
+                                          const DumpSummary &d) {
     const DumpInfo &info = reader.info();
-    int64_t pid = pids[{info.device, info.pid}];
+    int64_t pid = pids[{d.run, info.device}];
     ArrayRef<std::string> events = reader.events();
     uint64_t tid = 0;
     std::vector<uint64_t> running;
@@ -179,8 +199,21 @@ Error tpuprof::report::writeTrace(const Input &in, const TraceOptions &opts,
               j.attribute("unfinished", true);
             else if (f.durationNs != f.rawDurationNs)
               j.attribute("corrected_dur_ns", f.durationNs);
-            for (unsigned i = 0; i != r.numCounters && i != events.size(); ++i)
-              j.attribute(events[i], f.counter(i));
+            for (unsigned i = 0; i != r.numCounters && i != events.size();
+                 ++i) {
+              // Mode 2's CPU word: where the probe began and ended. The
+              // runtime's other words are inputs to the figures.
+              if (events[i] == TPUPROF_EVENT_CPU) {
+                uint64_t v = r.counter(i);
+                uint32_t from = uint32_t(v), to = uint32_t(v >> 32);
+                if (from != UINT32_MAX)
+                  j.attribute("cpu", from == to || to == UINT32_MAX
+                                         ? utostr(from)
+                                         : utostr(from) + " -> " + utostr(to));
+              } else if (!isPseudoEvent(events[i])) {
+                j.attribute(events[i], f.counter(i));
+              }
+            }
           });
           j.objectEnd();
           // Counter tracks: running totals over top-level records.
@@ -188,6 +221,8 @@ Error tpuprof::report::writeTrace(const Input &in, const TraceOptions &opts,
             running.resize(events.size(), 0);
             for (unsigned i = 0; i != r.numCounters && i != events.size();
                  ++i) {
+              if (isPseudoEvent(events[i]))
+                continue;
               running[i] += f.counter(i);
               j.object([&] {
                 j.attribute("ph", "C");

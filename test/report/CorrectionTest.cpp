@@ -87,11 +87,19 @@ const Row &row(const Profile &p, llvm::StringRef name) {
   return none;
 }
 
+/// The folded stacks of one run and thread, without those root frames.
 std::string stacks(const std::string &path) {
   std::string out;
   llvm::raw_string_ostream os(out);
   EXPECT_FALSE(bool(writeStacks(input({path}), StacksOptions(), os)));
-  return out;
+  std::string roots = "run 1 (pid 4242);dev 0, tid 1;", stripped;
+  llvm::SmallVector<llvm::StringRef, 8> lines;
+  llvm::StringRef(out).split(lines, '\n', -1, /*KeepEmpty=*/false);
+  for (llvm::StringRef l : lines) {
+    EXPECT_TRUE(l.consume_front(roots)) << l.str();
+    stripped += l.str() + "\n";
+  }
+  return stripped;
 }
 
 TEST(Correction, SubtractsSelfAndNestedPerDescendant) {

@@ -75,17 +75,18 @@ std::vector<std::string> rowNames(const std::string &out) {
 
 TEST(Table, ExactLayout) {
   std::string expected =
-      "Name         Duration (us)  Self (us)  Percent  Device  Count  "
+      "Name         Duration (us)  Self (us)  Percent  Cum %  Device  Count  "
       "Argument Shapes             Hash              Location\n"
-      "tosa.matmul           0.30       0.20    30.00       0      1  "
+      // Cum % adds Self up: the rows so far, nested time once.
+      "tosa.matmul           0.30       0.20    30.00  20.00       0      1  "
       "f32[1, 784], f32[784, 128]  1a2b3c4d5e6f7081  mlp.mlir:4:8\n"
-      "tosa.add              0.20       0.20    20.00       0      2  "
+      "tosa.add              0.20       0.20    20.00  40.00       0      2  "
       "f32[1, 128], f32[1, 128]    00000000000000bb  mlp.mlir:5:10\n"
-      "tosa.relu             0.05       0.05     5.00       0      1  "
+      "tosa.relu             0.05       0.05     5.00  45.00       0      1  "
       "f32[1, 128]                 00000000000000cc  mlp.mlir:6:10\n" +
-      std::string(122, '-') +
+      std::string(129, '-') +
       "\n"
-      "Sum                   0.45               45.00              4\n"
+      "Sum                   0.45               45.00                     4\n"
       "Total                 1.00              100.00\n"
       "\n"
       "Configuration\n"
@@ -153,7 +154,9 @@ TEST(Table, ParseSortSpecDefaultsAndErrors) {
   EXPECT_TRUE(o.ascending);
   ASSERT_FALSE(bool(parseSortSpec("-location", o)));
   EXPECT_FALSE(o.ascending);
-  EXPECT_EQ(sortColumnNames().size(), 20u);
+  // Every column of Columns.h that sorts (Cum % does not: it follows the
+  // order).
+  EXPECT_EQ(sortColumnNames().size(), 25u);
   ASSERT_FALSE(bool(parseSortSpec("p99", o)));
   EXPECT_FALSE(o.ascending);
   ASSERT_FALSE(bool(parseSortSpec("bound", o)));
@@ -162,10 +165,12 @@ TEST(Table, ParseSortSpecDefaultsAndErrors) {
   llvm::Error err = parseSortSpec("+speed", o);
   ASSERT_TRUE(bool(err));
   EXPECT_EQ(llvm::toString(std::move(err)),
-            "unknown sort column 'speed' (expected one of: name, duration, "
-            "self, percent, device, count, shapes, hash, location, min, "
-            "mean, median, p90, p99, max, flops, gflops, bytes, bandwidth, "
+            "unknown sort column 'speed' (expected one of: name, kind, "
+            "duration, self, percent, device, count, unfinished, shapes, "
+            "outputs, hash, location, function, migrations, min, mean, "
+            "median, p90, p99, max, flops, gflops, bytes, bandwidth, "
             "bound)");
+  EXPECT_TRUE(bool(parseSortSpec("cum", o)));
 
   TableOptions bad;
   bad.sortColumn = "bogus";
@@ -242,8 +247,8 @@ TEST(Table, MergedLocationsShowACount) {
 TEST(Table, EmptyProfile) {
   DumpBuilder b;
   std::string out = table(profileOf(b.build()));
-  EXPECT_TRUE(
-      contains(out, "\nSum             0.00                0.00              0\n"))
+  EXPECT_TRUE(contains(
+      out, "\nSum             0.00                0.00                     0\n"))
       << out;
   EXPECT_TRUE(contains(out, "\nTotal           1.00              100.00\n"));
   EXPECT_TRUE(contains(out, "\nThreads: 0\n"));
@@ -272,7 +277,7 @@ TEST(Table, PrintTableFromFiles) {
   ASSERT_FALSE(bool(
       printTable({std::string(good), std::string(good)}, TableOptions(), os)));
   EXPECT_TRUE(
-      contains(out, "tosa.matmul           0.60       0.40    30.00       0      2"))
+      contains(out, "tosa.matmul           0.60       0.40    30.00  20.00       0      2"))
       << out;
 
   out.clear();

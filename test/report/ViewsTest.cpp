@@ -168,18 +168,23 @@ TEST(Views, StatsAndWorkColumns) {
   opts.peakGBps = 10; // Ridge: 10 FLOP/byte.
   std::string out = tableOf(p, opts);
   EXPECT_TRUE(contains(out, "Min (us)  Mean (us)  Median (us)  P90 (us)  "
-                            "P99 (us)  Max (us)   FLOPs  GFLOP/s   Bytes     "
+                            "P99 (us)  Max (us)   FLOPs  GFLOP/s   Bytes      "
                             "GB/s  Bound"));
-  // matmul: 200000 FLOPs in 300 ns = 666.67 GFLOP/s, 0.5 FLOP/byte: memory.
+  // matmul: 200000 FLOPs in 300 ns = 666.67 GFLOP/s, 0.5 FLOP/byte: memory;
+  // its 1333.33 GB/s are above the 10 GB/s peak: the data was in cache.
   EXPECT_TRUE(contains(out, "0.30       0.30         0.30      0.30      "
                             "0.30      0.30  200000   666.67  400000  "
-                            "1333.33  memory"));
+                            "1333.33^  memory (cache)"));
   // add: 128 FLOPs x 5 / 260 ns.
   EXPECT_TRUE(contains(out, "0.01       0.05         0.03      0.10      "
                             "0.10      0.10     128     2.46    1536    "
-                            "29.54  memory"));
-  opts.peakGBps = 1000; // Ridge 0.1: matmul (0.5) becomes compute-bound.
-  EXPECT_TRUE(contains(tableOf(p, opts), "1333.33  compute"));
+                            "29.54^  memory (cache)"));
+  EXPECT_TRUE(contains(out, "^ above the measured peak of 10.00 GB/s: the "
+                            "data was cache-resident"));
+  opts.peakGBps = 2000; // Ridge 0.05: matmul (0.5) becomes compute-bound.
+  out = tableOf(p, opts);
+  EXPECT_TRUE(contains(out, "400000  1333.33  compute"));
+  EXPECT_FALSE(contains(out, "^ above").operator bool());
 }
 
 TEST(Views, FiltersKeepTotals) {
@@ -197,9 +202,9 @@ TEST(Views, FiltersKeepTotals) {
   EXPECT_TRUE(contains(out, "tosa.matmul"));
   EXPECT_TRUE(contains(out, "(2 rows filtered out)"));
   opts.minTimeNs = 0;
-  opts.kind = TPUPROF_KIND_LAUNCH;
+  opts.kinds = 1u << TPUPROF_KIND_LAUNCH;
   EXPECT_TRUE(contains(tableOf(p, opts), "(3 rows filtered out)"));
-  opts.kind = -1;
+  opts.kinds = 0;
   opts.filter = "(";
   llvm::raw_null_ostream null;
   llvm::Error err = printTable(p, opts, null);
@@ -406,15 +411,11 @@ TEST(Views, StacksFoldSelfTime) {
   std::string out;
   llvm::raw_string_ostream os(out);
   ASSERT_FALSE(bool(writeStacks(input({d.str()}), StacksOptions(), os)));
-  EXPECT_EQ(out, "tosa.add 100\n"
-                 "tosa.matmul 200\n"
-                 "tosa.matmul;tosa.add 100\n"
-                 "tosa.relu 50\n");
-  out.clear();
-  StacksOptions opts;
-  opts.perThread = true;
-  ASSERT_FALSE(bool(writeStacks(input({d.str()}), opts, os)));
-  EXPECT_TRUE(contains(out, "dev 0;tid 7;tosa.matmul;tosa.add 100\n"));
+  // Every stack starts at its run and its thread.
+  EXPECT_EQ(out, "run 1 (pid 4242);dev 0, tid 7;tosa.add 100\n"
+                 "run 1 (pid 4242);dev 0, tid 7;tosa.matmul 200\n"
+                 "run 1 (pid 4242);dev 0, tid 7;tosa.matmul;tosa.add 100\n"
+                 "run 1 (pid 4242);dev 0, tid 7;tosa.relu 50\n");
 }
 
 TEST(Views, SummaryBusyAndShares) {

@@ -7,6 +7,7 @@
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/WithColor.h"
 
+#include <cstdlib>
 #include <vector>
 
 using namespace llvm;
@@ -24,6 +25,21 @@ std::vector<const Subcommand *> &registry() {
 } // namespace
 
 cl::OptionCategory tpuprof::reporttool::commonOptions("common options");
+
+namespace {
+cl::opt<unsigned> runOption(
+    "run",
+    cl::desc("Report run N alone (1-based, in the order the runs started; "
+             "default: every run, kept apart)"),
+    cl::value_desc("N"), cl::init(0), cl::sub(cl::SubCommand::getAll()),
+    cl::cat(tpuprof::reporttool::commonOptions));
+cl::opt<bool> mergeRunsOption(
+    "merge-runs",
+    cl::desc("Add the rows of all runs up, as one (default: runs are kept "
+             "apart, one section each)"),
+    cl::sub(cl::SubCommand::getAll()),
+    cl::cat(tpuprof::reporttool::commonOptions));
+} // namespace
 
 cl::opt<std::string> tpuprof::reporttool::outputPath(
     "o",
@@ -45,15 +61,37 @@ Subcommand::Subcommand(cl::SubCommand &cmd, int (*exec)(int, char **))
 
 ArrayRef<const Subcommand *> Subcommand::all() { return registry(); }
 
+bool tpuprof::reporttool::useColour() {
+  // --color (LLVM's own option) wins when given; otherwise NO_COLOR
+  // (https://no-color.org: set and not empty) turns colours off.
+  StringMap<cl::Option *> &opts = cl::getRegisteredOptions();
+  auto it = opts.find("color");
+  bool explicitColour = it != opts.end() && it->second->getNumOccurrences();
+  const char *noColor = std::getenv("NO_COLOR");
+  if (!explicitColour && noColor && *noColor)
+    return false;
+  return WithColor(outs()).colorsEnabled();
+}
+
+unsigned tpuprof::reporttool::terminalWidth() {
+  return sys::Process::StandardOutIsDisplayed()
+             ? sys::Process::StandardOutColumns()
+             : 0;
+}
+
 bool tpuprof::reporttool::showProgress() {
   return sys::Process::StandardErrIsDisplayed();
 }
 
 Expected<Input> tpuprof::reporttool::load(ArrayRef<std::string> inputs,
                                           bool rows) {
+  if (runOption && mergeRunsOption)
+    return errorf("--run and --merge-runs exclude each other");
   LoadOptions opts;
   opts.rows = rows;
   opts.progress = showProgress();
+  opts.run = runOption;
+  opts.mergeRuns = mergeRunsOption;
   return loadInput(inputs, opts);
 }
 

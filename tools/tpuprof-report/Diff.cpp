@@ -17,23 +17,29 @@ namespace {
 
 cl::OptionCategory options("diff options");
 
-cl::SubCommand diffCmd("diff", "Compare two runs per (op hash, shapes)");
+cl::SubCommand diffCmd(
+    "diff",
+    "two runs compared per (op hash, shapes): time, delta and status of\n"
+    "each op; with --fail-above, a regression check for CI. Each side must\n"
+    "be one run (--run N picks one, --merge-runs adds them up).\n\n"
+    "  tpuprof-report diff before/ after/\n"
+    "  tpuprof-report diff --fail-above 10 --min-time 5 base.json run/");
 cl::list<std::string> diffInputs(cl::Positional, cl::OneOrMore,
                                  cl::desc("<A> <B> (dump, directory or .json)"),
                                  cl::sub(diffCmd), cl::cat(options));
 cl::opt<double> diffFailAbove(
     "fail-above",
-    cl::desc("Exit 1 when an op got slower by more than PCT percent"),
-    cl::value_desc("PCT"), cl::init(-1), cl::sub(diffCmd),
-    cl::cat(options));
+    cl::desc("Exit 1 when an op got slower by more than PCT percent "
+             "(default: never)"),
+    cl::value_desc("PCT"), cl::init(-1), cl::sub(diffCmd), cl::cat(options));
 cl::opt<double> diffMinTime(
     "min-time",
-    cl::desc("Ops under US microseconds in both runs never fail"),
-    cl::value_desc("US"), cl::init(0), cl::sub(diffCmd),
-    cl::cat(options));
-cl::opt<unsigned> diffTop("top", cl::desc("Print only the first N rows"),
-                          cl::init(0), cl::sub(diffCmd),
-                          cl::cat(options));
+    cl::desc("Ops under US microseconds in both runs never fail (default: "
+             "0)"),
+    cl::value_desc("US"), cl::init(0), cl::sub(diffCmd), cl::cat(options));
+cl::opt<unsigned> diffTop(
+    "top", cl::desc("Print only the first N rows (default: 0, all)"),
+    cl::value_desc("N"), cl::init(0), cl::sub(diffCmd), cl::cat(options));
 
 int runDiff() {
   if (diffInputs.size() != 2)

@@ -23,15 +23,21 @@ namespace {
 
 cl::OptionCategory options("export options");
 
-cl::SubCommand exportCmd("export", "Rows as CSV or JSON, or every record "
-                                   "as a SQLite database");
+cl::SubCommand exportCmd(
+    "export",
+    "the rows as CSV (for spreadsheets) or JSON (lossless; every row view\n"
+    "reads it back), or every record as a SQLite database.\n\n"
+    "  tpuprof-report export --format csv -o ops.csv run/\n"
+    "  tpuprof-report export --format json -o run.json run/\n"
+    "  tpuprof-report export --format sqlite -o run.sqlite run/");
 cl::list<std::string> exportDumps(cl::Positional, cl::OneOrMore,
                                   cl::desc("<dump, directory or .json>..."),
                                   cl::sub(exportCmd), cl::cat(options));
-cl::opt<std::string> exportFormat("format",
-                                  cl::desc("csv, json or sqlite"),
-                                  cl::value_desc("FORMAT"), cl::Required,
-                                  cl::sub(exportCmd), cl::cat(options));
+cl::opt<std::string> exportFormat(
+    "format", cl::desc("csv, json, sqlite or xlsx (required)"),
+    cl::value_desc("FORMAT"), cl::Required, cl::sub(exportCmd),
+    cl::cat(options));
+
 /// SQLite writes a file: to stdout the database goes through a temporary
 /// one.
 Error copySqliteTo(const Input &in, raw_ostream &os) {

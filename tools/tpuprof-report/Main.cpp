@@ -52,6 +52,9 @@ int main(int argc, char **argv) {
   for (const Subcommand *s : subcommands)
     if (s->options)
       categories.push_back(s->options);
+  // LLVM's own --color is ours too (useColour()): list it with the rest.
+  if (cl::Option *colour = cl::getRegisteredOptions().lookup("color"))
+    colour->addCategory(commonOptions);
   cl::HideUnrelatedOptions(categories);
   cl::SetVersionPrinter([](raw_ostream &os) {
     os << "tpuprof-report (tpuprof " TPUPROF_VERSION ")\n";

@@ -17,18 +17,31 @@ namespace {
 
 cl::OptionCategory options("stacks options");
 
-cl::SubCommand stacksCmd("stacks", "Folded stacks (flamegraph.pl, speedscope)");
+cl::SubCommand stacksCmd(
+    "stacks",
+    "flame graph stacks weighted by self time in ns, under root frames for\n"
+    "each run and thread: folded (flamegraph.pl) or speedscope's format.\n\n"
+    "  tpuprof-report stacks run/ | flamegraph.pl --countname ns > flame.svg\n"
+    "  tpuprof-report stacks --format speedscope -o run.speedscope.json run/");
 cl::list<std::string> stacksDumps(cl::Positional, cl::OneOrMore,
                                   cl::desc("<dump file or directory>..."),
                                   cl::sub(stacksCmd), cl::cat(options));
-cl::opt<bool> stacksPerThread("per-thread",
-                              cl::desc("Root frames per device and thread"),
-                              cl::sub(stacksCmd), cl::cat(options));
-cl::opt<bool> stacksShapes("shapes", cl::desc("Frames carry actual shapes"),
-                           cl::sub(stacksCmd), cl::cat(options));
+cl::opt<std::string> stacksFormat(
+    "format",
+    cl::desc("folded (\"a;b;c <ns>\" lines) or speedscope (its JSON, whose "
+             "values are nanoseconds) (default: folded)"),
+    cl::value_desc("FORMAT"), cl::init("folded"), cl::sub(stacksCmd),
+    cl::cat(options));
+cl::opt<bool> stacksShapes(
+    "shapes", cl::desc("Frames carry the actual shapes (default: off)"),
+    cl::sub(stacksCmd), cl::cat(options));
+
 int runStacks() {
   StacksOptions opts;
-  opts.perThread = stacksPerThread;
+  Expected<StacksOptions::Format> format = parseStacksFormat(stacksFormat);
+  if (!format)
+    return fail(errorf("--format: " + toString(format.takeError())));
+  opts.format = *format;
   opts.shapes = stacksShapes;
   Expected<Input> in = load(stacksDumps, /*rows=*/false);
   if (!in)

@@ -17,15 +17,19 @@ namespace {
 
 cl::OptionCategory options("summary options");
 
-cl::SubCommand summaryCmd("summary",
-                          "Per device and thread: busy vs idle, time by probe "
-                          "kind, top ops, dropped records, counter totals");
+cl::SubCommand summaryCmd(
+    "summary",
+    "per device and thread: busy vs idle, time by probe kind, top ops,\n"
+    "dropped records, counter totals; one section per run.\n\n"
+    "  tpuprof-report summary run/\n"
+    "  tpuprof-report summary --top 5 -o summary.txt run/");
 cl::list<std::string> summaryDumps(cl::Positional, cl::OneOrMore,
                                    cl::desc("<dump file or directory>..."),
                                    cl::sub(summaryCmd), cl::cat(options));
-cl::opt<unsigned> summaryTop("top", cl::desc("Top ops per device (0: all)"),
-                             cl::init(10), cl::sub(summaryCmd),
-                             cl::cat(options));
+cl::opt<unsigned> summaryTop(
+    "top", cl::desc("Top ops per device (default: 10; 0: all)"),
+    cl::value_desc("N"), cl::init(10), cl::sub(summaryCmd), cl::cat(options));
+
 int runSummary() {
   Expected<Input> in = load(summaryDumps);
   if (!in)

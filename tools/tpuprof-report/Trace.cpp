@@ -17,20 +17,25 @@ namespace {
 
 cl::OptionCategory options("trace options");
 
-cl::SubCommand traceCmd("trace", "Chrome trace JSON (Perfetto, "
-                                 "chrome://tracing)");
+cl::SubCommand traceCmd(
+    "trace",
+    "every record as a Chrome trace event, for Perfetto UI and\n"
+    "chrome://tracing: a process per run and device, a track per thread.\n\n"
+    "  tpuprof-report trace -o trace.json run/\n"
+    "  tpuprof-report trace --trace-file host.json -o merged.json run/");
 cl::list<std::string> traceDumps(cl::Positional, cl::OneOrMore,
                                  cl::desc("<dump file or directory>..."),
                                  cl::sub(traceCmd), cl::cat(options));
 cl::opt<std::string> traceExternal(
     "trace-file",
-    cl::desc("Merge this Chrome trace (timestamps: CLOCK_MONOTONIC us)"),
+    cl::desc("Merge this Chrome trace, timestamps in CLOCK_MONOTONIC "
+             "microseconds (default: none)"),
     cl::value_desc("FILE"), cl::sub(traceCmd), cl::cat(options));
 cl::opt<double> traceOffset(
     "trace-offset",
-    cl::desc("Add US microseconds to the --trace-file timestamps"),
-    cl::value_desc("US"), cl::init(0), cl::sub(traceCmd),
-    cl::cat(options));
+    cl::desc("Add US microseconds to the --trace-file timestamps (default: "
+             "0)"),
+    cl::value_desc("US"), cl::init(0), cl::sub(traceCmd), cl::cat(options));
 
 int runTrace() {
   TraceOptions opts;

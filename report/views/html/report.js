@@ -21,6 +21,12 @@
     return e;
   }
   const us = (ns) => (ns / 1000).toFixed(2);
+  /** A time in us, or "< N ns" below what the clock and correction resolve. */
+  const usOr = (ns, floorNs) => (floorNs && ns < floorNs ? `< ${fmtDur(floorNs)}` : us(ns));
+  const runs = data.runs;
+  const runsApart = data.runsApart;
+  /** What a row's Percent is of: its run's window when runs are apart. */
+  const totalOf = (r) => (runsApart ? runs[r.run].totalNs : totals.total_ns);
   const pct = (part, whole) => (whole ? (100 * part / whole) : 0).toFixed(2);
   function fmtDur(ns) {
     if (ns >= 1e9) return (ns / 1e9).toFixed(3) + ' s';
@@ -57,6 +63,7 @@
   function card(label, value, warn) {
     $('cards').append(el('div', 'card' + (warn ? ' warn' : ''), el('div', 'v', value), el('div', 'k', label)));
   }
+  if (runs.length > 1) card('Runs', runsApart ? `${runs.length} runs, kept apart` : runs[0].label, false);
   card('Window', fmtDur(totals.total_ns));
   card('Busy (nested once)', `${pct(totals.covered_ns, totals.total_ns)} %`);
   card('Ops (rows)', rows.length);
@@ -81,7 +88,7 @@
     if (onClick) r.addEventListener('click', onClick);
     return r;
   }
-  const laneLabel = (l) => `dev ${l.device} · tid ${l.tid}`;
+  const laneLabel = (l) => (runsApart ? `run ${l.run + 1} · ` : '') + `dev ${l.device} · tid ${l.tid}`;
   for (const l of data.lanes) {
     const w = l.windowNs || 1;
     const kinds = ['op', 'launch', 'user', 'unknown'];
@@ -104,7 +111,7 @@
   for (const i of byDuration.slice(0, 10)) {
     const r = rows[i];
     $('top-ops').append(barRow(r.name, [[r.durationNs / maxRowNs, rowColor[i], r.shapes]],
-      `${pct(r.durationNs, totals.total_ns)} %`, () => selectRow(i, 'summary')));
+      `${pct(r.durationNs, totalOf(r))} %`, () => selectRow(i, 'summary')));
   }
   const counterDevices = Object.keys(data.counterTotals);
   if (!counterDevices.length) {
@@ -176,20 +183,23 @@
   // ---- op table ------------------------------------------------------------
   const opColumns = [
     { title: 'Name', value: (r) => r.name, cell: (r) => { const sw = el('span', 'swatch'); sw.style.background = rowColor[r.key]; const td = el('td', null, sw, r.name); td.title = `${r.name} (${r.kind})`; return td; } },
-    { title: 'Duration (us)', num: true, value: (r) => r.durationNs, cell: (r) => el('td', 'num', us(r.durationNs)) },
-    { title: 'Self (us)', num: true, value: (r) => r.selfNs, cell: (r) => el('td', 'num', us(r.selfNs)) },
+    { title: 'Duration (us)', num: true, value: (r) => r.durationNs, cell: (r) => el('td', 'num', usOr(r.durationNs, r.floorNs)) },
+    { title: 'Self (us)', num: true, value: (r) => r.selfNs, cell: (r) => el('td', 'num', usOr(r.selfNs, r.floorNs)) },
     { title: 'Percent', num: true, value: (r) => r.durationNs, cell: (r) => {
-      const p = totals.total_ns ? 100 * r.durationNs / totals.total_ns : 0;
+      const p = totalOf(r) ? 100 * r.durationNs / totalOf(r) : 0;
       const b = el('span', 'pbar'); b.style.width = `${Math.min(100, p)}%`;
       return el('td', 'num pct', b, el('span', 'ptxt', p.toFixed(2)));
     } },
     { title: 'Device', num: true, value: (r) => r.device },
+    ...(runsApart ? [{ title: 'Run', num: true, value: (r) => r.run + 1 }] : []),
     { title: 'Count', num: true, value: (r) => r.count },
-    { title: 'Mean (us)', num: true, value: (r) => r.meanNs, cell: (r) => el('td', 'num', us(r.meanNs)) },
+    { title: 'Mean (us)', num: true, value: (r) => r.meanNs, cell: (r) => el('td', 'num', usOr(r.meanNs, data.resolutionNs)) },
     { title: 'Max (us)', num: true, value: (r) => r.maxNs, cell: (r) => el('td', 'num', us(r.maxNs)) },
-    { title: 'Argument Shapes', value: (r) => r.shapes || '-' },
+    { title: 'Argument Shapes', value: (r) => r.argumentShapes || '-' },
+    ...(rows.some((r) => r.outputShapes) ? [{ title: 'Output Shapes', value: (r) => r.outputShapes || '-' }] : []),
     { title: 'Hash', value: (r) => r.hash },
     { title: 'Location', value: (r) => locationOf(r) },
+    ...(rows.some((r) => r.migrations !== undefined) ? [{ title: 'Migrations', num: true, value: (r) => r.migrations }] : []),
   ];
   data.events.forEach((name, ei) => opColumns.push({ title: name, num: true, value: (r) => r.counters[ei] }));
   const opItems = rows.map((r, i) => Object.assign({ key: i }, r));
@@ -274,15 +284,24 @@
     $('diff-panel').hidden = false;
     const d = data.diff;
     const delta = d.coveredNs - d.baselineCoveredNs;
-    $('diff-summary').textContent = `baseline: ${(data.baselineInputs || []).join(' ')} · busy ${us(d.baselineCoveredNs)} us → ${us(d.coveredNs)} us (${delta >= 0 ? '+' : ''}${us(delta)} us)`;
+    const added = d.baselineRuns > 1 || d.runs > 1 ? ' · rows of several runs added up' : '';
+    $('diff-summary').textContent = `baseline: ${(data.baselineInputs || []).join(' ')} · busy ${us(d.baselineCoveredNs)} us → ${us(d.coveredNs)} us (${delta >= 0 ? '+' : ''}${us(delta)} us)${added}`;
     const items = d.rows.map((r, i) => Object.assign({ key: i, delta: (r.ns || 0) - (r.baselineNs || 0) }, r));
-    const deltaPct = (r) => (r.baselineNs ? 100 * r.delta / r.baselineNs : null);
+    // From the comparison itself: a bound where a side is below resolution,
+    // none for new, missing and unresolved rows (never -100 % or "new").
+    const deltaPct = (r) => (r.deltaPct === undefined ? null : r.deltaPct);
+    const pctText = (r) => {
+      if (r.deltaPct === undefined) return r.status === 'new' ? 'new' : '-';
+      const p = (r.deltaPct > 0 ? '+' : '') + r.deltaPct.toFixed(2);
+      return r.deltaBound > 0 ? '> ' + p : r.deltaBound < 0 ? '< ' + p : p;
+    };
+    const exact = (r) => r.ns !== undefined && r.baselineNs !== undefined && r.ns >= r.floorNs && r.baselineNs >= r.baselineFloorNs;
     const diffColumns = [
       { title: 'Name', value: (r) => r.name },
-      { title: 'Delta (us)', num: true, value: (r) => r.delta, cell: (r) => el('td', 'num', (r.delta > 0 ? '+' : '') + us(r.delta)) },
-      { title: 'Delta %', num: true, value: deltaPct, cell: (r) => { const p = deltaPct(r); return el('td', 'num', p === null ? 'new' : (p > 0 ? '+' : '') + p.toFixed(2)); } },
-      { title: 'Baseline (us)', num: true, value: (r) => r.baselineNs, cell: (r) => el('td', 'num', r.baselineNs === undefined ? '-' : us(r.baselineNs)) },
-      { title: 'This run (us)', num: true, value: (r) => r.ns, cell: (r) => el('td', 'num', r.ns === undefined ? '-' : us(r.ns)) },
+      { title: 'Delta (us)', num: true, value: (r) => r.delta, cell: (r) => el('td', 'num', exact(r) ? (r.delta > 0 ? '+' : '') + us(r.delta) : '-') },
+      { title: 'Delta %', num: true, value: deltaPct, cell: (r) => el('td', 'num', pctText(r)) },
+      { title: 'Baseline (us)', num: true, value: (r) => r.baselineNs, cell: (r) => el('td', 'num', r.baselineNs === undefined ? '-' : usOr(r.baselineNs, r.baselineFloorNs)) },
+      { title: 'This run (us)', num: true, value: (r) => r.ns, cell: (r) => el('td', 'num', r.ns === undefined ? '-' : usOr(r.ns, r.floorNs)) },
       { title: 'Count A', num: true, value: (r) => r.baselineCount },
       { title: 'Count B', num: true, value: (r) => r.count },
       { title: 'Status', value: (r) => r.status, cell: (r) => el('td', `status-${r.status}`, r.status) },
@@ -328,11 +347,19 @@
     }
     return lane;
   });
-  let y = AXIS_H;
+  // Runs kept apart each get their own time axis (times count from the
+  // run's start) above their lanes; otherwise one axis on top.
+  const groups = [];
+  let y = runsApart ? 0 : AXIS_H;
   for (const lane of lanes) {
+    if (runsApart && (!groups.length || groups[groups.length - 1].run !== lane.info.run)) {
+      groups.push({ run: lane.info.run, axisY: y, end: y });
+      y += AXIS_H;
+    }
     lane.y = y;
     lane.h = bucketed ? BUCKET_H : lane.depths * ROW_H;
     y += lane.h + LANE_GAP;
+    if (groups.length) groups[groups.length - 1].end = y;
   }
   const canvas = $('timeline');
   const cssHeight = Math.max(y, AXIS_H + 30);
@@ -371,17 +398,26 @@
     ctx.clearRect(0, 0, width, cssHeight);
     ctx.font = '11px system-ui, sans-serif';
     ctx.textBaseline = 'middle';
-    // Axis.
+    // Axes: one on top, or one per run (its own zero) above its lanes.
     const step = niceStep(view.t1 - view.t0, plotW());
-    ctx.fillStyle = '#667085';
-    ctx.strokeStyle = '#e2e5ea';
-    ctx.beginPath();
-    for (let t = Math.ceil(view.t0 / step) * step; t <= view.t1; t += step) {
-      const x = Math.round(xOf(t)) + 0.5;
-      ctx.moveTo(x, AXIS_H - 4); ctx.lineTo(x, cssHeight);
-      ctx.fillText(fmtDur(t), x + 3, AXIS_H / 2);
+    const axes = groups.length ? groups : [{ axisY: 0, end: cssHeight }];
+    for (const g of axes) {
+      ctx.fillStyle = '#667085';
+      ctx.strokeStyle = '#e2e5ea';
+      ctx.beginPath();
+      for (let t = Math.ceil(view.t0 / step) * step; t <= view.t1; t += step) {
+        const x = Math.round(xOf(t)) + 0.5;
+        ctx.moveTo(x, g.axisY + AXIS_H - 4); ctx.lineTo(x, g.end);
+        ctx.fillText(fmtDur(t), x + 3, g.axisY + AXIS_H / 2);
+      }
+      ctx.stroke();
+      if (g.run !== undefined) {
+        ctx.fillStyle = '#1d2330';
+        ctx.save(); ctx.font = 'bold 11px system-ui, sans-serif';
+        ctx.fillText(runs[g.run].short, 6, g.axisY + AXIS_H / 2);
+        ctx.restore();
+      }
     }
-    ctx.stroke();
     for (const lane of lanes) {
       ctx.fillStyle = '#f6f7f9';
       ctx.fillRect(GUTTER, lane.y, plotW(), lane.h);
@@ -481,10 +517,12 @@
       const l = h.lane, i = h.i, s = l.site[i], row = rowOfSite(s), r = rows[row];
       title = r.name;
       const recorded = l.end[i] - l.begin[i], taken = l.corrected ? l.corrected[i] : 0;
-      lines.push(['duration', fmtDur(recorded - taken) + (l.unfinished.has(i) ? ' (unfinished)' : '')]);
+      const dur = recorded - taken;
+      lines.push(['duration', (dur < data.resolutionNs ? `< ${fmtDur(data.resolutionNs)}` : fmtDur(dur)) + (l.unfinished.has(i) ? ' (unfinished)' : '')]);
       if (taken) lines.push(['recorded', `${fmtDur(recorded)} (probe overhead ${fmtDur(taken)} taken off)`]);
       lines.push(
-        ['begin', fmtDur(l.begin[i])], ['hash', r.hash], ['shapes', r.shapes || '-'],
+        ...(runsApart ? [['run', runs[l.info.run].label]] : []),
+        ['begin', fmtDur(l.begin[i]) + (runsApart ? ' after its run began' : '')], ['hash', r.hash], ['shapes', r.shapes || '-'],
         ['location', r.locations[sites[s][1]] || '-'], ['function', r.function || '-'], ['depth', l.depth[i]]);
       if (l.counters) data.events.forEach((e, ei) => lines.push([e, l.counters[i * data.events.length + ei].toLocaleString('en-US')]));
     }
@@ -581,5 +619,7 @@
     selectedRow: () => selectedRow,
     rowCount: rows.length,
     timelineMode: tl.mode,
+    // Per run (runs apart): the y of its axis, for scripted checks.
+    runAxes: () => groups.map((g) => ({ run: g.run, axisY: g.axisY, end: g.end })),
   });
 })();

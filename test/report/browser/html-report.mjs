@@ -3,6 +3,8 @@
 //   node html-report.mjs --page REPORT.html --rows N --hostile HOSTILE.html
 //                        --screenshot OUT.png [--copy-screenshot PATH]
 //                        [--buckets BUCKETED.html]
+//                        [--runs TWO_RUNS.html --runs-screenshot OUT.png
+//                         [--copy-runs-screenshot PATH]]
 //
 // Loads the pages from file:// through the DevTools protocol (playwright-core
 // driving Debian's /usr/bin/chromium) and checks what a person would: no
@@ -12,8 +14,10 @@
 // the timeline and hovering shows a record; the diff panel has rows; on a
 // bucketed page hovering shows a bucket's busy share and top op. On the
 // hostile page no injected script runs (window.__pwned stays undefined, no
-// dialog opens) and the hostile strings show as text. Prints one "ok" line,
-// or "FAIL: ..." and exits 1.
+// dialog opens) and the hostile strings show as text. On a page of two runs
+// each run has its own time axis above its lanes, starting at its own 0, and
+// the op table says which run a row is from. Prints one "ok" line, or
+// "FAIL: ..." and exits 1.
 import { chromium } from 'playwright-core';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -199,6 +203,40 @@ try {
     await b.page.close();
   }
 
+  // ---- two runs of one directory: kept apart ---------------------------------
+  if (args.runs) {
+    const r = await open(args.runs);
+    const axes = await r.page.evaluate(() => window.tpuprofReport.runAxes());
+    check(axes.length === 2 && axes[0].run === 0 && axes[1].run === 1,
+      `two runs get two time axes: ${JSON.stringify(axes)}`);
+    check(axes.length === 2 && axes[0].end <= axes[1].axisY, 'the second run\'s axis is below the first run\'s lanes');
+    // Each run's records count from its own start: its first record begins
+    // within the run, not after the other run's whole span.
+    const starts = await r.page.evaluate(() => {
+      const d = JSON.parse(document.getElementById('tpuprof-data').textContent);
+      return d.timeline.lanes.map((l, i) => ({ run: d.lanes[i].run, first: l.begin[0], window: d.lanes[i].windowNs }));
+    });
+    check(starts.length === 2 && starts.every((s) => s.first <= s.window),
+      `each run's first record lies within its own window: ${JSON.stringify(starts)}`);
+    const heads = await r.page.$$eval('#ops thead th', (ths) => ths.map((t) => t.textContent));
+    const runCol = heads.indexOf('Run');
+    check(runCol >= 0, `the op table has a Run column: ${heads.join(', ')}`);
+    const runCells = runCol >= 0 ? new Set(await cellTexts(r.page, runCol)) : new Set();
+    check(runCells.has('1') && runCells.has('2'), `rows of both runs: ${[...runCells].join(', ')}`);
+    const cards = await r.page.$eval('#cards', (c) => c.innerText);
+    check(/2 runs, kept apart/i.test(cards), `the summary says "2 runs": ${cards.replace(/\n/g, ' ')}`);
+    const labels = await r.page.$eval('#lanes-summary', (e) => e.innerText);
+    check(/run 1 · dev 0/.test(labels) && /run 2 · dev 1/.test(labels), `lanes name their run: ${labels.replace(/\n/g, ' ')}`);
+    await r.page.screenshot({ path: args['runs-screenshot'], fullPage: true });
+    if (args['copy-runs-screenshot']) {
+      fs.mkdirSync(path.dirname(args['copy-runs-screenshot']), { recursive: true });
+      fs.copyFileSync(args['runs-screenshot'], args['copy-runs-screenshot']);
+    }
+    check(r.log.errors.length === 0, `two-run page console/page errors: ${JSON.stringify(r.log.errors)}`);
+    check(r.log.requests.length === 0, `two-run page made requests: ${JSON.stringify(r.log.requests)}`);
+    await r.page.close();
+  }
+
   // ---- the hostile page ----------------------------------------------------
   const hostile = await open(args.hostile);
   await hostile.page.waitForTimeout(300);
@@ -215,7 +253,8 @@ try {
   check(title.includes('<svg onload=window.__pwned=3>'), `hostile title shows as text: ${title}`);
 
   console.log(failures ? `html-report: ${failures} check(s) failed` :
-    `html-report: ok: ${rowCount} rows, sorting, row/IR selection, zoom, pan, hover, diff, hostile page inert`);
+    `html-report: ok: ${rowCount} rows, sorting, row/IR selection, zoom, pan, hover, diff, hostile page inert` +
+    (args.runs ? ', two runs on two axes' : ''));
 } catch (e) {
   failures++;
   console.log(`FAIL: ${e && e.stack ? e.stack : e}`);

@@ -8,8 +8,15 @@ import re
 import sys
 
 
-ROW = re.compile(r"(?P<name>.*?)\s+(?P<dur>\d+\.\d\d)\s+(?P<self>\d+\.\d\d)"
-                 r"\s+\d+\.\d\d\s+\d+\s+(?P<count>\d+)\s")
+# Name Duration Self Percent Cum% Device Count ...; a time below what the
+# clock resolves reads "< N ns" (taken as 0 here).
+TIME = r"\d+\.\d\d|< [\d.]+ [nu]s"
+ROW = re.compile(rf"(?P<name>.*?)\s+(?P<dur>{TIME})\s+(?P<self>{TIME})"
+                 r"\s+\d+\.\d\d\s+\d+\.\d\d\s+\d+\s+(?P<count>\d+)\s")
+
+
+def us(cell):
+    return 0.0 if cell.startswith("<") else float(cell)
 
 
 def parse(path):
@@ -33,13 +40,14 @@ def parse(path):
             total_us = float(fields[1])
             break
         else:
-            # Name Duration Self Percent Device Count Shapes... Hash Location;
+            # Name Duration Self Percent Cum% Device Count Shapes... Hash
+            # Location;
             # names may hold blanks (demangled C++ symbols).
             m = ROW.match(line)
             if not m:
                 sys.exit(f"{path}: cannot parse row: {line.rstrip()}")
-            rows.append({"name": m["name"], "dur": float(m["dur"]),
-                         "self": float(m["self"]), "count": int(m["count"]),
+            rows.append({"name": m["name"], "dur": us(m["dur"]),
+                         "self": us(m["self"]), "count": int(m["count"]),
                          "line": line.rstrip()})
     if total_us is None:
         sys.exit(f"{path}: no table found")

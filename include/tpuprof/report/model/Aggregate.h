@@ -31,11 +31,31 @@
 namespace tpuprof {
 namespace report {
 
+/// A run: one process's profiling, told apart from another by its pid and
+/// the time its runtime started (the dump header's pid and calib_ns0). The
+/// dumps of one run share both; two runs into one directory differ in one.
+struct RunId {
+  uint32_t pid = 0;
+  uint64_t startNs = 0; ///< CLOCK_MONOTONIC ns when its runtime started.
+  bool operator==(const RunId &o) const {
+    return pid == o.pid && startNs == o.startNs;
+  }
+  /// Runs are numbered in the order they started.
+  bool operator<(const RunId &o) const {
+    return std::tie(startNs, pid) < std::tie(o.startNs, o.pid);
+  }
+};
+
 /// One line of the per-op table: every record of one op (by hash) with one
-/// set of actual shapes on one device.
+/// set of actual shapes on one device, in one run (unless runs are merged).
 struct Row {
   std::string name;   ///< Op name, or "<unknown probe N>".
   std::string shapes; ///< Actual shapes: the probe's '?'s replaced by dims.
+  /// Trailing entries of `shapes` that are the op's outputs (destination-
+  /// style inits: argumentShapes() and outputShapes() split them).
+  uint8_t numOuts = 0;
+  /// The op's result shapes from its probe ("" when unknown or numOuts).
+  std::string outShapes;
   /// Distinct source locations of the probes folded into this row, in the
   /// order first seen. Ops with equal hashes share a row even when they sit
   /// at different places in the IR (the hash ignores locations by design).
@@ -45,6 +65,7 @@ struct Row {
   bool unknownProbe = false; ///< No module declared the record's probe id.
   uint32_t probeId = 0; ///< Global probe id; meaningful for unknown probes.
   uint32_t device = 0;
+  uint32_t run = 0; ///< Index into Profile::runs (0 when runs are merged).
   uint8_t kind = TPUPROF_KIND_OP;
   uint64_t flops = 0; ///< Static estimate per call, 0 when unknown.
   uint64_t bytes = 0; ///< Static estimate per call, 0 when unknown.
@@ -73,12 +94,24 @@ struct Row {
   /// this row carried the event, and whether one was scaled for multiplexing.
   std::vector<uint8_t> counterFlags;
   enum : uint8_t { CounterRecorded = 1, CounterScaled = 2 };
+  /// Mode 2 (the tpuprof::CPU word): finished records that ended on
+  /// another CPU than they began on; `cpuRecorded` says whether any record
+  /// carried the word.
+  uint64_t migrations = 0;
+  bool cpuRecorded = false;
 
   /// The first location, or "" when none is known.
   llvm::StringRef location() const {
     return locations.empty() ? llvm::StringRef() : locations.front();
   }
 };
+
+/// `row.shapes` without the outputs at its end: the Argument Shapes column.
+std::string argumentShapes(const Row &row);
+/// The row's output shapes (its trailing inits, or its probe's result
+/// shapes), "" when unknown: the Output Shapes column.
+std::string outputShapes(const Row &row);
+
 
 /// One thread of a dump: what the summary prints per thread.
 struct ThreadSummary {
@@ -95,6 +128,10 @@ struct ThreadSummary {
 struct DumpSummary {
   std::string path;
   DumpInfo info;
+  uint32_t run = 0; ///< Index into Profile::runs (0 when runs are merged).
+  /// Read from a dump file (views can walk its records), not from a JSON
+  /// export.
+  bool hasRecords = false;
   uint64_t threads = 0; ///< THREAD sections.
   uint64_t records = 0;
   uint64_t unfinished = 0;
@@ -106,8 +143,9 @@ struct DumpSummary {
   /// Per THREAD section, in dump order; empty when only the summary was
   /// added (Aggregator::addSummary) or read back from a JSON export.
   std::vector<ThreadSummary> threadStats;
-  /// The dump's counter words summed over its top-level records as
-  /// recorded, in its EVENTS order (`events`).
+  /// The dump's counter words summed over its top-level records as the
+  /// rows count them (scaled, corrected; the CPU word not), in its EVENTS
+  /// order (`events`).
   std::vector<std::string> events;
   std::vector<uint64_t> topLevelCounters;
 };
@@ -116,6 +154,11 @@ struct DumpSummary {
 struct Profile {
   std::vector<Row> rows; ///< In the order first seen.
   std::vector<DumpSummary> dumps;
+  /// The runs the dumps came from, in the order they started.
+  std::vector<RunId> runs;
+  /// Rows of different runs were added up (mergeRuns()): every row's and
+  /// dump's run is 0, and `runs` still lists them all.
+  bool runsMerged = false;
   std::vector<std::string> events; ///< Union of event names, first seen.
   /// Time covered by probes, nested time counted once: the sum of durations
   /// of finished records with no finished enclosing record (for well-formed
@@ -128,7 +171,21 @@ struct Profile {
   uint64_t unwound = 0;    ///< Unfinished: closed by a non-local exit.
   uint64_t threads = 0;    ///< THREAD sections over all dumps.
   uint64_t records = 0;    ///< Records over all dumps.
+
+  /// More than one run, each with rows of its own.
+  bool runsApart() const { return runs.size() > 1 && !runsMerged; }
 };
+
+/// The shortest per-record duration the dumps of `p` resolve, in ns: the
+/// largest resolutionNs() over them (Correction.h). Views show a row's time
+/// below its count times this as "< N ns" rather than a number that only
+/// rounding produced.
+uint64_t resolutionNs(const Profile &p);
+
+/// What tells rows apart: (known probe?, hash or unknown probe id, actual
+/// shapes, device, run).
+using RowKey = std::tuple<bool, uint64_t, std::string, uint32_t, uint32_t>;
+RowKey rowKey(const Row &row);
 
 /// Accumulates dumps into a Profile.
 class Aggregator {
@@ -144,20 +201,20 @@ public:
   /// Opens, validates and folds in the dump at `path`.
   llvm::Error addFile(llvm::StringRef path);
 
+  /// The rows and dumps so far; runs are numbered in the order they were
+  /// first seen until take() numbers them in the order they started.
   const Profile &profile() const { return result; }
-  Profile take() { return std::move(result); }
+  Profile take();
 
 private:
-  /// (known probe?, hash or unknown probe id, actual shapes, device).
-  using Key = std::tuple<bool, uint64_t, std::string, uint32_t>;
-
-  size_t rowFor(const DumpReader &dump, const RecordView &record,
+  size_t rowFor(const DumpReader &dump, uint32_t run, const RecordView &record,
                 const Probe *probe);
-  DumpSummary summarize(const DumpReader &dump) const;
+  uint32_t runOf(const DumpInfo &info);
+  DumpSummary summarize(const DumpReader &dump);
   void book(DumpSummary summary);
 
   Profile result;
-  std::map<Key, size_t> rowIndex;
+  std::map<RowKey, size_t> rowIndex;
   llvm::StringMap<unsigned> eventIndex;
 };
 
@@ -180,6 +237,10 @@ llvm::Expected<Profile> aggregateDumps(llvm::ArrayRef<std::string> paths);
 /// limit (TPUPROF_RECORD_SIZE), 5 with more than 256 probes open". Empty
 /// when none were.
 std::string dropReasons(const DropCounts &d);
+
+/// Numbers `p`'s runs in the order they started (RunId::operator<),
+/// renumbering rows and dumps.
+void sortRuns(Profile &p);
 
 /// What `p`'s figures leave out, in one line, for outputs that have no
 /// place to say it (CSV, annotated IR): "25 records were dropped (<the

@@ -133,6 +133,13 @@ inline llvm::StringRef correctionName(OverheadCorrection::State state);
 inline std::optional<OverheadCorrection::State>
 parseCorrectionName(llvm::StringRef name);
 
+/// The shortest duration of one of `info`'s records that means something
+/// after a correction in `state`, in ns: one clock tick, and where the
+/// correction was applied, the self cost it took off every record (a
+/// corrected time below it is within the spread of what was subtracted).
+inline uint64_t resolutionNs(const DumpInfo &info,
+                             OverheadCorrection::State state);
+
 /// The calibration values of `info` in ns (0 without calibration).
 inline double calibSelfNs(const DumpInfo &info);
 inline double calibNestedNs(const DumpInfo &info);
@@ -270,6 +277,15 @@ inline double calibNestedNs(const DumpInfo &info) {
 
 inline double calibReadNs(const DumpInfo &info) {
   return detail::calibTicksAsNs(info, info.calibReadTicks);
+}
+
+inline uint64_t resolutionNs(const DumpInfo &info,
+                             OverheadCorrection::State state) {
+  double tpn = info.ticksPerNs();
+  uint64_t tick = tpn > 0 && tpn < 1 ? uint64_t(1 / tpn + 0.999) : 1;
+  if (state != OverheadCorrection::State::Applied)
+    return tick;
+  return std::max<uint64_t>(tick, uint64_t(calibSelfNs(info) + 0.5));
 }
 
 inline std::string describeCorrection(const DumpInfo &info) {

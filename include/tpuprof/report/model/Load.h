@@ -33,6 +33,10 @@ struct LoadOptions {
   bool rows = true;
   /// Draw progress bars on stderr (callers pass whether it is a terminal).
   bool progress = false;
+  /// Runs (Profile::runs) are kept apart unless `mergeRuns` adds their rows
+  /// up or `run` (1-based, in start order) keeps one alone.
+  bool mergeRuns = false;
+  unsigned run = 0;
 };
 
 /// What every view reads: the rows of all inputs and the dumps behind them.
@@ -47,23 +51,24 @@ struct Input {
   std::vector<std::string> args; ///< The inputs as given.
   /// Rows (LoadOptions::rows), and one DumpSummary per dump either way.
   Profile profile;
-  std::vector<std::string> dumpFiles; ///< In load order, directories expanded.
-  std::vector<std::string> exports;   ///< JSON exports among the inputs.
+  std::vector<std::string> exports; ///< JSON exports among the inputs.
   bool progress = false;
 
   /// Fails when an input is a JSON export, which has rows but no records:
   /// "<file>: <view> needs dumps (a JSON export has rows, not records)".
   llvm::Error needDumps(llvm::StringRef view) const;
 
-  /// Opens each dump again and calls `fn`, drawing a bar labelled `view`.
-  /// Fails before opening any as needDumps() does.
-  llvm::Error
-  forEachDump(llvm::StringRef view,
-              llvm::function_ref<llvm::Error(const DumpReader &)> fn) const;
+  /// Opens each dump of `profile` again and calls `fn` with it and its
+  /// summary (its run), drawing a bar labelled `view`. Fails before opening
+  /// any as needDumps() does.
+  llvm::Error forEachDump(
+      llvm::StringRef view,
+      llvm::function_ref<llvm::Error(const DumpReader &, const DumpSummary &)>
+          fn) const;
 };
 
 /// Reads dumps (files or directories, expandDumpPaths) and JSON exports;
-/// rows with the same (hash, shapes, device) merge.
+/// rows with the same (hash, shapes, device, run) merge.
 llvm::Expected<Input> loadInput(llvm::ArrayRef<std::string> inputs,
                                 const LoadOptions &opts = LoadOptions());
 
@@ -73,6 +78,33 @@ void mergeProfile(Profile &into, const Profile &from);
 /// The "version" of `export --format json` files that this library writes
 /// and reads.
 constexpr int kProfileJsonVersion = 1;
+
+/// The sums of Profile (covered, total, unfinished, dropped, threads,
+/// records) over `p.dumps`.
+void sumDumps(Profile &p);
+
+/// `p` with the rows of all runs added up (Profile::runsMerged).
+Profile mergeRuns(const Profile &p);
+
+/// The rows and dumps of run `run` (an index into `p.runs`) alone.
+Profile selectRun(const Profile &p, uint32_t run);
+
+/// Per run index (Profile::runs), the window time of its dumps: what a
+/// row's Percent is of. One entry when runs are merged.
+std::vector<uint64_t> runTotals(const Profile &p);
+
+/// A row's or dump's run as the exports write it: 1-based, or 0 when the
+/// runs were added up.
+inline int64_t runNumber(const Profile &p, uint32_t run) {
+  return p.runsMerged ? 0 : int64_t(run) + 1;
+}
+
+/// "run 2 (pid 4243, started 1.250 s after run 1)": how views name a run.
+std::string describeRun(const Profile &p, uint32_t run);
+
+/// An error for views that compare or annotate one set of rows when `p`
+/// keeps several runs apart: it names them and the options that choose.
+llvm::Error needOneRun(const Profile &p, llvm::StringRef view);
 
 /// Reads an `export --format json` file back into a Profile.
 llvm::Expected<Profile> readProfileJson(llvm::StringRef path);

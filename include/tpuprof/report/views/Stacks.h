@@ -1,7 +1,10 @@
 //===- tpuprof/report/views/Stacks.h - Flame graph stacks -------*- C++ -*-===//
 //
-// `tpuprof-report stacks`: the record nesting as folded stacks for
-// flamegraph.pl and speedscope.
+// `tpuprof-report stacks`: the record nesting as stacks for flame graphs,
+// folded ("a;b;c <self ns>", for flamegraph.pl) or as a speedscope file
+// (its native JSON, whose values carry their unit). Every stack starts with
+// a root frame for its run and one for its thread, so runs and threads stay
+// apart in the graph.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,17 +16,19 @@
 #include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <string>
-
 namespace tpuprof {
 namespace report {
 
 struct StacksOptions {
-  bool perThread = false; ///< Root frames "dev D" and "tid T".
-  bool shapes = false;    ///< Frame names carry the actual shapes.
+  enum class Format { Folded, Speedscope };
+  Format format = Format::Folded;
+  bool shapes = false; ///< Frame names carry the actual shapes.
 };
 
-/// Folded stacks "a;b;c <self ns>" of `in`'s dumps.
+/// "folded" or "speedscope".
+llvm::Expected<StacksOptions::Format> parseStacksFormat(llvm::StringRef name);
+
+/// The stacks of `in`'s dumps, weighted by self time in nanoseconds.
 llvm::Error writeStacks(const Input &in, const StacksOptions &opts,
                         llvm::raw_ostream &os);
 
