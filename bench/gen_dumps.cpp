@@ -2,6 +2,7 @@
 //
 //   tpuprof-gen-dumps -o DIR --records N [--dumps D] [--ops K] [--nthreads T]
 //                     [--nest] [--dims] [--slow-op I --slow-factor F]
+//                     [--runs R]
 //
 // Writes D dumps tpuprof_data_dev{device}-{n} of N records each, per
 // include/tpuprof/format.h, streamed to disk (memory stays small whatever N).
@@ -10,7 +11,9 @@
 // --slow-op runs --slow-factor times longer. --nest makes every other record
 // a child (depth 1) of the one before; --dims gives probe 0 a dynamic
 // dimension that cycles through 4 values (more rows). The clock is
-// CLOCK_MONOTONIC (ticks are ns). The report benchmarks and the diff tests
+// CLOCK_MONOTONIC (ticks are ns). The dumps are R runs (processes, one pid
+// and runtime start each), dump n in run n % R; one by default, as one
+// process's D windows. The report benchmarks and the diff tests
 // use it; docs/performance.md has the commands.
 //
 //===----------------------------------------------------------------------===//
@@ -44,6 +47,8 @@ cl::opt<unsigned> numOps("ops", cl::desc("Distinct probes"), cl::init(64));
 cl::opt<unsigned> numThreads("nthreads", cl::desc("Threads per dump"),
                              cl::init(1));
 cl::opt<unsigned> device("device", cl::desc("Device id"), cl::init(0));
+cl::opt<unsigned> numRuns("runs", cl::desc("Runs the dumps belong to"),
+                          cl::init(1));
 cl::opt<bool> nest("nest", cl::desc("Every other record nests in the one "
                                     "before"));
 cl::opt<bool> dims("dims", cl::desc("Probe 0 has a dynamic dimension"));
@@ -136,11 +141,14 @@ int main(int argc, char **argv) {
     h.version = TPUPROF_DUMP_VERSION;
     h.header_size = sizeof h;
     h.device = device;
-    h.pid = 1000 + d;
+    // A run is a process: its pid, and its runtime's start as the first
+    // calibration pair.
+    unsigned run = d % std::max(1u, unsigned(numRuns));
+    h.pid = 1000 + run;
     h.call_num = d;
     h.clock_source = TPUPROF_CLOCK_MONOTONIC;
     h.flags = TPUPROF_DUMP_COMPLETE;
-    h.calib_ticks0 = h.calib_ns0 = t0 - 1000;
+    h.calib_ticks0 = h.calib_ns0 = 1000000000ull + uint64_t(run) * 1000 - 1000;
     h.calib_ticks1 = h.calib_ns1 = t0 + windowLen + 1000;
     h.window_begin = t0;
     h.window_end = t0 + windowLen;
