@@ -35,7 +35,7 @@ config.substitutions.append(("%tpuprof_plugin", os.path.join(config.tpuprof_lib_
 config.substitutions.append(("%clangxx", os.path.join(config.llvm_tools_dir, "clang++")))
 
 tool_dirs = [config.tpuprof_tools_dir, config.llvm_tools_dir]
-tools = ["tpuprof-report", "FileCheck", "not", "count", "mlir-opt", "opt", "clang"]
+tools = ["tpuprof-report", "tpuprof-events", "FileCheck", "not", "count", "mlir-opt", "opt", "clang"]
 if config.tpuprof_mlir_enabled:
     tools += ["tpuprof-opt", "tpuprof-run", "tpuprof-annotate"]
     config.available_features.add("mlir")

@@ -14,6 +14,7 @@
 
 #include "tpuprof/passes/mlir/OpHash.h"
 #include "tpuprof/passes/mlir/Passes.h"
+#include "tpuprof/report/model/EventNames.h"
 #include "tpuprof/report/model/Load.h"
 #include "tpuprof/report/views/Listing.h"
 
@@ -48,6 +49,15 @@ cl::list<std::string> dumps(cl::Positional, cl::OneOrMore,
 cl::opt<std::string> outFile("o", cl::desc("Output file ('-': stdout)"),
                              cl::value_desc("OUT"), cl::init("-"),
                              cl::cat(category));
+cl::opt<unsigned> runOption(
+    "run",
+    cl::desc("Annotate with run N alone (1-based, in the order the runs "
+             "started); needed when the inputs hold several"),
+    cl::value_desc("N"), cl::init(0), cl::cat(category));
+cl::opt<bool> mergeRunsOption(
+    "merge-runs",
+    cl::desc("Annotate with the rows of all runs added up"),
+    cl::cat(category));
 cl::opt<bool> noOverheadCorrection(
     "no-overhead-correction",
     cl::desc("Annotate raw probe intervals: do not subtract the probe cost "
@@ -76,12 +86,19 @@ int main(int argc, char **argv) {
                               "tpuprof-annotate: measured stats in the IR\n");
   setOverheadCorrection(!noOverheadCorrection);
 
+  if (runOption && mergeRunsOption)
+    return fail("--run and --merge-runs exclude each other");
   LoadOptions loadOptions;
   loadOptions.progress = llvm::sys::Process::StandardErrIsDisplayed();
+  loadOptions.run = runOption;
+  loadOptions.mergeRuns = mergeRunsOption;
   llvm::Expected<Input> in = loadInput(dumps, loadOptions);
   if (!in)
     return fail(llvm::toString(in.takeError()));
   const Profile *profile = &in->profile;
+  // One set of stats per op: runs are not added up unless asked to.
+  if (llvm::Error err = needOneRun(*profile, "annotate"))
+    return fail(llvm::toString(std::move(err)));
   // Annotated IR and source listings have no place for the dropped count.
   if (std::string lost = lossSummary(*profile); !lost.empty())
     llvm::WithColor::warning(llvm::errs(), "tpuprof-annotate") << lost << '\n';
@@ -159,14 +176,15 @@ int main(int argc, char **argv) {
         b.getNamedAttr("max_us", us(double(s.maxNs))),
         b.getNamedAttr("rows", b.getI64IntegerAttr(s.rows)),
     };
-    if (!profile->events.empty()) {
-      SmallVector<NamedAttribute> counters;
-      for (size_t i = 0; i != profile->events.size(); ++i)
+    // PMU events only: the runtime's own words are not counters.
+    SmallVector<NamedAttribute> counters;
+    for (size_t i = 0; i != profile->events.size(); ++i)
+      if (!isPseudoEvent(profile->events[i]))
         counters.push_back(b.getNamedAttr(
             profile->events[i], b.getI64IntegerAttr(int64_t(s.counters[i]))));
+    if (!counters.empty())
       fields.push_back(
           b.getNamedAttr("counters", b.getDictionaryAttr(counters)));
-    }
     op->setAttr("tpuprof.stats", b.getDictionaryAttr(fields));
     ++annotated;
   });

@@ -6,11 +6,15 @@
 |* and seccomp may forbid more). Uses the runtime's own encoding and error    *|
 |* explanations, so what it says is what TPUPROF_EVENTS will do.              *|
 |*                                                                            *|
-|*   tpuprof-events                 every event of every present PMU          *|
+|*   tpuprof-events                 every event of every present PMU, with    *|
+|*                                  its description                           *|
+|*   tpuprof-events --filter TEXT   those whose name or description holds     *|
+|*                                  TEXT (any case), as papi_native_avail -i  *|
 |*   tpuprof-events --check NAME    one event (any libpfm4 spelling), exit 0  *|
 |*                                  if it opens, 1 if not                     *|
 \*===----------------------------------------------------------------------===*/
 
+#define _GNU_SOURCE /* strcasestr */
 #include "rt_internal.h"
 
 #include <errno.h>
@@ -45,10 +49,41 @@ static int check(const char *name, int verbose) {
 }
 
 static int usage(FILE *f) {
-  fprintf(f, "usage: tpuprof-events [--check EVENT]\n"
-             "Lists the PMUs and events libpfm4 knows here and whether each "
-             "opens;\n--check tests one event (exit 0 if it opens).\n");
+  fprintf(f,
+          "usage: tpuprof-events [--filter TEXT] | --check EVENT\n\n"
+          "Lists the PMUs and events libpfm4 knows here, whether each opens\n"
+          "as a perf_event for this process, and what it counts.\n\n"
+          "  --filter TEXT   only events whose name or description holds TEXT\n"
+          "                  (any case), e.g. --filter cache\n"
+          "  --check EVENT   test one event, any libpfm4 spelling (exit 0 if\n"
+          "                  it opens, 1 if not), e.g. --check "
+          "perf::TASK-CLOCK\n\n"
+          "Names that open can go into TPUPROF_EVENTS.\n");
   return f == stdout ? 0 : 2;
+}
+
+/// Prints `desc` indented under its event, wrapped at about 76 columns.
+static void describe(const char *desc) {
+  if (!desc || !*desc)
+    return;
+  const char *p = desc;
+  while (*p) {
+    int n = (int)strlen(p);
+    if (n > 70) {
+      n = 70;
+      while (n > 30 && p[n] != ' ')
+        --n;
+    }
+    printf("      %.*s\n", n, p);
+    p += n;
+    while (*p == ' ')
+      ++p;
+  }
+}
+
+/// Whether TEXT (any case) is in the event's name or description.
+static int matches(const char *filter, const char *name, const char *desc) {
+  return !filter || strcasestr(name, filter) || (desc && strcasestr(desc, filter));
 }
 
 int main(int argc, char **argv) {
@@ -59,7 +94,10 @@ int main(int argc, char **argv) {
       return 1;
     return check(argv[2], 1) ? 0 : 1;
   }
-  if (argc != 1)
+  const char *filter = NULL;
+  if (argc == 3 && !strcmp(argv[1], "--filter"))
+    filter = argv[2];
+  else if (argc != 1)
     return usage(stderr);
   if (__tpuprof_rt_pfm_init() != 0)
     return 1;
@@ -73,8 +111,7 @@ int main(int argc, char **argv) {
     if (pfm_get_pmu_info(pmu, &pinfo) != PFM_SUCCESS || !pinfo.is_present)
       continue;
     ++pmus;
-    printf("\nPMU %s (%s): %d events\n", pinfo.name, pinfo.desc,
-           pinfo.nevents);
+    int shown = 0;
     for (int e = pinfo.first_event; e != -1; e = pfm_get_event_next(e)) {
       pfm_event_info_t einfo;
       memset(&einfo, 0, sizeof(einfo));
@@ -83,12 +120,22 @@ int main(int argc, char **argv) {
         continue;
       char name[256];
       snprintf(name, sizeof(name), "%s::%s", pinfo.name, einfo.name);
+      if (!matches(filter, name, einfo.desc))
+        continue;
+      if (!shown++)
+        printf("\nPMU %s (%s): %d events\n", pinfo.name, pinfo.desc,
+               pinfo.nevents);
       ++events;
       open += check(name, 0);
+      describe(einfo.desc);
     }
   }
-  printf("\n%d PMUs, %d events, %d open here\n", pmus, events, open);
-  if (pmus && open == 0)
+  if (filter)
+    printf("\n%d PMUs, %d events matching '%s', %d open here\n", pmus,
+           events, filter, open);
+  else
+    printf("\n%d PMUs, %d events, %d open here\n", pmus, events, open);
+  if (pmus && events && open == 0)
     printf("no event opens: perf_event_open may be forbidden (seccomp, "
            "perf_event_paranoid)\n");
   return 0;
