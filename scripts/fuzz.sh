@@ -29,9 +29,18 @@ for t in "${targets[@]}"; do
   corpus=${t%%:*} bin=${t#*:}
   mkdir -p "$scratch/$corpus"
   cp "$root/test/fuzz/corpus/$corpus/"* "$scratch/$corpus/"
+  # JSON inputs: seeds nested 600 and 60 000 levels deep (a stack overflow
+  # of the parser before the depth bound), and room for the fuzzer to grow
+  # them: -max_len 256 KiB. Binary inputs stay small.
+  max_len=8192
+  if [ "$corpus" = profile-json ] || [ "$corpus" = roofline ] || [ "$corpus" = trace-file ]; then
+    python3 -c "print('[' * 600)" > "$scratch/$corpus/deep-600"
+    python3 -c "print('{\"a\":[' * 30000)" > "$scratch/$corpus/deep-60000"
+    max_len=262144
+  fi
   # -max_len bounds the inputs, -rss_limit_mb and -malloc_limit_mb turn a
   # huge allocation into a finding, -timeout a hang.
-  (cd "$scratch" && "$build/bin/$bin" -runs="$runs" -max_len=8192 \
+  (cd "$scratch" && "$build/bin/$bin" -runs="$runs" -max_len="$max_len" \
      -rss_limit_mb=1024 -malloc_limit_mb=512 -timeout=10 \
      -print_final_stats=1 "$scratch/$corpus" >"$scratch/$corpus.log" 2>&1) || {
     echo "fuzz.sh: $bin found a bug; see $scratch/$corpus.log"

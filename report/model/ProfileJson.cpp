@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tpuprof/report/model/Load.h"
+#include "tpuprof/report/model/Json.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/JSON.h"
@@ -133,7 +134,7 @@ Expected<Profile> tpuprof::report::readProfileJson(StringRef path) {
   if (!buf)
     return createStringError(
         buf.getError(), path + ": cannot open: " + buf.getError().message());
-  Expected<json::Value> root = json::parse((*buf)->getBuffer());
+  Expected<json::Value> root = parseJson((*buf)->getBuffer());
   if (!root)
     return bad(toString(root.takeError()));
   const json::Object *top = root->getAsObject();

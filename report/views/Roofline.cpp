@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tpuprof/report/views/Roofline.h"
+#include "tpuprof/report/model/Json.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
@@ -144,7 +145,7 @@ Expected<Roofline> tpuprof::report::readRoofline(StringRef path) {
     return createStringError(inconvertibleErrorCode(),
                              path + ": not a roofline file: " + what);
   };
-  Expected<json::Value> v = json::parse((*buf)->getBuffer());
+  Expected<json::Value> v = parseJson((*buf)->getBuffer());
   if (!v)
     return bad(toString(v.takeError()));
   const json::Object *o = v->getAsObject();

@@ -16,6 +16,7 @@
 #include "tpuprof/report/model/Walk.h"
 
 #include "tpuprof/report/views/Trace.h"
+#include "tpuprof/report/model/Json.h"
 #include "tpuprof/report/model/EventNames.h"
 #include "tpuprof/report/model/Load.h"
 
@@ -64,11 +65,12 @@ Error tpuprof::report::writeTrace(const Input &in, const TraceOptions &opts,
       return createStringError(
           buf.getError(),
           opts.externalTrace + ": cannot open: " + buf.getError().message());
-    Expected<json::Value> v = json::parse((*buf)->getBuffer());
+    Expected<json::Value> v = parseJson((*buf)->getBuffer());
     if (!v)
       return createStringError(inconvertibleErrorCode(),
                                opts.externalTrace +
-                                   ": not JSON: " + toString(v.takeError()));
+                                   ": not a Chrome trace: " +
+                                   toString(v.takeError()));
     json::Array *events = v->getAsArray();
     if (json::Object *o = v->getAsObject())
       events = o->getArray("traceEvents");

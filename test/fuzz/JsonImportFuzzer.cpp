@@ -17,6 +17,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstddef>
+#include <cstdlib>
 #include <cstdint>
 #include <cstdio>
 #include <string>
@@ -49,8 +50,18 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 #else
   tpuprof::report::TraceOptions opts;
   opts.externalTrace = path;
-  std::string dump = TPUPROF_FUZZ_DUMP;
-  llvm::Error err = tpuprof::report::writeTrace(dump, opts, llvm::nulls());
+  // The seed dump is loaded once; each input is only the trace to merge.
+  static const tpuprof::report::Input input = [] {
+    tpuprof::report::LoadOptions load;
+    load.rows = false;
+    auto in = tpuprof::report::loadInput({TPUPROF_FUZZ_DUMP}, load);
+    if (!in) {
+      llvm::errs() << llvm::toString(in.takeError()) << '\n';
+      std::abort();
+    }
+    return std::move(*in);
+  }();
+  llvm::Error err = tpuprof::report::writeTrace(input, opts, llvm::nulls());
   llvm::consumeError(std::move(err));
 #endif
   return 0;

@@ -9,6 +9,7 @@
 #include "TestUtil.h"
 
 #include "tpuprof/report/views/Table.h"
+#include "tpuprof/report/model/Json.h"
 #include "tpuprof/report/model/Load.h"
 #include "tpuprof/report/views/Diff.h"
 #include "tpuprof/report/views/Export.h"
@@ -468,4 +469,34 @@ TEST(Views, SourceListing) {
   EXPECT_TRUE(contains(out, "        0.25   25.00        1      2  void f() {"))
       << out;
   EXPECT_TRUE(contains(out, "      1  int a;"));
+}
+
+TEST(Views, JsonDepthBound) {
+  // At the bound it parses; one level more is refused with where.
+  std::string ok(kMaxJsonDepth, '['), deep(kMaxJsonDepth + 1, '[');
+  ok += std::string(kMaxJsonDepth, ']');
+  EXPECT_TRUE(bool(parseJson(ok)));
+  llvm::Expected<llvm::json::Value> v = parseJson(deep);
+  ASSERT_FALSE(bool(v));
+  EXPECT_EQ(llvm::toString(v.takeError()),
+            "nested deeper than 512 levels at offset 512");
+  // Brackets in strings, escaped quotes included, do not nest.
+  std::string s = "[\"" + std::string(1000, '[') + "\\\"[[\"]";
+  EXPECT_TRUE(bool(parseJson(s)));
+  // 60 000 levels: refused, not a stack overflow.
+  EXPECT_FALSE(bool(parseJson(std::string(60000, '{'))));
+  llvm::consumeError(parseJson(std::string(60000, '{')).takeError());
+}
+
+TEST(Views, CsvCellsNeverStartAFormula) {
+  // OWASP's CSV injection guidance: a leading = + - @ (or a tab or CR) is
+  // quoted behind a ' so that a spreadsheet shows it as text.
+  EXPECT_EQ(csvField("=HYPERLINK(\"http://x\")"), "\"'=HYPERLINK(\"\"http://x\"\")\"");
+  EXPECT_EQ(csvField("+1"), "\"'+1\"");
+  EXPECT_EQ(csvField("-cmd|' /C calc'!A0"), "\"'-cmd|' /C calc'!A0\"");
+  EXPECT_EQ(csvField("@SUM(A1)"), "\"'@SUM(A1)\"");
+  EXPECT_EQ(csvField("\t=1"), "\"'\t=1\"");
+  EXPECT_EQ(csvField("tosa.add"), "tosa.add");
+  EXPECT_EQ(csvField("a=b"), "a=b");
+  EXPECT_EQ(csvField("f32[1, 2]"), "\"f32[1, 2]\"");
 }
