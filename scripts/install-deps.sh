@@ -13,6 +13,7 @@ packages=(
   libpapi-dev                   # bench/: the PAPI_read peer of the mode-1 probe cost
   valgrind                      # bench/: callgrind instruction counts (plugin compile work)
   libsqlite3-dev sqlite3        # report export --format sqlite; sqlite3 CLI for its tests
+  libxlsxwriter-dev pkg-config  # report's .xlsx workbook (bundle, export --format xlsx)
   chromium                      # the HTML report's browser test (test only)
   pkgconf groff-base            # test/install: pkg-config builds, man pages render
   python3-pandas                # test/python: Profile.to_pandas()

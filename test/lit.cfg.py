@@ -52,6 +52,20 @@ if os.path.exists(os.path.join(config.tpuprof_tools_dir, "tpuprof-gen-dumps")):
     config.available_features.add("gen-dumps")
 if shutil.which("sqlite3"):
     config.available_features.add("sqlite3")
+# The report's .xlsx workbook is built when libxlsxwriter-dev is installed
+# (scripts/install-deps.sh does); CI must not skip its test silently.
+import subprocess
+try:
+    report_version = subprocess.run(
+        [os.path.join(config.tpuprof_tools_dir, "tpuprof-report"), "--version"],
+        capture_output=True, text=True).stdout
+except OSError:
+    report_version = ""
+if "xlsx yes" in report_version:
+    config.available_features.add("xlsx")
+elif os.environ.get("CI"):
+    lit_config.fatal("tpuprof-report was built without the .xlsx workbook "
+                     "(run scripts/install-deps.sh and reconfigure)")
 # The HTML report's browser test: Debian's chromium driven by playwright-core
 # (scripts/install-deps.sh installs both). Under CI a missing piece is an
 # error, so that the browser test is never skipped silently there.

@@ -88,6 +88,8 @@ private:
 
 } // namespace
 
+bool tpuprof::report::sqliteAvailable() { return true; }
+
 Error tpuprof::report::exportSqlite(const Input &in, StringRef outPath) {
   if (Error err = in.needDumps("export --format sqlite"))
     return err;
@@ -245,6 +247,8 @@ Error tpuprof::report::exportSqlite(const Input &in, StringRef outPath) {
   return Error::success();
 }
 #else
+bool tpuprof::report::sqliteAvailable() { return false; }
+
 Error tpuprof::report::exportSqlite(const Input &, StringRef) {
   return createStringError(inconvertibleErrorCode(),
                            "this tpuprof-report was built without SQLite "

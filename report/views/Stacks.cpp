@@ -93,8 +93,8 @@ tpuprof::report::parseStacksFormat(StringRef name) {
                                "' (expected one of: folded, speedscope)");
 }
 
-Error tpuprof::report::writeStacks(const Input &in, const StacksOptions &opts,
-                                   raw_ostream &os) {
+Expected<std::map<std::string, uint64_t>>
+tpuprof::report::foldStacks(const Input &in, bool shapes) {
   std::map<std::string, uint64_t> folded;
   uint64_t dropped = 0, incomplete = 0;
   Error err = in.forEachDump("stacks", [&](const DumpReader &dump,
@@ -110,8 +110,8 @@ Error tpuprof::report::writeStacks(const Input &in, const StacksOptions &opts,
             return;
           std::string path = root;
           for (const WalkFrame &a : up)
-            path += frameName(a, opts.shapes) + ";";
-          path += frameName(f, opts.shapes);
+            path += frameName(a, shapes) + ";";
+          path += frameName(f, shapes);
           folded[path] += f.selfNs();
         },
         [&](const ThreadInfo &t) {
@@ -120,18 +120,33 @@ Error tpuprof::report::writeStacks(const Input &in, const StacksOptions &opts,
     return Error::success();
   });
   if (err)
-    return err;
-  if (opts.format == StacksOptions::Format::Speedscope) {
-    writeSpeedscope(folded, in, os);
-  } else {
-    for (auto &[path, ns] : folded)
-      os << path << ' ' << ns << '\n';
-  }
+    return std::move(err);
   // Neither format has a place for it, and folded readers choke on
   // comments: lost records are reported on stderr, never silently.
   if (dropped || incomplete)
     errs() << "tpuprof-report: stacks: " << dropped << " dropped records, "
            << incomplete
            << " incomplete dumps; the stacks miss what they lost\n";
+  return folded;
+}
+
+void tpuprof::report::writeFoldedStacks(
+    const std::map<std::string, uint64_t> &folded,
+    StacksOptions::Format format, const Input &in, raw_ostream &os) {
+  if (format == StacksOptions::Format::Speedscope) {
+    writeSpeedscope(folded, in, os);
+    return;
+  }
+  for (auto &[path, ns] : folded)
+    os << path << ' ' << ns << '\n';
+}
+
+Error tpuprof::report::writeStacks(const Input &in, const StacksOptions &opts,
+                                   raw_ostream &os) {
+  Expected<std::map<std::string, uint64_t>> folded =
+      foldStacks(in, opts.shapes);
+  if (!folded)
+    return folded.takeError();
+  writeFoldedStacks(*folded, opts.format, in, os);
   return Error::success();
 }

@@ -8,6 +8,7 @@
 
 #include "tpuprof/report/views/Export.h"
 #include "tpuprof/report/views/Sqlite.h"
+#include "tpuprof/report/views/Workbook.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FileUtilities.h"
@@ -68,9 +69,20 @@ int runExport() {
     return withOutput(
         [&](raw_ostream &o) { return copySqliteTo(*in, o); });
   }
+  if (exportFormat == "xlsx") {
+    if (outputPath == "-")
+      return fail(errorf("export --format xlsx needs -o FILE (a workbook "
+                         "is a zip archive, not text for a terminal)"));
+    Expected<Input> in = load(exportDumps);
+    if (!in)
+      return fail(in.takeError());
+    if (Error err = writeWorkbook(*in, outputPath))
+      return fail(std::move(err));
+    return 0;
+  }
   if (exportFormat != "csv" && exportFormat != "json")
     return fail(errorf("--format: unknown format '" + exportFormat +
-                       "' (expected one of: csv, json, sqlite)"));
+                       "' (expected one of: csv, json, sqlite, xlsx)"));
   Expected<Input> in = load(exportDumps);
   if (!in)
     return fail(in.takeError());

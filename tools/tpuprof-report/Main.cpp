@@ -11,6 +11,8 @@
 #include "Subcommand.h"
 
 #include "tpuprof/report/model/Correction.h"
+#include "tpuprof/report/views/Sqlite.h"
+#include "tpuprof/report/views/Workbook.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/InitLLVM.h"
@@ -58,6 +60,10 @@ int main(int argc, char **argv) {
   cl::HideUnrelatedOptions(categories);
   cl::SetVersionPrinter([](raw_ostream &os) {
     os << "tpuprof-report (tpuprof " TPUPROF_VERSION ")\n";
+    // What this build can write (the rest is always there).
+    os << "  optional outputs: sqlite "
+       << (report::sqliteAvailable() ? "yes" : "no") << ", xlsx "
+       << (report::workbookAvailable() ? "yes" : "no") << "\n";
   });
   bool subcommandGiven = false;
   for (const Subcommand *s : subcommands)

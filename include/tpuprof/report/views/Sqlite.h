@@ -16,6 +16,9 @@
 namespace tpuprof {
 namespace report {
 
+/// Whether this build has the SQLite export (libsqlite3 was found).
+bool sqliteAvailable();
+
 /// Writes the database `outPath` (replacing it) of `in`'s dumps. Tables:
 /// dumps, modules, probes, records, counters, ops.
 llvm::Error exportSqlite(const Input &in, llvm::StringRef outPath);

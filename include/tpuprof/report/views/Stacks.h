@@ -16,6 +16,10 @@
 #include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cstdint>
+#include <map>
+#include <string>
+
 namespace tpuprof {
 namespace report {
 
@@ -31,6 +35,15 @@ llvm::Expected<StacksOptions::Format> parseStacksFormat(llvm::StringRef name);
 /// The stacks of `in`'s dumps, weighted by self time in nanoseconds.
 llvm::Error writeStacks(const Input &in, const StacksOptions &opts,
                         llvm::raw_ostream &os);
+
+/// The stacks of `in`'s dumps, folded once: path ("a;b;c") -> self ns.
+/// Lost records are said on stderr.
+llvm::Expected<std::map<std::string, uint64_t>> foldStacks(const Input &in,
+                                                           bool shapes);
+/// Writes folded stacks in `format`.
+void writeFoldedStacks(const std::map<std::string, uint64_t> &folded,
+                       StacksOptions::Format format, const Input &in,
+                       llvm::raw_ostream &os);
 
 } // namespace report
 } // namespace tpuprof
