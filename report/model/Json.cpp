@@ -12,7 +12,7 @@ Expected<json::Value> tpuprof::report::parseJson(StringRef text) {
   // quote. Malformed text is left to json::parse to describe.
   unsigned depth = 0;
   bool inString = false;
-  for (size_t i = 0, e = text.size(); i != e; ++i) {
+  for (size_t i = 0, e = text.size(); i < e; ++i) {
     char c = text[i];
     if (inString) {
       if (c == '\\')

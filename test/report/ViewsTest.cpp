@@ -28,6 +28,9 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cstring>
+#include <memory>
+
 #include "gtest/gtest.h"
 
 #include <map>
@@ -483,6 +486,11 @@ TEST(Views, JsonDepthBound) {
   // Brackets in strings, escaped quotes included, do not nest.
   std::string s = "[\"" + std::string(1000, '[') + "\\\"[[\"]";
   EXPECT_TRUE(bool(parseJson(s)));
+  // A backslash that ends the text (a fuzzer's find) stays in bounds: an
+  // exact-size buffer, so that ASan sees a read past it.
+  auto text = std::make_unique<char[]>(7);
+  std::memcpy(text.get(), "-\0\"9 [\\", 7);
+  llvm::consumeError(parseJson(llvm::StringRef(text.get(), 7)).takeError());
   // 60 000 levels: refused, not a stack overflow.
   EXPECT_FALSE(bool(parseJson(std::string(60000, '{'))));
   llvm::consumeError(parseJson(std::string(60000, '{')).takeError());
