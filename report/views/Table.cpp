@@ -141,12 +141,15 @@ Expected<Layout> chooseColumns(const Profile &p, const TableOptions &opts) {
       Column::Group g = id == "stats"  ? Column::Stats
                         : id == "work" ? Column::Work
                                        : Column::Default;
+      // As the default table would show them (present columns only).
       for (const Column &c : allColumns())
-        if (c.group == g && !is_contained(l.fixed, &c))
+        if (c.group == g && (!c.present || llvm::any_of(p.rows, c.present)) &&
+            !is_contained(l.fixed, &c))
           l.fixed.push_back(&c);
       continue;
     }
-    if (const Column *c = findColumn(id); c && c->cell) {
+    // Column ids in any case ("Count" is "count").
+    if (const Column *c = findColumn(id.lower()); c && c->cell) {
       l.fixed.push_back(c);
       continue;
     }
@@ -323,9 +326,14 @@ Error printSection(const Profile &p, const TableOptions &opts,
     }
   }
   table.print(os, opts.colour);
-  if (!leftOut.empty())
-    os << "(" << join(leftOut, ", ") << " left out to fit " << opts.width
-       << " columns; --columns chooses)\n";
+  if (!leftOut.empty()) {
+    std::string note = "(" + join(leftOut, ", ") + " left out to fit " +
+                       utostr(opts.width) + " columns; --columns chooses)";
+    if (note.size() > opts.width)
+      note = "(" + utostr(leftOut.size()) + " columns left out to fit " +
+             utostr(opts.width) + " columns; --columns chooses)";
+    os << note << '\n';
+  }
   if (anyScaled)
     os << "* scaled for multiplexing: counted for part of the op's time; "
           "value = raw x time_enabled / time_running\n";

@@ -75,7 +75,7 @@ void TextTable::print(raw_ostream &os, bool colour) const {
       size_t pad = w - cell.size();
       if (columns[c].align == Align::Right)
         out.append(pad, ' ');
-      StringRef on = colour ? escape(styles[c]) : "";
+      StringRef on = colour && !cell.empty() ? escape(styles[c]) : "";
       out += on;
       out += cell;
       if (!on.empty())

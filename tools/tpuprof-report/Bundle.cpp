@@ -19,15 +19,17 @@ namespace {
 
 cl::OptionCategory options("bundle options");
 
-cl::SubCommand bundleCmd(
-    "bundle",
-    "every view at once into the directory -o names, as bigTpuProfile\n"
+cl::SubCommand bundleCmd("bundle", "Every view at once into one directory, as bigTpuProfile IN_DIR OUT_DIR");
+
+/// What `tpuprof-report bundle --help` says after the options.
+const char *const kAbout =
+    "Every view at once into the directory -o names, as bigTpuProfile\n"
     "IN_DIR OUT_DIR does: report.html, report.xlsx (sheets Summary, Ops,\n"
     "Records, Threads), trace.json, summary.txt, table.txt, ops.csv,\n"
     "profile.json, profile.sqlite, stacks.folded, stacks.speedscope.json and\n"
-    "graph.dot.\n\n"
+    "graph.dot.\n\nExamples:\n"
     "  tpuprof-report bundle run/ -o run-report/\n"
-    "  tpuprof-report bundle --ir model.mlir run/ -o run-report/");
+    "  tpuprof-report bundle --ir model.mlir run/ -o run-report/\n";
 cl::list<std::string> bundleDumps(cl::Positional, cl::OneOrMore,
                                   cl::desc("<dump file or directory>..."),
                                   cl::sub(bundleCmd), cl::cat(options));
@@ -70,6 +72,6 @@ int runBundle() {
   return 0;
 }
 
-Subcommand registration(bundleCmd, options, runBundle);
+Subcommand registration(bundleCmd, options, kAbout, runBundle);
 
 } // namespace

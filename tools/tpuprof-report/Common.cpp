@@ -49,8 +49,8 @@ cl::opt<std::string> tpuprof::reporttool::outputPath(
     cl::cat(commonOptions));
 
 Subcommand::Subcommand(cl::SubCommand &cmd, cl::OptionCategory &options,
-                       int (*run)())
-    : cmd(cmd), options(&options), run(run) {
+                       const char *about, int (*run)())
+    : cmd(cmd), options(&options), about(about), run(run) {
   registry().push_back(this);
 }
 
@@ -64,13 +64,16 @@ ArrayRef<const Subcommand *> Subcommand::all() { return registry(); }
 bool tpuprof::reporttool::useColour() {
   // --color (LLVM's own option) wins when given; otherwise NO_COLOR
   // (https://no-color.org: set and not empty) turns colours off.
+  // LLVM's --color is a cl::opt<cl::boolOrDefault> (WithColor.cpp).
   StringMap<cl::Option *> &opts = cl::getRegisteredOptions();
   auto it = opts.find("color");
-  bool explicitColour = it != opts.end() && it->second->getNumOccurrences();
+  if (it != opts.end() && it->second->getNumOccurrences())
+    return static_cast<cl::opt<cl::boolOrDefault> *>(it->second)->getValue() ==
+           cl::BOU_TRUE;
   const char *noColor = std::getenv("NO_COLOR");
-  if (!explicitColour && noColor && *noColor)
+  if (noColor && *noColor)
     return false;
-  return WithColor(outs()).colorsEnabled();
+  return outs().has_colors();
 }
 
 unsigned tpuprof::reporttool::terminalWidth() {

@@ -17,13 +17,15 @@ namespace {
 
 cl::OptionCategory options("diff options");
 
-cl::SubCommand diffCmd(
-    "diff",
-    "two runs compared per (op hash, shapes): time, delta and status of\n"
+cl::SubCommand diffCmd("diff", "Compare two runs per (op hash, shapes); --fail-above for CI");
+
+/// What `tpuprof-report diff --help` says after the options.
+const char *const kAbout =
+    "Two runs compared per (op hash, shapes): time, delta and status of\n"
     "each op; with --fail-above, a regression check for CI. Each side must\n"
-    "be one run (--run N picks one, --merge-runs adds them up).\n\n"
+    "be one run (--run N picks one, --merge-runs adds them up).\n\nExamples:\n"
     "  tpuprof-report diff before/ after/\n"
-    "  tpuprof-report diff --fail-above 10 --min-time 5 base.json run/");
+    "  tpuprof-report diff --fail-above 10 --min-time 5 base.json run/\n";
 cl::list<std::string> diffInputs(cl::Positional, cl::OneOrMore,
                                  cl::desc("<A> <B> (dump, directory or .json)"),
                                  cl::sub(diffCmd), cl::cat(options));
@@ -66,6 +68,6 @@ int runDiff() {
   return rc ? rc : regressed ? 1 : 0;
 }
 
-Subcommand registration(diffCmd, options, runDiff);
+Subcommand registration(diffCmd, options, kAbout, runDiff);
 
 } // namespace

@@ -24,13 +24,15 @@ namespace {
 
 cl::OptionCategory options("export options");
 
-cl::SubCommand exportCmd(
-    "export",
-    "the rows as CSV (for spreadsheets) or JSON (lossless; every row view\n"
-    "reads it back), or every record as a SQLite database.\n\n"
+cl::SubCommand exportCmd("export", "Rows as CSV, JSON or .xlsx, or every record as SQLite");
+
+/// What `tpuprof-report export --help` says after the options.
+const char *const kAbout =
+    "The rows as CSV (for spreadsheets) or JSON (lossless; every row view\n"
+    "reads it back), or every record as a SQLite database.\n\nExamples:\n"
     "  tpuprof-report export --format csv -o ops.csv run/\n"
     "  tpuprof-report export --format json -o run.json run/\n"
-    "  tpuprof-report export --format sqlite -o run.sqlite run/");
+    "  tpuprof-report export --format sqlite -o run.sqlite run/\n";
 cl::list<std::string> exportDumps(cl::Positional, cl::OneOrMore,
                                   cl::desc("<dump, directory or .json>..."),
                                   cl::sub(exportCmd), cl::cat(options));
@@ -99,6 +101,6 @@ int runExport() {
   });
 }
 
-Subcommand registration(exportCmd, options, runExport);
+Subcommand registration(exportCmd, options, kAbout, runExport);
 
 } // namespace

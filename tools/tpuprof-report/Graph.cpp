@@ -17,12 +17,14 @@ namespace {
 
 cl::OptionCategory options("graph options");
 
-cl::SubCommand graphCmd(
-    "graph",
-    "the call graph in Graphviz DOT, like llvm-xray's `graph`: an op per\n"
+cl::SubCommand graphCmd("graph", "Call graph in DOT (self and total time), as llvm-xray graph");
+
+/// What `tpuprof-report graph --help` says after the options.
+const char *const kAbout =
+    "The call graph in Graphviz DOT, like llvm-xray's `graph`: an op per\n"
     "vertex (self and total time, shaded by self), an edge per caller and\n"
-    "callee (calls, time), a root per run.\n\n"
-    "  tpuprof-report graph run/ | dot -Tsvg > graph.svg");
+    "callee (calls, time), a root per run.\n\nExamples:\n"
+    "  tpuprof-report graph run/ | dot -Tsvg > graph.svg\n";
 cl::list<std::string> graphDumps(cl::Positional, cl::OneOrMore,
                                  cl::desc("<dump file or directory>..."),
                                  cl::sub(graphCmd), cl::cat(options));
@@ -40,6 +42,6 @@ int runGraph() {
   return withOutput([&](raw_ostream &o) { return writeGraph(*in, opts, o); });
 }
 
-Subcommand registration(graphCmd, options, runGraph);
+Subcommand registration(graphCmd, options, kAbout, runGraph);
 
 } // namespace

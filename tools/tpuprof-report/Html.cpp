@@ -19,12 +19,14 @@ namespace {
 
 cl::OptionCategory options("html options");
 
-cl::SubCommand htmlCmd(
-    "html",
-    "one self-contained HTML page: timeline (each run on its own time axis),\n"
-    "op table, IR pane, summary and diff; it needs no network.\n\n"
+cl::SubCommand htmlCmd("html", "One self-contained HTML page: timeline, op table, IR, summary, diff");
+
+/// What `tpuprof-report html --help` says after the options.
+const char *const kAbout =
+    "One self-contained HTML page: timeline (each run on its own time axis),\n"
+    "op table, IR pane, summary and diff; it needs no network.\n\nExamples:\n"
     "  tpuprof-report html -o report.html run/\n"
-    "  tpuprof-report html --ir model.mlir --baseline base/ -o report.html run/");
+    "  tpuprof-report html --ir model.mlir --baseline base/ -o report.html run/\n";
 cl::list<std::string> htmlDumps(cl::Positional, cl::OneOrMore,
                                 cl::desc("<dump file or directory>..."),
                                 cl::sub(htmlCmd), cl::cat(options));
@@ -68,6 +70,6 @@ int runHtml() {
       [&](raw_ostream &o) { return writeHtmlReport(*in, opts, o); });
 }
 
-Subcommand registration(htmlCmd, options, runHtml);
+Subcommand registration(htmlCmd, options, kAbout, runHtml);
 
 } // namespace

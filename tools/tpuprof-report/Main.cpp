@@ -17,6 +17,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/InitLLVM.h"
 
+#include <optional>
 #include <vector>
 
 using namespace llvm;
@@ -32,8 +33,7 @@ cl::opt<bool> noOverheadCorrection(
              "runtime measured at window start"),
     cl::sub(cl::SubCommand::getAll()), cl::cat(commonOptions));
 
-/// The top-level help's overview; cl lists the subcommands after it. A
-/// subcommand's help starts with its own description instead.
+/// The top-level help's overview; cl lists the subcommands after it.
 const char *const kOverview =
     "tpuprof-report: report views of tpuprof dumps\n\n"
     "  tpuprof-report <subcommand> [options] DUMP...\n\n"
@@ -65,10 +65,17 @@ int main(int argc, char **argv) {
        << (report::sqliteAvailable() ? "yes" : "no") << ", xlsx "
        << (report::workbookAvailable() ? "yes" : "no") << "\n";
   });
-  bool subcommandGiven = false;
+  // A subcommand's help: its one line, its options, then what it does with
+  // examples; the top-level help: the overview and the list.
+  const Subcommand *given = nullptr;
   for (const Subcommand *s : subcommands)
-    subcommandGiven |= argc >= 2 && s->cmd.getName() == argv[1];
-  cl::ParseCommandLineOptions(argc, argv, subcommandGiven ? "" : kOverview);
+    if (argc >= 2 && s->cmd.getName() == argv[1])
+      given = s;
+  std::string aboutText = given && given->about ? "\n" + std::string(given->about) : "";
+  std::optional<cl::extrahelp> about;
+  if (!aboutText.empty())
+    about.emplace(aboutText.c_str());
+  cl::ParseCommandLineOptions(argc, argv, given ? "" : kOverview);
   report::setOverheadCorrection(!noOverheadCorrection);
 
   std::vector<StringRef> names;

@@ -19,11 +19,13 @@ namespace {
 
 cl::OptionCategory options("roofline options");
 
-cl::SubCommand rooflineCmd(
-    "roofline",
-    "measures this machine's peak GFLOP/s (an FMA loop) and GB/s (a STREAM\n"
-    "triad) and writes the machine file that `table --machine` reads.\n\n"
-    "  tpuprof-report roofline --measure -o machine.json");
+cl::SubCommand rooflineCmd("roofline", "Measure peak GFLOP/s and GB/s for table --machine");
+
+/// What `tpuprof-report roofline --help` says after the options.
+const char *const kAbout =
+    "Measures this machine's peak GFLOP/s (an FMA loop) and GB/s (a STREAM\n"
+    "triad) and writes the machine file that `table --machine` reads.\n\nExamples:\n"
+    "  tpuprof-report roofline --measure -o machine.json\n";
 cl::opt<bool> rooflineMeasure("measure", cl::desc("Run the benchmarks"),
                               cl::sub(rooflineCmd), cl::cat(options));
 cl::opt<unsigned> rooflineThreads(
@@ -49,6 +51,6 @@ int runRoofline() {
   });
 }
 
-Subcommand registration(rooflineCmd, options, runRoofline);
+Subcommand registration(rooflineCmd, options, kAbout, runRoofline);
 
 } // namespace

@@ -17,12 +17,14 @@ namespace {
 
 cl::OptionCategory options("stacks options");
 
-cl::SubCommand stacksCmd(
-    "stacks",
-    "flame graph stacks weighted by self time in ns, under root frames for\n"
-    "each run and thread: folded (flamegraph.pl) or speedscope's format.\n\n"
+cl::SubCommand stacksCmd("stacks", "Flame graph stacks: folded (flamegraph.pl) or speedscope");
+
+/// What `tpuprof-report stacks --help` says after the options.
+const char *const kAbout =
+    "Flame graph stacks weighted by self time in ns, under root frames for\n"
+    "each run and thread: folded (flamegraph.pl) or speedscope's format.\n\nExamples:\n"
     "  tpuprof-report stacks run/ | flamegraph.pl --countname ns > flame.svg\n"
-    "  tpuprof-report stacks --format speedscope -o run.speedscope.json run/");
+    "  tpuprof-report stacks --format speedscope -o run.speedscope.json run/\n";
 cl::list<std::string> stacksDumps(cl::Positional, cl::OneOrMore,
                                   cl::desc("<dump file or directory>..."),
                                   cl::sub(stacksCmd), cl::cat(options));
@@ -49,6 +51,6 @@ int runStacks() {
   return withOutput([&](raw_ostream &o) { return writeStacks(*in, opts, o); });
 }
 
-Subcommand registration(stacksCmd, options, runStacks);
+Subcommand registration(stacksCmd, options, kAbout, runStacks);
 
 } // namespace

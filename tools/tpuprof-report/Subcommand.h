@@ -25,9 +25,10 @@ namespace reporttool {
 
 /// A registered subcommand.
 struct Subcommand {
-  /// `run` does the work once `cmd` was parsed; its options are in `options`.
+  /// `run` does the work once `cmd` was parsed; its options are in
+  /// `options`; `about` (what it does, with examples) ends its --help.
   Subcommand(llvm::cl::SubCommand &cmd, llvm::cl::OptionCategory &options,
-             int (*run)());
+             const char *about, int (*run)());
   /// A subcommand that another program does (annotate): `exec` gets the
   /// whole command line, unparsed.
   Subcommand(llvm::cl::SubCommand &cmd, int (*exec)(int argc, char **argv));
@@ -36,6 +37,7 @@ struct Subcommand {
 
   llvm::cl::SubCommand &cmd;
   llvm::cl::OptionCategory *options = nullptr;
+  const char *about = nullptr;
   int (*run)() = nullptr;
   int (*exec)(int argc, char **argv) = nullptr;
 };

@@ -17,12 +17,14 @@ namespace {
 
 cl::OptionCategory options("summary options");
 
-cl::SubCommand summaryCmd(
-    "summary",
-    "per device and thread: busy vs idle, time by probe kind, top ops,\n"
-    "dropped records, counter totals; one section per run.\n\n"
+cl::SubCommand summaryCmd("summary", "Per device and thread: busy vs idle, time by kind, top ops");
+
+/// What `tpuprof-report summary --help` says after the options.
+const char *const kAbout =
+    "Per device and thread: busy vs idle, time by probe kind, top ops,\n"
+    "dropped records, counter totals; one section per run.\n\nExamples:\n"
     "  tpuprof-report summary run/\n"
-    "  tpuprof-report summary --top 5 -o summary.txt run/");
+    "  tpuprof-report summary --top 5 -o summary.txt run/\n";
 cl::list<std::string> summaryDumps(cl::Positional, cl::OneOrMore,
                                    cl::desc("<dump file or directory>..."),
                                    cl::sub(summaryCmd), cl::cat(options));
@@ -38,6 +40,6 @@ int runSummary() {
       [&](raw_ostream &o) { return printSummary(*in, summaryTop, o); });
 }
 
-Subcommand registration(summaryCmd, options, runSummary);
+Subcommand registration(summaryCmd, options, kAbout, runSummary);
 
 } // namespace

@@ -20,15 +20,17 @@ namespace {
 
 cl::OptionCategory options("table options");
 
-cl::SubCommand tableCmd(
-    "table",
-    "the per-op table: time, share, count, shapes, hash and IR location of\n"
+cl::SubCommand tableCmd("table", "Per-op table: time, share, count, shapes, hash, IR location");
+
+/// What `tpuprof-report table --help` says after the options.
+const char *const kAbout =
+    "The per-op table: time, share, count, shapes, hash and IR location of\n"
     "each (op, shapes, device); one section per run when the inputs hold\n"
-    "several.\n\n"
+    "several.\n\nExamples:\n"
     "  tpuprof-report table run/\n"
     "  tpuprof-report table --top 20 --sort self --stats run/\n"
     "  tpuprof-report table --type matmul,conv2d --kind op run/\n"
-    "  tpuprof-report table --columns name,duration,percent,count,shapes run/");
+    "  tpuprof-report table --columns name,duration,percent,count,shapes run/\n";
 
 cl::list<std::string> tableDumps(cl::Positional, cl::OneOrMore,
                                  cl::desc("<dump, directory or .json>..."),
@@ -152,6 +154,6 @@ int runTable() {
   return withOutput([&](raw_ostream &o) { return printTable(*in, opts, o); });
 }
 
-Subcommand registration(tableCmd, options, runTable);
+Subcommand registration(tableCmd, options, kAbout, runTable);
 
 } // namespace

@@ -17,12 +17,14 @@ namespace {
 
 cl::OptionCategory options("trace options");
 
-cl::SubCommand traceCmd(
-    "trace",
-    "every record as a Chrome trace event, for Perfetto UI and\n"
-    "chrome://tracing: a process per run and device, a track per thread.\n\n"
+cl::SubCommand traceCmd("trace", "Chrome trace JSON for Perfetto UI and chrome://tracing");
+
+/// What `tpuprof-report trace --help` says after the options.
+const char *const kAbout =
+    "Every record as a Chrome trace event, for Perfetto UI and\n"
+    "chrome://tracing: a process per run and device, a track per thread.\n\nExamples:\n"
     "  tpuprof-report trace -o trace.json run/\n"
-    "  tpuprof-report trace --trace-file host.json -o merged.json run/");
+    "  tpuprof-report trace --trace-file host.json -o merged.json run/\n";
 cl::list<std::string> traceDumps(cl::Positional, cl::OneOrMore,
                                  cl::desc("<dump file or directory>..."),
                                  cl::sub(traceCmd), cl::cat(options));
@@ -47,6 +49,6 @@ int runTrace() {
   return withOutput([&](raw_ostream &o) { return writeTrace(*in, opts, o); });
 }
 
-Subcommand registration(traceCmd, options, runTrace);
+Subcommand registration(traceCmd, options, kAbout, runTrace);
 
 } // namespace

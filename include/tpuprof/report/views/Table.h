@@ -67,7 +67,8 @@ std::vector<llvm::StringRef> sortColumnNames();
 /// ones.
 llvm::Error parseSortSpec(llvm::StringRef spec, TableOptions &opts);
 
-/// Sets `opts.columns` from "id,id,...": column ids (Columns.h), "counters"
+/// Sets `opts.columns` from "id,id,...": column ids (Columns.h, any case),
+/// "counters"
 /// for every counter column, a counter column's title, or "default",
 /// "stats", "work" for those sets.
 llvm::Error parseColumns(llvm::StringRef spec, TableOptions &opts);
