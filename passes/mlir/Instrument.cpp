@@ -14,6 +14,7 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/Threading.h"
+#include "mlir/Interfaces/DestinationStyleOpInterface.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringExtras.h"
@@ -225,6 +226,18 @@ ProbeEntry TpuProfileInstrumentPass::describe(Operation *op, OpHasher &hasher,
     cost->second = {estimateFlops(op), estimateBytes(op)};
   std::tie(entry.flops, entry.bytes) = cost->second;
   entry.dynDims = mode == 0 ? 0 : countDynamicDims(op->getOperandTypes());
+  // Where the outputs are: a destination-style op writes its trailing init
+  // operands (linalg on memrefs has no results at all), any other op its
+  // results.
+  if (auto dps = dyn_cast<DestinationStyleOpInterface>(op);
+      dps && dps.getNumDpsInits() &&
+      dps.getDpsInitsMutable().begin()->getOperandNumber() +
+              dps.getNumDpsInits() ==
+          op->getNumOperands())
+    entry.numOuts = uint8_t(std::min<int64_t>(dps.getNumDpsInits(), 255));
+  else if (op->getNumResults())
+    entry.outShapes = StringAttr::get(
+        op->getContext(), hasher.shapeSignature(op->getResultTypes()));
   return entry;
 }
 

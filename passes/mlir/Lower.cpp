@@ -197,6 +197,11 @@ bool TpuProfileLowerPass::readTable(ModuleOp module,
     p.flops = e.flops;
     p.bytes = e.bytes;
     p.numDynDims = e.dynDims;
+    p.numOuts = e.numOuts;
+    if (e.outShapes) {
+      p.outShapes = e.outShapes.str();
+      p.hasOutShapes = true;
+    }
     p.kind = TPUPROF_KIND_OP;
     probes.push_back(std::move(p));
   }

@@ -31,7 +31,8 @@ bool ProbeEntry::operator==(const ProbeEntry &other) const {
          location == other.location && line == other.line &&
          column == other.column && hasPosition == other.hasPosition &&
          function == other.function && flops == other.flops &&
-         bytes == other.bytes && dynDims == other.dynDims;
+         bytes == other.bytes && dynDims == other.dynDims &&
+         numOuts == other.numOuts && outShapes == other.outShapes;
 }
 
 /// Hashes the fields that tell entries apart in practice (op hash and
@@ -64,6 +65,8 @@ void setLocationFromText(ProbeEntry &entry, StringRef s, MLIRContext *ctx) {
 /// One entry's fields as a reader found them; a missing one is null/empty.
 struct EntryFields {
   StringAttr name, shapes, function;
+  StringAttr outShapes;             ///< Optional: tables from before lack it.
+  std::optional<uint64_t> numOuts;  ///< Optional, likewise.
   std::optional<StringRef> hash, location;
   std::optional<uint64_t> flops, bytes, dynDims;
 };
@@ -94,6 +97,10 @@ makeEntry(const EntryFields &f, MLIRContext *ctx, size_t index,
   entry.flops = *f.flops;
   entry.bytes = *f.bytes;
   entry.dynDims = static_cast<uint8_t>(*f.dynDims);
+  if (f.numOuts && *f.numOuts > 255)
+    return malformed(emitError(), index, tableName);
+  entry.numOuts = static_cast<uint8_t>(f.numOuts.value_or(0));
+  entry.outShapes = f.outShapes;
   return entry;
 }
 } // namespace
@@ -124,6 +131,8 @@ tpuprof::readProbeEntries(ArrayAttr table, StringRef tableName,
     f.flops = num("flops");
     f.bytes = num("bytes");
     f.dynDims = num("dyn_dims");
+    f.outShapes = str("out_shapes");
+    f.numOuts = num("num_outs");
     FailureOr<ProbeEntry> entry =
         makeEntry(f, table.getContext(), i, tableName, emitError);
     if (failed(entry))
@@ -208,6 +217,10 @@ FailureOr<SmallVector<ProbeEntry>> parseEntries(AsmParser &parser,
         return integer(f.bytes);
       if (key == "dyn_dims")
         return integer(f.dynDims);
+      if (key == "out_shapes")
+        return attr(f.outShapes);
+      if (key == "num_outs")
+        return integer(f.numOuts);
       Attribute unknown;
       return parser.parseAttribute(unknown);
     };
@@ -253,6 +266,13 @@ void printEntries(raw_ostream &os, ArrayRef<ProbeEntry> entries,
     quoted(e.name.getValue());
     os << ", shapes = ";
     quoted(e.shapes.getValue());
+    // Where the outputs are, after the fields every table has.
+    if (e.numOuts)
+      os << ", num_outs = " << unsigned(e.numOuts);
+    if (e.outShapes) {
+      os << ", out_shapes = ";
+      quoted(e.outShapes.getValue());
+    }
     os << '}';
   }, [&] {
     os << ',';

@@ -383,8 +383,11 @@ std::vector<Row> tpuprof::report::groupRows(ArrayRef<Row> rows, GroupBy by) {
     Row &row = out[i];
     if (row.mixedHash)
       row.hash = 0;
-    if (row.mixedShapes)
+    if (row.mixedShapes) {
       row.shapes = "*";
+      row.numOuts = 0;
+      row.outShapes = "*";
+    }
     if (row.count) {
       row.flops = uint64_t(flops[i] / double(row.count) + 0.5);
       row.bytes = uint64_t(bytes[i] / double(row.count) + 0.5);

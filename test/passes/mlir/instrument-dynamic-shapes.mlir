@@ -3,8 +3,8 @@
 
 // Dynamic dimensions show as '?' in the shapes and are counted in dyn_dims
 // (captured at run time) except in mode 0. FLOPs and bytes are unknown (0).
-// CHECK-LABEL: tpuprof.probes [{bytes = 0, dyn_dims = 3, flops = 0, {{.*}}name = "linalg.matmul", shapes = "f32[?, 784], f32[784, ?], f32[?, 128]"}]
-// MODE0-LABEL: tpuprof.probes [{bytes = 0, dyn_dims = 0, {{.*}}shapes = "f32[?, 784], f32[784, ?], f32[?, 128]"}]
+// CHECK-LABEL: tpuprof.probes [{bytes = 0, dyn_dims = 3, flops = 0, {{.*}}name = "linalg.matmul", shapes = "f32[?, 784], f32[784, ?], f32[?, 128]", num_outs = 1}]
+// MODE0-LABEL: tpuprof.probes [{bytes = 0, dyn_dims = 0, {{.*}}shapes = "f32[?, 784], f32[784, ?], f32[?, 128]", num_outs = 1}]
 // CHECK: func.func @dynamic
 // CHECK: tpuprof.begin 0(%arg0, %arg1, %arg2) : tensor<?x784xf32>, tensor<784x?xf32>, tensor<?x128xf32>
 func.func @dynamic(%a: tensor<?x784xf32>, %b: tensor<784x?xf32>, %c: tensor<?x128xf32>) -> tensor<?x128xf32> {

@@ -3,7 +3,7 @@
 
 // Scalar operands and results are forwarded too, so a loop-invariant scalar
 // op stays inside its probes (and its loop); without probes LICM hoists it.
-// CHECK-LABEL: tpuprof.probes [{{.*}}name = "arith.mulf", shapes = "f32, f32"}]
+// CHECK-LABEL: tpuprof.probes [{{.*}}name = "arith.mulf", shapes = "f32, f32", out_shapes = "f32"}]
 // CHECK: scf.for
 // CHECK-NEXT: %[[IN:.*]]:2 = tpuprof.begin 0(%arg1, %arg1) : f32, f32
 // CHECK-NEXT: %[[M:.*]] = arith.mulf %[[IN]]#0, %[[IN]]#1

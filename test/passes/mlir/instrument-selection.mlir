@@ -26,7 +26,7 @@ func.func @tosa_ops(%a: tensor<4x8xf32>, %b: tensor<4x8xf32>) -> tensor<4x8xf32>
 
 // Calls are instrumented, except calls into the runtime itself; ops that
 // are not graph-level (arith) are left alone.
-// CHECK-LABEL: tpuprof.probes [{bytes = 128, dyn_dims = 0, flops = 0, function = "calls", hash = "{{[0-9a-f]+}}", location = "{{.*}}instrument-selection.mlir{{.*}}:{{[0-9]+}}:{{[0-9]+}}", name = "func.call", shapes = "f32[16]"}]
+// CHECK-LABEL: tpuprof.probes [{bytes = 128, dyn_dims = 0, flops = 0, function = "calls", hash = "{{[0-9a-f]+}}", location = "{{.*}}instrument-selection.mlir{{.*}}:{{[0-9]+}}:{{[0-9]+}}", name = "func.call", shapes = "f32[16]", out_shapes = "f32[16]"}]
 // CHECK: func.func @calls
 func.func private @kernel(tensor<16xf32>) -> tensor<16xf32>
 func.func private @__tpuprof_helper()
@@ -50,7 +50,7 @@ func.func @calls(%x: tensor<16xf32>, %i: index) -> tensor<16xf32> {
 // linalg body never do, even when selected by name.
 // Static FLOPs: matmul = 8*16*4 points x (mulf + addf); generic = 32 negf.
 // Bytes: operands and results (512 + 256 + 128 + 128 for the matmul).
-// CHECK-LABEL: tpuprof.probes [{bytes = 1024, dyn_dims = 0, flops = 1024, {{.*}}name = "linalg.matmul", shapes = "f32[8, 16], f32[16, 4], f32[8, 4]"},
+// CHECK-LABEL: tpuprof.probes [{bytes = 1024, dyn_dims = 0, flops = 1024, {{.*}}name = "linalg.matmul", shapes = "f32[8, 16], f32[16, 4], f32[8, 4]", num_outs = 1},
 // CHECK-NEXT: {bytes = 256, dyn_dims = 0, flops = 32, {{.*}}name = "linalg.generic"
 // CHECK: func.func @linalg_ops
 func.func @linalg_ops(%a: tensor<8x16xf32>, %b: tensor<16x4xf32>, %c: tensor<8x4xf32>) -> tensor<8x4xf32> {

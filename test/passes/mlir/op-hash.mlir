@@ -21,7 +21,7 @@
 
 // Same op, same types -> same hash; locations and tpuprof.* attributes do
 // not count, any other attribute does.
-// PIN-LABEL: tpuprof.probes [{bytes = 48, dyn_dims = 0, flops = 4, function = "same", hash = "fbb04a67f313e7bf", {{[^}]*}}name = "tosa.add", shapes = "f32[4], f32[4]"}
+// PIN-LABEL: tpuprof.probes [{bytes = 48, dyn_dims = 0, flops = 4, function = "same", hash = "fbb04a67f313e7bf", {{[^}]*}}name = "tosa.add", shapes = "f32[4], f32[4]", out_shapes = "f32[4]"}
 // CHECK-LABEL: tpuprof.probes [
 // CHECK-SAME: hash = "[[H:[0-9a-f]+]]", location = "{{[^"]*}}op-hash.mlir{{[^"]*}}", name = "tosa.add"
 // CHECK-NEXT: hash = "[[H]]", location = "{{[^"]*}}op-hash.mlir{{[^"]*}}", name = "tosa.add"
@@ -55,7 +55,7 @@ func.func @elsewhere(%x: tensor<4xf32>, %y: tensor<4xf32>) -> tensor<4xf32> {
 // Different shape.
 // CHECK-LABEL: tpuprof.probes [
 // CHECK-NOT: hash = "[[H]]"
-// CHECK-SAME: name = "tosa.add", shapes = "f32[8], f32[8]"
+// CHECK-SAME: name = "tosa.add", shapes = "f32[8], f32[8]", out_shapes = "f32[8]"
 func.func @shape(%a: tensor<8xf32>, %b: tensor<8xf32>) -> tensor<8xf32> {
   %0 = tosa.add %a, %b : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
   return %0 : tensor<8xf32>
@@ -66,7 +66,7 @@ func.func @shape(%a: tensor<8xf32>, %b: tensor<8xf32>) -> tensor<8xf32> {
 // Different element type.
 // CHECK-LABEL: tpuprof.probes [
 // CHECK-NOT: hash = "[[H]]"
-// CHECK-SAME: name = "tosa.add", shapes = "f16[4], f16[4]"
+// CHECK-SAME: name = "tosa.add", shapes = "f16[4], f16[4]", out_shapes = "f16[4]"
 func.func @element_type(%a: tensor<4xf16>, %b: tensor<4xf16>) -> tensor<4xf16> {
   %0 = tosa.add %a, %b : (tensor<4xf16>, tensor<4xf16>) -> tensor<4xf16>
   return %0 : tensor<4xf16>
@@ -77,7 +77,7 @@ func.func @element_type(%a: tensor<4xf16>, %b: tensor<4xf16>) -> tensor<4xf16> {
 // Different op name, same types.
 // CHECK-LABEL: tpuprof.probes [
 // CHECK-NOT: hash = "[[H]]"
-// CHECK-SAME: name = "tosa.sub", shapes = "f32[4], f32[4]"
+// CHECK-SAME: name = "tosa.sub", shapes = "f32[4], f32[4]", out_shapes = "f32[4]"
 func.func @name(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32> {
   %0 = tosa.sub %a, %b : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>

@@ -21,7 +21,7 @@
 // RUN: mlir-opt %s --load-pass-plugin=%tpuprof_lib/TpuProfileMLIRPlugin.so --pass-pipeline='builtin.module(tpu-profile-instrument,tpuprof-cpu)' | FileCheck %s --check-prefix=CPU
 // RUN: mlir-opt %s --load-pass-plugin=%tpuprof_lib/TpuProfileMLIRPlugin.so --pass-pipeline='builtin.module(tpu-profile-instrument,tpuprof-cpu-naive)' | FileCheck %s --check-prefix=CPU
 
-// CHECK-LABEL: tpuprof.probes [{bytes = 48, dyn_dims = 0, flops = 4, function = "f", hash = "fbb04a67f313e7bf", location = "{{.*}}plugin.mlir:{{[0-9]+}}:{{[0-9]+}}", name = "tosa.add", shapes = "f32[4], f32[4]"}]
+// CHECK-LABEL: tpuprof.probes [{bytes = 48, dyn_dims = 0, flops = 4, function = "f", hash = "fbb04a67f313e7bf", location = "{{.*}}plugin.mlir:{{[0-9]+}}:{{[0-9]+}}", name = "tosa.add", shapes = "f32[4], f32[4]", out_shapes = "f32[4]"}]
 // CHECK: %[[IN:.*]]:2 = tpuprof.begin 0(%arg0, %arg1) : tensor<4xf32>, tensor<4xf32>
 // CHECK-NEXT: %[[ADD:.*]] = tosa.add %[[IN]]#0, %[[IN]]#1
 // CHECK-NEXT: %[[OUT:.*]] = tpuprof.end 0(%[[ADD]]) : tensor<4xf32>
@@ -29,7 +29,7 @@
 // CHECK-NEXT: return %[[EXP]]
 // The table comes first and prints one entry per line: the error quotes one.
 // NODIALECT: error: Dialect `tpuprof' not found for custom op 'tpuprof.probes'
-// NODIALECT-NEXT: tpuprof.probes [{bytes = 48, {{.*}}name = "tosa.add", shapes = "f32[4], f32[4]"}]{{$}}
+// NODIALECT-NEXT: tpuprof.probes [{bytes = 48, {{.*}}name = "tosa.add", shapes = "f32[4], f32[4]", out_shapes = "f32[4]"}]{{$}}
 // LOWER-NOT: tpuprof.begin
 // LOWER: llvm.mlir.global internal constant @__tpuprof_probe_table("TPPT
 // LOWER: llvm.call @__tpuprof_begin_guard(

@@ -70,6 +70,8 @@ async function open(file) {
   return { page, log };
 }
 
+/** The op table's column titled `title` (columns come and go with the data). */
+const columnOf = (page, title) => page.$$eval('#ops thead th', (ths, t) => ths.findIndex((th) => th.textContent === t), title);
 const cellTexts = (page, col) => page.$$eval('#ops tbody tr', (trs, c) => trs.map((tr) => tr.cells[c].textContent), col);
 const sortedBy = (xs, cmp) => xs.every((x, i) => i === 0 || cmp(xs[i - 1], x) <= 0);
 
@@ -108,7 +110,8 @@ try {
   const irVisible = await page.isVisible('#ir-panel');
   check(irVisible, 'IR pane is shown');
   const target = page.locator('#ops tbody tr', { hasText: 'tosa.reduce_sum' }).first();
-  const location = await target.locator('td').nth(10).textContent();
+  const locationCol = await columnOf(page, 'Location');
+  const location = await target.locator('td').nth(locationCol).textContent();
   const wantLine = Number((location.match(/:(\d+):\d+$/) || [])[1]);
   await target.click();
   check(await target.getAttribute('class') === 'selected', 'clicked row is selected');
@@ -122,7 +125,7 @@ try {
   const line = page.locator('#ir .ir-line.hot', { hasText: 'tosa.exp' }).first();
   const lineNo = Number(await line.getAttribute('data-line'));
   await line.click();
-  const selName = await page.$eval('#ops tbody tr.selected', (tr) => [tr.cells[0].textContent, tr.cells[10].textContent])
+  const selName = await page.$eval('#ops tbody tr.selected', (tr, c) => [tr.cells[0].textContent, tr.cells[c].textContent], locationCol)
     .catch(() => ['', '']);
   check(selName[0] === 'tosa.exp' && selName[1].includes(`:${lineNo}:`),
     `IR line ${lineNo} click selects its row; selected: ${selName}`);

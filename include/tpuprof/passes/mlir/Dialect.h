@@ -36,6 +36,11 @@ struct ProbeEntry {
   mlir::StringAttr function; ///< Symbol name of the enclosing function.
   uint64_t flops = 0, bytes = 0; ///< Static estimates, 0 = unknown.
   uint8_t dynDims = 0;       ///< Dynamic dimensions the begin probe captures.
+  /// Where the op's outputs are (format.h): its trailing `numOuts`
+  /// operands (destination-style inits), or its results, `outShapes`
+  /// (null when it has none or numOuts says).
+  uint8_t numOuts = 0;
+  mlir::StringAttr outShapes;
 
   /// The location as the table prints it: "file:line:col", a name, or "".
   std::string formatLocation() const;
