@@ -19,7 +19,8 @@ from ._errors import Error
 
 _FORMAT = ("format", "tpuprof-report")
 _TOTAL_NS = ("totals", "total_ns")  # the table's Total, percent's denominator
-_EVENTS = "events"                  # PMU event names, the order of a row's counters
+_EVENTS = "events"                  # counter-word names, the order of a row's counters
+_PSEUDO = "tpuprof::"               # the runtime's pseudo-events: no column (docs/formats.md)
 _ROWS = "rows"
 _COUNTERS = "counters"
 
@@ -67,7 +68,7 @@ def _row(r, events, total_ns):
         row["hash"] = ""  # as the CSV export: no probe table entry, no hash
     row["percent"] = 100.0 * r.get("duration_ns", 0) / total_ns if total_ns else 0.0
     counters = r.get(_COUNTERS) or []
-    for i, event in enumerate(events):
+    for i, event in events:
         row[event] = counters[i] if i < len(counters) else None
     for key, value in r.items():
         if key not in _MAPPED and key not in _NOT_COLUMNS and not isinstance(value, (list, dict)):
@@ -134,10 +135,16 @@ class Profile:
             raise Error("tpuprof: not a tpuprof-report JSON export")
         self.export = export
 
+    def _events(self):
+        """(counter index, name) of the PMU events; the export also names the
+        runtime's pseudo-events, which no view shows."""
+        return [(i, e) for i, e in enumerate(self.export.get(_EVENTS, []))
+                if not e.startswith(_PSEUDO)]
+
     @property
     def events(self):
         """PMU event names: the counter columns of rows()."""
-        return list(self.export.get(_EVENTS, []))
+        return [e for _, e in self._events()]
 
     @property
     def totals(self):
@@ -154,7 +161,7 @@ class Profile:
         column per PMU event (summed delta) and any further export columns."""
         section, key = _TOTAL_NS
         total_ns = self.export.get(section, {}).get(key, 0)
-        events = self.events
+        events = self._events()
         return [_row(r, events, total_ns) for r in self.export.get(_ROWS, [])]
 
     def columns(self):
