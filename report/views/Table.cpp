@@ -149,8 +149,10 @@ Expected<Layout> chooseColumns(const Profile &p, const TableOptions &opts) {
       continue;
     }
     // Column ids in any case ("Count" is "count").
+    // A column named twice (also through a set) shows once, where first named.
     if (const Column *c = findColumn(id.lower()); c && c->cell) {
-      l.fixed.push_back(c);
+      if (!is_contained(l.fixed, c))
+        l.fixed.push_back(c);
       continue;
     }
     l.counterTitles.push_back(id.str()); // Checked against the counters.
@@ -217,7 +219,8 @@ Error printSection(const Profile &p, const TableOptions &opts,
               join(known, ", ") +
               ", counters, default, stats, work)");
     }
-    counters.push_back(it - counterCols.begin());
+    if (!is_contained(counters, size_t(it - counterCols.begin())))
+      counters.push_back(it - counterCols.begin());
   }
 
   ColumnContext ctx{p};

@@ -106,11 +106,14 @@
     legend.append(el('span', null, sw, k));
   }
   $('lanes-summary').append(legend);
-  const byDuration = rows.map((r, i) => i).sort((a, b) => rows[b].durationNs - rows[a].durationNs);
-  const maxRowNs = byDuration.length ? rows[byDuration[0]].durationNs || 1 : 1;
-  for (const i of byDuration.slice(0, 10)) {
+  // By share of its run's total (runs apart: each row's own run), the bar
+  // as long as the number beside it.
+  const shareOf = (r) => r.durationNs / (totalOf(r) || 1);
+  const byShare = rows.map((r, i) => i).sort((a, b) => shareOf(rows[b]) - shareOf(rows[a]));
+  for (const i of byShare.slice(0, 10)) {
     const r = rows[i];
-    $('top-ops').append(barRow(r.name, [[r.durationNs / maxRowNs, rowColor[i], r.shapes]],
+    const label = (runsApart ? `run ${r.run + 1} · ` : '') + r.name;
+    $('top-ops').append(barRow(label, [[Math.min(1, shareOf(r)), rowColor[i], r.shapes]],
       `${pct(r.durationNs, totalOf(r))} %`, () => selectRow(i, 'summary')));
   }
   const counterDevices = Object.keys(data.counterTotals);

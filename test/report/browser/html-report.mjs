@@ -230,6 +230,9 @@ try {
     check(/2 runs, kept apart/i.test(cards), `the summary says "2 runs": ${cards.replace(/\n/g, ' ')}`);
     const labels = await r.page.$eval('#lanes-summary', (e) => e.innerText);
     check(/run 1 · dev 0/.test(labels) && /run 2 · dev 1/.test(labels), `lanes name their run: ${labels.replace(/\n/g, ' ')}`);
+    const tops = await r.page.$$eval('#top-ops .bar-row .label', (ls) => ls.map((l) => l.textContent));
+    check(tops.length > 0 && tops.every((t) => /^run [12] · /.test(t)) && tops.some((t) => t.startsWith('run 2')),
+      `top ops name their run: ${tops.join(', ')}`);
     await r.page.screenshot({ path: args['runs-screenshot'], fullPage: true });
     if (args['copy-runs-screenshot']) {
       fs.mkdirSync(path.dirname(args['copy-runs-screenshot']), { recursive: true });
