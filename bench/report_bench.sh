@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Report benchmarks (docs/performance.md, "Report"): aggregation rate, peak
-# memory of `table` as the record count grows 10x, and `trace` of 1 M events;
+# memory of `table` as the record count grows 10x, the call views, `trace`
+# of 1 M events and the bundle;
 # then dump writing bandwidth (bench/dump_write, "Dump writing").
 #   bench/report_bench.sh [BUILD_DIR] [--big]
 # --big also aggregates a 100 M-record set (1000 dumps of 100 k records,
@@ -69,11 +70,14 @@ row "table --stats --by name, 10 M records" 10000000 "$bin/tpuprof-report" table
 row "summary, 10 M records" 10000000 "$bin/tpuprof-report" summary -o - "$work/10m"
 row "export --format json, 10 M records" 10000000 "$bin/tpuprof-report" export --format json "$work/10m"
 row "diff, 2 x 10 M records" 20000000 "$bin/tpuprof-report" diff "$work/10m" "$work/10m"
+row "stacks, 10 M records" 10000000 "$bin/tpuprof-report" stacks "$work/10m"
+row "graph, 10 M records" 10000000 "$bin/tpuprof-report" graph "$work/10m"
 row "table, 1 M records (one dump)" 1000000 "$bin/tpuprof-report" table "$work/1m-one"
 row "trace, 1 M events (one dump)" 1000000 "$bin/tpuprof-report" trace -o "$work/t.json" "$work/1m-one"
 suite_lines+=("$(python3 -c "import sys; w=float(sys.argv[1]); print(f'suite|report|trace, 1 M events|{w:.3f}|||s||< 2 s|' + ('met' if w < 2 else 'NOT met'))" "$(cat "$work/last-wall")")")
 row "html, 1 M events (one dump)" 1000000 "$bin/tpuprof-report" html -o "$work/r.html" "$work/1m-one"
 echo "html page, 1 M events: $(( $(stat -c %s "$work/r.html") / 1024 )) KiB (timeline in buckets above --max-events)"
+row "bundle, 1 M events (one dump)" 1000000 "$bin/tpuprof-report" bundle -o "$work/bundle" "$work/1m-one"
 python3 -c "import sys; print(f'table max RSS, 10 M / 1 M records: {int(sys.argv[2])/int(sys.argv[1]):.2f}x')" "$rss1" "$rss10"
 suite_lines+=("$(python3 -c "import sys; r=int(sys.argv[2])/int(sys.argv[1]); print(f'suite|report|table peak memory, 10 M / 1 M records|{r:.2f}|||x||flat (<= 1.1x)|' + ('met' if r <= 1.1 else 'NOT met'))" "$rss1" "$rss10")")
 if [ "$big" = "--big" ]; then

@@ -13,6 +13,7 @@
 #include "tpuprof/report/model/Walk.h"
 
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/Twine.h"
 
 #include <string>
@@ -42,6 +43,34 @@ inline std::string frameName(const WalkFrame &f, bool shapes) {
       c = ' ';
   return s;
 }
+
+/// Frame ids of records, cached by probe and, where the frame carries
+/// shapes, the record's dims: naming every record showed in the call views'
+/// time. Probes belong to their dump: one cache per dump.
+class FrameCache {
+public:
+  /// The id of `f`'s frame; `make(name)` gives the id of a name not seen.
+  template <typename Make>
+  size_t id(const WalkFrame &f, bool shapes, Make make) {
+    key.clear();
+    append(f.probe ? reinterpret_cast<uintptr_t>(f.probe)
+                   : (uint64_t(f.record.probe) << 1) | 1);
+    if (shapes && f.probe && !f.probe->shapes.empty())
+      for (unsigned i = 0; i != f.record.numDims; ++i)
+        append(uint64_t(f.record.dim(i)));
+    auto [it, inserted] = ids.try_emplace(key, 0);
+    if (inserted)
+      it->second = make(frameName(f, shapes));
+    return it->second;
+  }
+
+private:
+  void append(uint64_t v) {
+    key.append(reinterpret_cast<const char *>(&v), sizeof v);
+  }
+  std::string key;
+  llvm::StringMap<size_t> ids;
+};
 
 /// The root frame of a run: "run 1 (pid 4242)".
 inline std::string runFrame(const Profile &p, uint32_t run) {

@@ -13,17 +13,17 @@
 
 #include "tpuprof/report/views/Graph.h"
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 
-#include <functional>
 #include <map>
 #include <tuple>
 
 using namespace llvm;
 using namespace tpuprof;
 using namespace tpuprof::report;
-using tpuprof::report::detail::frameName;
+using tpuprof::report::detail::FrameCache;
 
 namespace {
 
@@ -59,7 +59,6 @@ Error tpuprof::report::writeGraph(const Input &in, const GraphOptions &opts,
                                   raw_ostream &os) {
   std::vector<Vertex> vertices;
   std::map<std::tuple<uint32_t, bool, std::string>, size_t> vertexOf;
-  std::map<std::pair<size_t, size_t>, Edge> edges;
   auto vertex = [&](uint32_t run, std::string name, bool root) {
     auto [it, inserted] =
         vertexOf.try_emplace({run, root, name}, vertices.size());
@@ -67,34 +66,42 @@ Error tpuprof::report::writeGraph(const Input &in, const GraphOptions &opts,
       vertices.push_back({run, std::move(name), root});
     return it->second;
   };
+  DenseMap<std::pair<size_t, size_t>, Edge> edgeOf;
   Error err = in.forEachDump("graph", [&](const DumpReader &dump,
                                           const DumpSummary &d) {
     size_t root = vertex(d.run, detail::runFrame(in.profile, d.run), true);
-    struct Visitor : WalkVisitor {
-      std::function<void(WalkFrame &, const WalkFrame *)> onOpen;
-      std::function<void(const WalkFrame &, ArrayRef<WalkFrame>)> onClose;
-      void open(WalkFrame &f, const WalkFrame *parent) { onOpen(f, parent); }
-      void close(const WalkFrame &f, ArrayRef<WalkFrame> up) { onClose(f, up); }
-    } visitor;
-    visitor.onOpen = [&](WalkFrame &f, const WalkFrame *) {
-      f.user = vertex(d.run, frameName(f, opts.shapes), false);
+    FrameCache frames; // A record's vertex in this dump's run.
+    auto vertexOfFrame = [&](const WalkFrame &f) {
+      return frames.id(f, opts.shapes, [&](std::string name) {
+        return vertex(d.run, std::move(name), false);
+      });
     };
-    visitor.onClose = [&](const WalkFrame &f, ArrayRef<WalkFrame> up) {
+    auto onClose = [&](const WalkFrame &f, ArrayRef<WalkFrame> up) {
       if (!f.finished)
         return;
       Vertex &v = vertices[f.user];
       v.totalNs += f.durationNs;
       v.selfNs += f.selfNs();
       ++v.count;
-      Edge &e = edges[{up.empty() ? root : up.back().user, f.user}];
+      Edge &e = edgeOf[{up.empty() ? root : up.back().user, f.user}];
       ++e.calls;
       e.ns += f.durationNs;
     };
+    struct Visitor : WalkVisitor {
+      decltype(vertexOfFrame) &vertexOf;
+      decltype(onClose) &onClose;
+      Visitor(decltype(vertexOfFrame) &v, decltype(onClose) &c)
+          : vertexOf(v), onClose(c) {}
+      void open(WalkFrame &f, const WalkFrame *) { f.user = vertexOf(f); }
+      void close(const WalkFrame &f, ArrayRef<WalkFrame> up) { onClose(f, up); }
+    } visitor(vertexOfFrame, onClose);
     walkDump(dump, visitor, /*timeline=*/false);
     return Error::success();
   });
   if (err)
     return err;
+  // Written in (caller, callee) order.
+  std::map<std::pair<size_t, size_t>, Edge> edges(edgeOf.begin(), edgeOf.end());
 
   // A root's total is its run's covered time: what its edges add up to.
   for (auto &[key, e] : edges)

@@ -16,6 +16,7 @@
 
 #include "tpuprof/report/views/Stacks.h"
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/JSON.h"
@@ -25,7 +26,6 @@
 using namespace llvm;
 using namespace tpuprof;
 using namespace tpuprof::report;
-using tpuprof::report::detail::frameName;
 
 namespace {
 
@@ -93,30 +93,103 @@ tpuprof::report::parseStacksFormat(StringRef name) {
                                "' (expected one of: folded, speedscope)");
 }
 
+namespace {
+
+/// The distinct nesting paths as a tree: a node per (parent path, frame),
+/// found by integer keys, so a record costs no string work; names are
+/// joined once per path at the end.
+class PathTree {
+public:
+  /// The node of `frame` under `parent` (kNone: a root).
+  unsigned child(unsigned parent, unsigned frame) {
+    auto [it, inserted] =
+        children.try_emplace({parent, frame}, unsigned(nodes.size()));
+    if (inserted)
+      nodes.push_back({parent, frame, 0});
+    return it->second;
+  }
+  /// The frame id of a name.
+  unsigned frame(std::string name) {
+    auto [it, inserted] = frameIds.try_emplace(name, unsigned(names.size()));
+    if (inserted)
+      names.push_back(std::move(name));
+    return it->second;
+  }
+  void add(unsigned node, uint64_t ns) { nodes[node].ns += ns; }
+
+  /// Path -> summed self ns, for every path with time.
+  std::map<std::string, uint64_t> fold() const {
+    std::map<std::string, uint64_t> folded;
+    SmallVector<unsigned, 32> path;
+    for (const Node &n : nodes) {
+      if (!n.ns)
+        continue;
+      path.clear();
+      for (const Node *m = &n;; m = &nodes[m->parent]) {
+        path.push_back(m->frame);
+        if (m->parent == kNone)
+          break;
+      }
+      std::string s;
+      for (unsigned i = path.size(); i--;) {
+        s += names[path[i]];
+        if (i)
+          s += ';';
+      }
+      // Paths of different probes of one name are one stack.
+      folded[s] += n.ns;
+    }
+    return folded;
+  }
+
+  static constexpr unsigned kNone = ~0u;
+
+private:
+  struct Node {
+    unsigned parent, frame;
+    uint64_t ns;
+  };
+  std::vector<Node> nodes;
+  DenseMap<std::pair<unsigned, unsigned>, unsigned> children;
+  StringMap<unsigned> frameIds;
+  std::vector<std::string> names;
+};
+
+} // namespace
+
 Expected<std::map<std::string, uint64_t>>
 tpuprof::report::foldStacks(const Input &in, bool shapes) {
-  std::map<std::string, uint64_t> folded;
+  PathTree tree;
   uint64_t dropped = 0, incomplete = 0;
   Error err = in.forEachDump("stacks", [&](const DumpReader &dump,
                                            const DumpSummary &d) {
     dropped += dump.info().dropped;
     incomplete += !dump.info().isComplete();
-    std::string run = detail::runFrame(in.profile, d.run) + ";";
-    std::string root;
-    walkDump(
-        dump,
-        [&](const WalkFrame &f, ArrayRef<WalkFrame> up) {
-          if (!f.finished || !f.selfNs())
-            return;
-          std::string path = root;
-          for (const WalkFrame &a : up)
-            path += frameName(a, shapes) + ";";
-          path += frameName(f, shapes);
-          folded[path] += f.selfNs();
-        },
-        [&](const ThreadInfo &t) {
-          root = run + detail::threadFrame(dump.info().device, t.tid) + ";";
-        });
+    unsigned run = tree.child(PathTree::kNone,
+                              tree.frame(detail::runFrame(in.profile, d.run)));
+    struct Visitor : WalkVisitor {
+      PathTree &tree;
+      const DumpReader &dump;
+      bool shapes;
+      unsigned run, root = 0;
+      detail::FrameCache frames;
+      Visitor(PathTree &tree, const DumpReader &dump, bool shapes, unsigned run)
+          : tree(tree), dump(dump), shapes(shapes), run(run) {}
+      void thread(const ThreadInfo &t) {
+        root = tree.child(
+            run, tree.frame(detail::threadFrame(dump.info().device, t.tid)));
+      }
+      void open(WalkFrame &f, const WalkFrame *parent) {
+        unsigned frame = unsigned(frames.id(
+            f, shapes, [&](std::string name) { return tree.frame(name); }));
+        f.user = tree.child(parent ? unsigned(parent->user) : root, frame);
+      }
+      void close(const WalkFrame &f, ArrayRef<WalkFrame>) {
+        if (f.finished && f.selfNs())
+          tree.add(unsigned(f.user), f.selfNs());
+      }
+    } visitor(tree, dump, shapes, run);
+    walkDump(dump, visitor, /*timeline=*/false);
     return Error::success();
   });
   if (err)
@@ -127,7 +200,7 @@ tpuprof::report::foldStacks(const Input &in, bool shapes) {
     errs() << "tpuprof-report: stacks: " << dropped << " dropped records, "
            << incomplete
            << " incomplete dumps; the stacks miss what they lost\n";
-  return folded;
+  return tree.fold();
 }
 
 void tpuprof::report::writeFoldedStacks(
