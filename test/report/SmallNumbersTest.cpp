@@ -126,3 +126,23 @@ TEST(SmallNumbers, TimeCells) {
 }
 
 } // namespace
+
+TEST(SmallNumbers, ResolutionOfACorruptCalibrationSaturates) {
+  // A tick of 2^64 ns, or a self cost of 2^64 ns, is no uint64_t; the dump
+  // fuzzer found the conversion (UBSan). Such a dump reads, saturated.
+  DumpInfo info;
+  info.clockSource = TPUPROF_CLOCK_TSC;
+  info.calibTicks0 = 0;
+  info.calibTicks1 = 1;
+  info.calibNs0 = 0;
+  info.calibNs1 = UINT64_MAX;
+  EXPECT_EQ(resolutionNs(info, OverheadCorrection::State::Disabled),
+            UINT64_MAX);
+  info.calibNs1 = 1;
+  info.calibTicks1 = 1;
+  info.hasCalibration = true;
+  info.calibSelfTicks = UINT64_MAX;
+  info.calibPairs = 1;
+  EXPECT_EQ(resolutionNs(info, OverheadCorrection::State::Applied),
+            UINT64_MAX);
+}

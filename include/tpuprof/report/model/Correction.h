@@ -279,13 +279,23 @@ inline double calibReadNs(const DumpInfo &info) {
   return detail::calibTicksAsNs(info, info.calibReadTicks);
 }
 
+namespace detail {
+/// `ns` as an integer, clamped to [0, UINT64_MAX]: a corrupt calibration
+/// can make it too large for one (or NaN, which is 0).
+inline uint64_t clampNs(double ns) {
+  if (!(ns > 0))
+    return 0;
+  return ns >= 0x1p64 ? UINT64_MAX : uint64_t(ns);
+}
+} // namespace detail
+
 inline uint64_t resolutionNs(const DumpInfo &info,
                              OverheadCorrection::State state) {
   double tpn = info.ticksPerNs();
-  uint64_t tick = tpn > 0 && tpn < 1 ? uint64_t(1 / tpn + 0.999) : 1;
+  uint64_t tick = tpn > 0 && tpn < 1 ? detail::clampNs(1 / tpn + 0.999) : 1;
   if (state != OverheadCorrection::State::Applied)
     return tick;
-  return std::max<uint64_t>(tick, uint64_t(calibSelfNs(info) + 0.5));
+  return std::max(tick, detail::clampNs(calibSelfNs(info) + 0.5));
 }
 
 inline std::string describeCorrection(const DumpInfo &info) {
