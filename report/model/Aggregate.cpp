@@ -140,15 +140,28 @@ DumpSummary Aggregator::summarize(const DumpReader &dump) {
   return summary;
 }
 
+/// Adds the figures of `d` to the sums of `p`.
+static void addToSums(Profile &p, const DumpSummary &d) {
+  p.coveredNs += d.coveredNs;
+  p.totalNs += d.windowNs;
+  p.unfinished += d.unfinished;
+  p.dropped += d.info.dropped;
+  p.drops += d.info.drops;
+  p.unwound += d.info.unwound;
+  p.threads += d.threads;
+  p.records += d.records;
+}
+
+void tpuprof::report::sumDumps(Profile &p) {
+  p.coveredNs = p.totalNs = p.unfinished = p.dropped = p.threads =
+      p.records = p.unwound = 0;
+  p.drops = DropCounts();
+  for (const DumpSummary &d : p.dumps)
+    addToSums(p, d);
+}
+
 void Aggregator::book(DumpSummary summary) {
-  result.coveredNs += summary.coveredNs;
-  result.totalNs += summary.windowNs;
-  result.unfinished += summary.unfinished;
-  result.dropped += summary.info.dropped;
-  result.drops += summary.info.drops;
-  result.unwound += summary.info.unwound;
-  result.threads += summary.threads;
-  result.records += summary.records;
+  addToSums(result, summary);
   result.dumps.push_back(std::move(summary));
 }
 

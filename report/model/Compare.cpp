@@ -80,7 +80,7 @@ std::vector<DiffRow> tpuprof::report::compareProfiles(const Profile &a,
       if (d.name.empty()) {
         d.name = r.name;
         d.shapes = r.shapes;
-        d.hash = r.unknownProbe ? "-" : utohexstr(r.hash, true, 16);
+        d.hash = r.unknownProbe ? "-" : hashName(r.hash);
       }
       DiffSide &s = isB ? d.b : d.a;
       s.present = true;

@@ -131,22 +131,6 @@ void tpuprof::report::mergeProfile(Profile &into, const Profile &from) {
   sortRuns(into);
 }
 
-void tpuprof::report::sumDumps(Profile &p) {
-  p.coveredNs = p.totalNs = p.unfinished = p.dropped = p.threads =
-      p.records = p.unwound = 0;
-  p.drops = DropCounts();
-  for (const DumpSummary &d : p.dumps) {
-    p.coveredNs += d.coveredNs;
-    p.totalNs += d.windowNs;
-    p.unfinished += d.unfinished;
-    p.dropped += d.info.dropped;
-    p.drops += d.info.drops;
-    p.unwound += d.info.unwound;
-    p.threads += d.threads;
-    p.records += d.records;
-  }
-}
-
 Profile tpuprof::report::mergeRuns(const Profile &p) {
   if (p.runsMerged)
     return p;

@@ -11,6 +11,7 @@
 #include "tpuprof/report/read/Dump.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 
 #include <algorithm>
 #include <cstddef>
@@ -155,6 +156,10 @@ Expected<ProbeTable> tpuprof::report::parseProbeTable(StringRef bytes,
     table.probes.push_back(probe);
   }
   return std::move(table);
+}
+
+std::string tpuprof::report::hashName(uint64_t hash) {
+  return llvm::utohexstr(hash, /*LowerCase=*/true, /*Width=*/16);
 }
 
 llvm::StringRef tpuprof::report::kindName(uint8_t kind) {

@@ -33,33 +33,8 @@ Error errorf(const Twine &msg) {
   return createStringError(inconvertibleErrorCode(), msg);
 }
 
-/// Runs `write` on `path`.tmp and renames it to `path` when it succeeded.
-Error writeFile(StringRef path, function_ref<Error(raw_ostream &)> write) {
-  std::string tmp = (path + ".tmp").str();
-  {
-    std::error_code ec;
-    raw_fd_ostream os(tmp, ec);
-    if (ec)
-      return errorf(tmp + ": cannot write: " + ec.message());
-    Error err = write(os);
-    os.close();
-    if (!err && os.has_error())
-      err = errorf(tmp + ": cannot write: " + os.error().message());
-    if (err) {
-      os.clear_error();
-      sys::fs::remove(tmp);
-      return err;
-    }
-  }
-  if (std::error_code ec = sys::fs::rename(tmp, path)) {
-    sys::fs::remove(tmp);
-    return errorf(path + ": cannot write: " + ec.message());
-  }
-  return Error::success();
-}
-
-/// A view that writes a file of its own (SQLite, the workbook): to the
-/// temporary name, then renamed.
+/// Runs `write` on `path`.tmp and renames that to `path` when it
+/// succeeded: a failed view leaves no partial file under its name.
 Error writeOwnFile(StringRef path, function_ref<Error(StringRef)> write) {
   std::string tmp = (path + ".tmp").str();
   if (Error err = write(tmp)) {
@@ -71,6 +46,22 @@ Error writeOwnFile(StringRef path, function_ref<Error(StringRef)> write) {
     return errorf(path + ": cannot write: " + ec.message());
   }
   return Error::success();
+}
+
+/// writeOwnFile() for a view that writes to a stream.
+Error writeFile(StringRef path, function_ref<Error(raw_ostream &)> write) {
+  return writeOwnFile(path, [&](StringRef tmp) -> Error {
+    std::error_code ec;
+    raw_fd_ostream os(tmp, ec);
+    if (ec)
+      return errorf(tmp + ": cannot write: " + ec.message());
+    Error err = write(os);
+    os.close();
+    if (!err && os.has_error())
+      err = errorf(tmp + ": cannot write: " + os.error().message());
+    os.clear_error();
+    return err;
+  });
 }
 
 } // namespace
@@ -165,26 +156,25 @@ Error tpuprof::report::writeBundle(const Input &input,
          });
        }},
   };
-  if (sqliteAvailable())
-    steps.push_back({"profile.sqlite", [&] {
-                       return writeOwnFile(file("profile.sqlite"),
-                                           [&](StringRef path) {
-                                             return exportSqlite(in, path);
-                                           });
+  // Views this tpuprof-report may have been built without.
+  auto optional = [&](const char *name, bool available,
+                      Error (*write)(const Input &, StringRef),
+                      const char *needs) {
+    if (!available) {
+      notes << "tpuprof-report bundle: no " << name
+            << ": this tpuprof-report was built without " << needs << "\n";
+      return;
+    }
+    steps.push_back({name, [&, name, write] {
+                       return writeOwnFile(file(name), [&](StringRef path) {
+                         return write(in, path);
+                       });
                      }});
-  else
-    notes << "tpuprof-report bundle: no profile.sqlite: this tpuprof-report "
-             "was built without SQLite (install libsqlite3-dev)\n";
-  if (workbookAvailable())
-    steps.push_back({"report.xlsx", [&] {
-                       return writeOwnFile(file("report.xlsx"),
-                                           [&](StringRef path) {
-                                             return writeWorkbook(in, path);
-                                           });
-                     }});
-  else
-    notes << "tpuprof-report bundle: no report.xlsx: this tpuprof-report was "
-             "built without libxlsxwriter (install libxlsxwriter-dev)\n";
+  };
+  optional("profile.sqlite", sqliteAvailable(), exportSqlite,
+           "SQLite (install libsqlite3-dev)");
+  optional("report.xlsx", workbookAvailable(), writeWorkbook,
+           "libxlsxwriter (install libxlsxwriter-dev)");
 
   Progress bar(opts.progress, "bundle", steps.size());
   for (const Step &s : steps) {

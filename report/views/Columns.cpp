@@ -81,7 +81,7 @@ std::string hashCell(const Row &row) {
     return "-";
   if (row.mixedHash)
     return "*";
-  return utohexstr(row.hash, /*LowerCase=*/true, /*Width=*/16);
+  return hashName(row.hash);
 }
 
 std::string orDash(std::string s) { return s.empty() ? "-" : s; }
@@ -183,7 +183,7 @@ const Column kColumns[] = {
      },
      "hash",
      [](const Row &r, const Ctx &) {
-       return text(r.unknownProbe ? "" : utohexstr(r.hash, true, 16));
+       return text(r.unknownProbe ? "" : hashName(r.hash));
      }},
     {"location", "Location", false, Column::Default,
      [](const Row &r, const Ctx &) {

@@ -20,14 +20,6 @@ using namespace llvm;
 using namespace tpuprof;
 using namespace tpuprof::report;
 
-namespace {
-
-std::string hexHash(uint64_t h) {
-  return utohexstr(h, /*LowerCase=*/true, /*Width=*/16);
-}
-
-} // namespace
-
 //===----------------------------------------------------------------------===//
 // JSON
 //===----------------------------------------------------------------------===//
@@ -148,7 +140,7 @@ void tpuprof::report::writeProfileJson(const Input &in, raw_ostream &os) {
           j.attribute("name", r.name);
           j.attribute("kind", kindName(r.kind));
           j.attribute("device", r.device);
-          j.attribute("hash", hexHash(r.hash));
+          j.attribute("hash", hashName(r.hash));
           j.attribute("unknown_probe", r.unknownProbe);
           j.attribute("probe_id", r.probeId);
           j.attribute("run", r.run);

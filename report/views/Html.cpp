@@ -338,7 +338,7 @@ void writeRows(json::OStream &j, const ReportData &data) {
         j.attribute("kind", r.unknownProbe ? "unknown" : kindName(r.kind));
         j.attribute("device", r.device);
         j.attribute("run", r.run);
-        j.attribute("hash", r.unknownProbe ? "-" : utohexstr(r.hash, true, 16));
+        j.attribute("hash", r.unknownProbe ? "-" : hashName(r.hash));
         j.attribute("shapes", r.shapes);
         j.attribute("argumentShapes", argumentShapes(r));
         j.attribute("outputShapes", outputShapes(r));

@@ -24,10 +24,6 @@ using namespace tpuprof::report;
 #ifdef TPUPROF_HAVE_SQLITE
 namespace {
 
-std::string hexHash(uint64_t h) {
-  return utohexstr(h, /*LowerCase=*/true, /*Width=*/16);
-}
-
 const char *const kSchema = R"sql(
 CREATE TABLE dumps(id INTEGER PRIMARY KEY, path TEXT, device INTEGER,
   pid INTEGER, call_num INTEGER, mode INTEGER, clock TEXT, complete INTEGER,
@@ -148,7 +144,7 @@ Error tpuprof::report::exportSqlite(const Input &in, StringRef outPath) {
         for (size_t i = 0; i != m.table.probes.size(); ++i) {
           const Probe &pr = m.table.probes[i];
           probeRow(dumpId)(int64_t(m.firstProbe + i))(int64_t(m.moduleId))(
-              StringRef(hexHash(pr.hash)))(pr.name)(kindName(pr.kind))(
+              StringRef(hashName(pr.hash)))(pr.name)(kindName(pr.kind))(
               pr.shapes)(pr.location)(pr.function)(int64_t(pr.flops))(
               int64_t(pr.bytes))
               .run();

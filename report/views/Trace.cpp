@@ -183,7 +183,7 @@ Error tpuprof::report::writeTrace(const Input &in, const TraceOptions &opts,
           j.attributeEnd();
           j.attributeObject("args", [&] {
             if (f.probe) {
-              j.attribute("hash", utohexstr(f.probe->hash, true, 16));
+              j.attribute("hash", hashName(f.probe->hash));
               dims.clear();
               for (unsigned i = 0; i != r.numDims; ++i)
                 dims.push_back(r.dim(i));

@@ -233,6 +233,10 @@ expandDumpPaths(llvm::ArrayRef<std::string> paths);
 /// Expands `paths` and aggregates every dump they name.
 llvm::Expected<Profile> aggregateDumps(llvm::ArrayRef<std::string> paths);
 
+/// Sets the sums of Profile (covered, total, unfinished, dropped and why,
+/// unwound, threads, records) to those over `p.dumps`.
+void sumDumps(Profile &p);
+
 /// Why records were dropped, reason by reason: "20 at the thread's record
 /// limit (TPUPROF_RECORD_SIZE), 5 with more than 256 probes open". Empty
 /// when none were.

@@ -79,9 +79,6 @@ void mergeProfile(Profile &into, const Profile &from);
 /// and reads.
 constexpr int kProfileJsonVersion = 1;
 
-/// The sums of Profile (covered, total, unfinished, dropped, threads,
-/// records) over `p.dumps`.
-void sumDumps(Profile &p);
 
 /// `p` with the rows of all runs added up (Profile::runsMerged).
 Profile mergeRuns(const Profile &p);

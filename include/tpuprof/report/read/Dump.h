@@ -275,6 +275,10 @@ llvm::Expected<Dump> readDumpBuffer(llvm::StringRef bytes,
 /// as the exports and the trace spell it.
 llvm::StringRef kindName(uint8_t kind);
 
+/// An op hash as every view writes it: 16 lowercase hex digits
+/// (docs/hash.md).
+std::string hashName(uint64_t hash);
+
 } // namespace report
 } // namespace tpuprof
 
