@@ -81,19 +81,19 @@ TEST(SmallNumbers, DiffNeverCallsThemNewOrMinus100) {
   Profile pa = input({a.str()}).profile, pb = input({b.str()}).profile,
           pc = input({c.str()}).profile, pd = input({d.str()}).profile;
   // Both below resolution: unresolved, no percentage, never a failure.
-  const DiffRow &both = diffRow(compareProfiles(pa, pb), "tiny");
+  DiffRow both = diffRow(compareProfiles(pa, pb), "tiny");
   EXPECT_EQ(both.status(), DiffRow::Status::Unresolved);
   EXPECT_FALSE(both.deltaPct().has_value());
   // Below it, then 190 ns a call: slower by at least (570 - 30) / 30.
   int bound = 0;
-  const DiffRow &up = diffRow(compareProfiles(pa, pc), "tiny");
+  DiffRow up = diffRow(compareProfiles(pa, pc), "tiny");
   EXPECT_EQ(up.status(), DiffRow::Status::Slower);
   ASSERT_TRUE(up.deltaPct(&bound).has_value());
   EXPECT_DOUBLE_EQ(*up.deltaPct(), 100.0 * (570 - 30) / 30);
   EXPECT_EQ(bound, +1);
   // The other way round: faster, by at most what the floor allows; never
   // -100 %.
-  const DiffRow &down = diffRow(compareProfiles(pd, pa), "tiny");
+  DiffRow down = diffRow(compareProfiles(pd, pa), "tiny");
   EXPECT_EQ(down.status(), DiffRow::Status::Faster);
   ASSERT_TRUE(down.deltaPct(&bound).has_value());
   EXPECT_GT(*down.deltaPct(), -100.0);
