@@ -34,8 +34,23 @@ FUNC = re.compile(r"^(?:// ARGS: (?P<args>.*)\n)?func\.func @(?P<name>\w+)\(",
                   re.M)
 RESULT = re.compile(r"^result #\d+: (?P<type>.*) hash=\S+\n  \[(?P<values>.*)\]$",
                     re.M)
-ROW = re.compile(r"^(?P<name>\S+)\s+\d+\.\d\d\s+\d+\.\d\d\s+\d+\.\d\d\s+\d+\s+(?P<count>\d+)\s",
-                 re.M)
+CELLS = re.compile(r"\s{2,}")
+
+
+def table_counts(text):
+    """Count per row name of the table tpuprof-run prints (cells are
+    separated by two or more spaces)."""
+    counts, column = {}, None
+    for line in text.splitlines():
+        cells = CELLS.split(line.strip())
+        if column is None:
+            if cells[0] == "Name" and "Count" in cells:
+                column = cells.index("Count")
+        elif line.startswith("-"):
+            break
+        elif len(cells) > column:
+            counts[cells[0]] = int(cells[column])
+    return counts
 CALLS = 2
 
 
@@ -72,7 +87,7 @@ def check(tool, path, name, extra, outdir, both):
     common = [path, "--entry", name, "--print-result", "--result-values", "0",
               "--repeat", str(CALLS), "--warmup", "0"] + extra
     profiled = run(tool, common + ["--output", os.path.join(outdir, name)])
-    rows = {m["name"]: int(m["count"]) for m in ROW.finditer(profiled)}
+    rows = table_counts(profiled)
     if op not in rows:
         return f"no row for {op} (rows: {', '.join(rows) or 'none'})"
     if rows[op] != CALLS:
