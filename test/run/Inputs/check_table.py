@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Checks numeric properties of a `tpuprof-report table` / `tpuprof-run` table
 that FileCheck cannot: row count, per-row Count, Sum <= Total, how the
-duration of one row compares with the same row in another run, and Self
+duration of one row compares with the same row in another run (its fastest
+call with --stats tables, which a preempted call cannot inflate), and Self
 against Duration for rows with and without nested probes."""
 import argparse
 import re
@@ -13,6 +14,7 @@ import sys
 TIME = r"\d+\.\d\d|< [\d.]+ [nu]s"
 ROW = re.compile(rf"(?P<name>.*?)\s+(?P<dur>{TIME})\s+(?P<self>{TIME})"
                  r"\s+\d+\.\d\d\s+\d+\.\d\d\s+\d+\s+(?P<count>\d+)\s")
+CELLS = re.compile(r"\s{2,}")
 
 
 def us(cell):
@@ -21,11 +23,14 @@ def us(cell):
 
 def parse(path):
     """Returns (rows, sum_us, total_us); rows are dicts with name, dur, self,
-    count."""
-    rows, sum_us, total_us, in_rows = [], None, None, False
+    count, and min where the table has --stats' Min (us) column."""
+    rows, sum_us, total_us, in_rows, min_col = [], None, None, False, None
     for line in open(path):
         if line.startswith("Name ") and "Duration (us)" in line:
             in_rows = True
+            header = CELLS.split(line.strip())
+            if "Min (us)" in header:
+                min_col = header.index("Min (us)")
             continue
         if not in_rows:
             continue
@@ -46,9 +51,12 @@ def parse(path):
             m = ROW.match(line)
             if not m:
                 sys.exit(f"{path}: cannot parse row: {line.rstrip()}")
-            rows.append({"name": m["name"], "dur": us(m["dur"]),
-                         "self": us(m["self"]), "count": int(m["count"]),
-                         "line": line.rstrip()})
+            row = {"name": m["name"], "dur": us(m["dur"]),
+                   "self": us(m["self"]), "count": int(m["count"]),
+                   "line": line.rstrip()}
+            if min_col is not None:
+                row["min"] = us(CELLS.split(line.strip())[min_col])
+            rows.append(row)
     if total_us is None:
         sys.exit(f"{path}: no table found")
     return rows, sum_us, total_us
@@ -85,8 +93,9 @@ def main():
         if len(mine) != 1 or len(other) != 1:
             errors.append(f"row {args.row} not found exactly once in both tables")
         else:
-            ratio = mine[0]["dur"] / max(other[0]["dur"], 1e-9)
-            print(f"{args.row}: {mine[0]['dur']} us / {other[0]['dur']} us = {ratio:.2f}")
+            key = "min" if "min" in mine[0] and "min" in other[0] else "dur"
+            ratio = mine[0][key] / max(other[0][key], 1e-9)
+            print(f"{args.row} ({key}): {mine[0][key]} us / {other[0][key]} us = {ratio:.2f}")
             if ratio < args.min_ratio:
                 errors.append(f"ratio {ratio:.2f} < {args.min_ratio}")
     for name, nested in ([(n, True) for n in args.self_below_total] +
