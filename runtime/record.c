@@ -209,6 +209,39 @@ TPUPROF_RT_INLINE uint64_t rt_now(void) {
   return monotonic_now();
 }
 
+/* A plain rdtsc is not ordered with the instructions around it: the core
+ * runs it as soon as it is decoded, while the op's work before it may still
+ * be in flight (and the op's first instructions may run before a begin's
+ * read). An op shorter than the core's reorder window (tens of ns) then
+ * measured a fraction of its time (a 33 ns dependent chain read 17 ns) and
+ * the rest landed after its end, where no correction can find it. So the
+ * probe's reads are fenced: begin reads, then lets nothing later start
+ * (rdtsc; lfence), end lets everything earlier finish, then reads (lfence;
+ * rdtsc), as XRay's rdtscp does. It costs ~10 ns a pair, and it makes what
+ * a pair costs between real work what it costs between empty pairs, which
+ * is what the calibration measures (docs/report.md, "Probe overhead
+ * correction"). CLOCK_MONOTONIC's vDSO read is ordered already. */
+TPUPROF_RT_INLINE uint64_t rt_now_begin(void) {
+#if TPUPROF_RT_HAVE_TSC
+  if (TPUPROF_RT_LIKELY(__tpuprof_rt_use_tsc)) {
+    uint64_t t = __rdtsc();
+    _mm_lfence();
+    return t;
+  }
+#endif
+  return __tpuprof_rt_monotonic_ns();
+}
+
+TPUPROF_RT_INLINE uint64_t rt_now_end(void) {
+#if TPUPROF_RT_HAVE_TSC
+  if (TPUPROF_RT_LIKELY(__tpuprof_rt_use_tsc)) {
+    _mm_lfence();
+    return __rdtsc();
+  }
+#endif
+  return __tpuprof_rt_monotonic_ns();
+}
+
 /*===-- Counting what is not kept ----------------------------------------===*/
 
 /// Adds one to the current segment's count at byte `offset` of its header
@@ -727,7 +760,7 @@ begin_counters(rt_thread *t, tpuprof_record *r, uint64_t *cw) {
   uint32_t nev = t->grp.nev;
   uint64_t before = nev ? rt_now() : 0;
   __tpuprof_rt_counters_begin(&t->grp, cw);
-  uint64_t now = rt_now();
+  uint64_t now = rt_now_begin();
   // The read's own cost, which lands in every enclosing record: the report
   // subtracts it there (format.h, READ_TICKS).
   if (nev)
@@ -796,7 +829,7 @@ TPUPROF_RT_INLINE void rt_begin(uint32_t probe, const int64_t *dims,
   if (TPUPROF_RT_UNLIKELY(w))
     begin_counters(t, r, (uint64_t *)(out + n));
   else
-    r->begin = rt_now();
+    r->begin = rt_now_begin();
   __atomic_store_n(&t->cur, p + need, __ATOMIC_RELEASE);
 }
 
@@ -876,7 +909,7 @@ static TPUPROF_RT_NOINLINE void end_mismatch(rt_thread *t, uint32_t probe,
 
 TPUPROF_RT_API void __tpuprof_end(uint32_t probe) {
   // Read the clock first, so the runtime's own work is outside the op.
-  uint64_t now = rt_now();
+  uint64_t now = rt_now_end();
   rt_thread *t = tls_thread;
   if (TPUPROF_RT_UNLIKELY(!t || probe >= TPUPROF_IGNORED_PROBE_BASE))
     return;
