@@ -446,6 +446,13 @@ uint64_t tpuprof::report::resolutionNs(const Profile &p) {
   return res;
 }
 
+uint64_t tpuprof::report::approxBelowNs(const Profile &p) {
+  uint64_t below = 0;
+  for (const DumpSummary &d : p.dumps)
+    below = std::max(below, approxBelowNs(d.info));
+  return below;
+}
+
 std::string tpuprof::report::lossSummary(const Profile &p) {
   if (p.dropped == 0)
     return "";

@@ -130,6 +130,20 @@ const Column kColumns[] = {
      [](const Row &r, const Ctx &c) { return timeCell(r.selfNs, rowFloor(r, c)); },
      [](const Row &a, const Row &b) { return cmp(a.selfNs, b.selfNs); },
      "self_ns", [](const Row &r, const Ctx &) { return num(r.selfNs); }},
+    // Ops too short for the correction to measure to 5 %: shown in the
+    // table only when some row is.
+    {"approx", "Approx", false, Column::Default,
+     [](const Row &r, const Ctx &c) {
+       return std::string(isApprox(r, c.approxBelowNs) ? "~" : "");
+     },
+     [](const Row &a, const Row &b) {
+       return cmp(a.durations.mean(), b.durations.mean());
+     },
+     "approx",
+     [](const Row &r, const Ctx &c) {
+       return num(isApprox(r, c.approxBelowNs) ? 1 : 0);
+     },
+     [](const Row &r, const Ctx &c) { return isApprox(r, c.approxBelowNs); }},
     {"percent", "Percent", true, Column::Default,
      [](const Row &r, const Ctx &c) { return pct(r.durationNs, c.totalNs); },
      [](const Row &a, const Row &b) { return cmp(a.durationNs, b.durationNs); },
@@ -173,7 +187,7 @@ const Column kColumns[] = {
      },
      "output_shapes",
      [](const Row &r, const Ctx &) { return text(outputShapes(r)); },
-     [](const Row &r) { return !outputShapes(r).empty(); }},
+     [](const Row &r, const Ctx &) { return !outputShapes(r).empty(); }},
     {"hash", "Hash", false, Column::Default,
      [](const Row &r, const Ctx &) { return hashCell(r); },
      // As the cells compare: "-" (unknown probe) before any hex digits.
@@ -210,7 +224,7 @@ const Column kColumns[] = {
      [](const Row &r, const Ctx &) {
        return r.cpuRecorded ? num(r.migrations) : text("");
      },
-     [](const Row &r) { return r.cpuRecorded; }},
+     [](const Row &r, const Ctx &) { return r.cpuRecorded; }},
     {"min", "Min (us)", true, Column::Stats, statCell<minOf>,
      statCompare<minOf>, "min_ns", statExport<minOf>},
     {"mean", "Mean (us)", true, Column::Stats,
@@ -295,7 +309,7 @@ const char *const kExportOrder[] = {
     "self",     "percent", "min",       "mean",     "median",
     "p90",      "p99",    "max",        "flops",    "bytes",
     "gflops",   "bandwidth", "run",     "outputs",  "migrations",
-    "resolution"};
+    "resolution", "approx"};
 
 } // namespace
 

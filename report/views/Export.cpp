@@ -134,6 +134,7 @@ void tpuprof::report::writeProfileJson(const Input &in, raw_ostream &os) {
           j.attribute("window_ns", d.windowNs);
         });
     });
+    uint64_t approxBelow = approxBelowNs(p);
     j.attributeArray("rows", [&] {
       for (const Row &r : p.rows)
         j.object([&] {
@@ -160,6 +161,8 @@ void tpuprof::report::writeProfileJson(const Input &in, raw_ostream &os) {
           j.attribute("unfinished", r.unfinished);
           j.attribute("duration_ns", r.durationNs);
           j.attribute("self_ns", r.selfNs);
+          // Too short to be measured to 5 % (docs/report.md).
+          j.attribute("approx", isApprox(r, approxBelow));
           j.attributeArray("counters", [&] {
             for (uint64_t c : r.counters)
               j.value(c);
@@ -232,7 +235,6 @@ void tpuprof::report::writeCsv(const Input &in, raw_ostream &os) {
   os << "\r\n";
   std::vector<uint64_t> runTotal = runTotals(p);
   ColumnContext ctx{p};
-  ctx.resolutionNs = resolutionNs(p);
   for (const Row &r : p.rows) {
     ctx.totalNs = runTotal[std::min<size_t>(r.run, runTotal.size() - 1)];
     ListSeparator cells(",");

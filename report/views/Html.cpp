@@ -331,6 +331,7 @@ Error readIr(StringRef path, ReportData &data) {
 void writeRows(json::OStream &j, const ReportData &data) {
   const Profile &p = data.profile;
   const uint64_t resolution = resolutionNs(p);
+  const uint64_t approxBelow = approxBelowNs(p);
   j.attributeArray("rows", [&] {
     for (const Row &r : p.rows)
       j.object([&] {
@@ -367,6 +368,8 @@ void writeRows(json::OStream &j, const ReportData &data) {
         j.attribute("flops", r.flops);
         j.attribute("bytes", r.bytes);
         j.attribute("floorNs", r.count * resolution);
+        if (isApprox(r, approxBelow))
+          j.attribute("approx", true);
         if (r.cpuRecorded)
           j.attribute("migrations", r.migrations);
         j.attributeArray("counters", [&] {
@@ -507,6 +510,7 @@ void writeData(raw_ostream &os, ArrayRef<std::string> inputs,
       j.value(p.events[i]);
   });
   j.attribute("resolutionNs", resolutionNs(p));
+  j.attribute("approxBelowNs", approxBelowNs(p));
   j.attributeObject("totals", [&] { writeTotalsJson(p, j); });
   // Runs apart (more than one, not merged): rows and lanes name theirs.
   j.attribute("runsApart", p.runsApart());

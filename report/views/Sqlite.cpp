@@ -198,7 +198,6 @@ Error tpuprof::report::exportSqlite(const Input &in, StringRef outPath) {
     const Profile &p = in.profile;
     std::vector<const Column *> columns = exportColumns();
     ColumnContext ctx{p};
-    ctx.resolutionNs = resolutionNs(p);
     std::string create = "CREATE TABLE ops(", insert = "INSERT INTO ops VALUES(";
     Row sample;
     for (size_t i = 0; i != columns.size(); ++i) {

@@ -109,10 +109,15 @@ struct Layout {
 /// The columns `opts` asks for in `p`, before fitting.
 Expected<Layout> chooseColumns(const Profile &p, const TableOptions &opts) {
   Layout l;
+  ColumnContext ctx{p};
+  auto present = [&](const Column &c) {
+    return !c.present ||
+           llvm::any_of(p.rows, [&](const Row &r) { return c.present(r, ctx); });
+  };
   auto inDefault = [&](const Column &c) {
     switch (c.group) {
     case Column::Default:
-      return !c.present || llvm::any_of(p.rows, c.present);
+      return present(c);
     case Column::Stats:
       return opts.stats;
     case Column::Work:
@@ -143,7 +148,7 @@ Expected<Layout> chooseColumns(const Profile &p, const TableOptions &opts) {
                                        : Column::Default;
       // As the default table would show them (present columns only).
       for (const Column &c : allColumns())
-        if (c.group == g && (!c.present || llvm::any_of(p.rows, c.present)) &&
+        if (c.group == g && present(c) &&
             !is_contained(l.fixed, &c))
           l.fixed.push_back(&c);
       continue;
@@ -225,7 +230,6 @@ Error printSection(const Profile &p, const TableOptions &opts,
 
   ColumnContext ctx{p};
   ctx.totalNs = p.totalNs;
-  ctx.resolutionNs = resolutionNs(p);
   ctx.peakGflops = opts.peakGflops;
   ctx.peakGBps = opts.peakGBps;
   bool aboveDramPeak = false;
@@ -515,6 +519,10 @@ Error tpuprof::report::printTable(const Input &in, const TableOptions &opts,
       events.push_back(e);
   if (!events.empty())
     os << "Events: " << join(events, ", ") << '\n';
+  if (uint64_t below = approxBelowNs(profile);
+      llvm::any_of(profile.rows, [&](const Row &r) { return isApprox(r, below); }))
+    os << "Approx: ~ marks ops shorter than " << below
+       << " ns a call (two probe pairs): not measured to 5 %\n";
   uint64_t resolution = resolutionNs(profile);
   if (resolution > 1)
     os << "Resolution: " << resolution

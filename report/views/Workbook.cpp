@@ -207,7 +207,6 @@ Error tpuprof::report::writeWorkbook(const Input &in, StringRef path) {
   ops.header(titles, {28});
   std::vector<uint64_t> runTotal = runTotals(p);
   ColumnContext ctx{p};
-  ctx.resolutionNs = resolutionNs(p);
   for (const Row &r : p.rows) {
     ctx.totalNs = runTotal[std::min<size_t>(r.run, runTotal.size() - 1)];
     lxw_col_t c = 0;

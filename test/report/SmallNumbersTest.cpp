@@ -64,7 +64,7 @@ TEST(SmallNumbers, TableShowsABoundBelowResolution) {
   EXPECT_EQ(resolutionNs(p), 10u);
   std::string out = tableOf(p);
   // Duration and Self: 3 calls x 10 ns; Min/Mean/...: one call's 10 ns.
-  EXPECT_TRUE(contains(out, "\ntiny         < 30 ns    < 30 ns     0.30")) << out;
+  EXPECT_TRUE(contains(out, "\ntiny         < 30 ns    < 30 ns  ~          0.30")) << out;
   EXPECT_TRUE(contains(out, "m.mlir:1:1   < 10 ns    < 10 ns      < 10 ns"))
       << out;
   EXPECT_TRUE(contains(out, "\nbig             0.49       0.49")) << out;
@@ -72,7 +72,7 @@ TEST(SmallNumbers, TableShowsABoundBelowResolution) {
   // At the resolution it is a number again.
   TempFile e(dumpWith(/*tinyNs=*/20));
   EXPECT_TRUE(contains(tableOf(input({e.str()}).profile),
-                       "\ntiny            0.03       0.03     0.60"));
+                       "\ntiny            0.03       0.03  ~          0.60"));
 }
 
 TEST(SmallNumbers, DiffNeverCallsThemNewOrMinus100) {

@@ -54,7 +54,8 @@ cl::opt<std::string> tableBy(
     cl::cat(options));
 cl::opt<std::string> tableColumns(
     "columns",
-    cl::desc("Columns to show, in order: name, duration, self, percent, cum, "
+    cl::desc("Columns to show, in order: name, duration, self, approx, "
+             "percent, cum, "
              "device, count, shapes, outputs, hash, location, kind, function, "
              "unfinished, migrations, min, mean, median, p90, p99, max, "
              "flops, gflops, bytes, bandwidth, bound, a counter's title, or "

@@ -188,6 +188,7 @@
     { title: 'Name', value: (r) => r.name, cell: (r) => { const sw = el('span', 'swatch'); sw.style.background = rowColor[r.key]; const td = el('td', null, sw, r.name); td.title = `${r.name} (${r.kind})`; return td; } },
     { title: 'Duration (us)', num: true, value: (r) => r.durationNs, cell: (r) => el('td', 'num', usOr(r.durationNs, r.floorNs)) },
     { title: 'Self (us)', num: true, value: (r) => r.selfNs, cell: (r) => el('td', 'num', usOr(r.selfNs, r.floorNs)) },
+    ...(rows.some((r) => r.approx) ? [{ title: 'Approx', value: (r) => (r.approx ? '~' : ''), cell: (r) => { const td = el('td', null, r.approx ? '~' : ''); if (r.approx) td.title = `shorter than ${fmtDur(data.approxBelowNs)} a call (two probe pairs): not measured to 5 %`; return td; } }] : []),
     { title: 'Percent', num: true, value: (r) => r.durationNs, cell: (r) => {
       const p = totalOf(r) ? 100 * r.durationNs / totalOf(r) : 0;
       const b = el('span', 'pbar'); b.style.width = `${Math.min(100, p)}%`;

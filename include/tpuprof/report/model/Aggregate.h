@@ -182,6 +182,16 @@ struct Profile {
 /// rounding produced.
 uint64_t resolutionNs(const Profile &p);
 
+/// The mean per-record duration below which the dumps of `p` do not measure
+/// an op to 5 %: the largest approxBelowNs() over them (Correction.h), 0
+/// when none has a calibration. Views mark such rows (the Approx column).
+uint64_t approxBelowNs(const Profile &p);
+
+/// Whether `row`'s times are marked as approximate under `approxBelowNs`.
+inline bool isApprox(const Row &row, uint64_t approxBelowNs) {
+  return row.count && row.durations.mean() < double(approxBelowNs);
+}
+
 /// What tells rows apart: (known probe?, hash or unknown probe id, actual
 /// shapes, device, run).
 using RowKey = std::tuple<bool, uint64_t, std::string, uint32_t, uint32_t>;

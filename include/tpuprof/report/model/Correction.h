@@ -140,6 +140,12 @@ parseCorrectionName(llvm::StringRef name);
 inline uint64_t resolutionNs(const DumpInfo &info,
                              OverheadCorrection::State state);
 
+/// The shortest mean duration of an op that the correction measures to
+/// 5 %, in ns: twice the calibrated cost of a nested probe pair (`nested`),
+/// the bound that bench/correction_truth holds ops to (docs/report.md,
+/// "How sure a time is"). 0 without calibration: then nothing is known.
+inline uint64_t approxBelowNs(const DumpInfo &info);
+
 /// The calibration values of `info` in ns (0 without calibration).
 inline double calibSelfNs(const DumpInfo &info);
 inline double calibNestedNs(const DumpInfo &info);
@@ -296,6 +302,10 @@ inline uint64_t resolutionNs(const DumpInfo &info,
   if (state != OverheadCorrection::State::Applied)
     return tick;
   return std::max(tick, detail::clampNs(calibSelfNs(info) + 0.5));
+}
+
+inline uint64_t approxBelowNs(const DumpInfo &info) {
+  return detail::clampNs(2 * calibNestedNs(info) + 0.5);
 }
 
 inline std::string describeCorrection(const DumpInfo &info) {

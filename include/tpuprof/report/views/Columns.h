@@ -25,9 +25,15 @@ namespace report {
 
 /// What a row's cells depend on besides the row.
 struct ColumnContext {
+  explicit ColumnContext(const Profile &p)
+      : profile(p), resolutionNs(tpuprof::report::resolutionNs(p)),
+        approxBelowNs(tpuprof::report::approxBelowNs(p)) {}
   const Profile &profile;
   uint64_t totalNs = 0;      ///< What Percent is of: the row's run's window.
   uint64_t resolutionNs = 1; ///< Per record (resolutionNs(Profile)).
+  /// Mean per-record time below which a row is approximate
+  /// (approxBelowNs(Profile)).
+  uint64_t approxBelowNs = 0;
   /// Self time of this row and those above it: what the rows so far
   /// account for, nested time counted once.
   uint64_t cumulativeNs = 0;
@@ -85,8 +91,8 @@ struct Column {
   llvm::StringRef exportName;
   ExportCell (*exportCell)(const Row &, const ColumnContext &);
   /// A Default column with this is in the table by default only when some
-  /// row has a value for it (Output Shapes, mode 2's Migrations).
-  bool (*present)(const Row &) = nullptr;
+  /// row has a value for it (Output Shapes, mode 2's Migrations, Approx).
+  bool (*present)(const Row &, const ColumnContext &) = nullptr;
 };
 
 /// Every column, in the table's order.
