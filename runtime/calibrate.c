@@ -22,9 +22,9 @@
 |*            (self) and the outer record's delta per inner pair (nested):    *|
 |*            the probes' share of every record's counts;                     *|
 |* each the mean of its fastest 90 % (fast_mean; nested counts: the mean).    *|
-|* Empty pairs stand for pairs between real work because the hot path's     *|
-|* clock reads are ordered (record.c, rt_now_begin/_end): a pair cannot      *|
-|* overlap the work around it, so it costs the same there.                   *|
+|* Empty pairs stand for pairs between real work because end's clock read    *|
+|* is ordered (record.c, rt_now_end): an op's work cannot spill past its     *|
+|* record into the pair, so a pair costs the same there.                     *|
 |* Mode 0 runs 1024 pairs; modes 1/2 read the counter group twice per pair    *|
 |* (~1-3 us), so they run 96. Calibration adds ~0.1 ms to a process's first   *|
 |* tpuprof_enable in mode 0, ~75 us to later ones and ~0.25 ms in mode 1      *|

@@ -209,29 +209,19 @@ TPUPROF_RT_INLINE uint64_t rt_now(void) {
   return monotonic_now();
 }
 
-/* A plain rdtsc is not ordered with the instructions around it: the core
- * runs it as soon as it is decoded, while the op's work before it may still
- * be in flight (and the op's first instructions may run before a begin's
- * read). An op shorter than the core's reorder window (tens of ns) then
+/* A plain rdtsc is not ordered with the instructions before it: the core
+ * reads it as soon as it is decoded, while the op's work may still be in
+ * flight. An op shorter than the core's reorder window (tens of ns) then
  * measured a fraction of its time (a 33 ns dependent chain read 17 ns) and
- * the rest landed after its end, where no correction can find it. So the
- * probe's reads are fenced: begin reads, then lets nothing later start
- * (rdtsc; lfence), end lets everything earlier finish, then reads (lfence;
- * rdtsc), as XRay's rdtscp does. It costs ~10 ns a pair, and it makes what
- * a pair costs between real work what it costs between empty pairs, which
- * is what the calibration measures (docs/report.md, "Probe overhead
- * correction"). CLOCK_MONOTONIC's vDSO read is ordered already. */
-TPUPROF_RT_INLINE uint64_t rt_now_begin(void) {
-#if TPUPROF_RT_HAVE_TSC
-  if (TPUPROF_RT_LIKELY(__tpuprof_rt_use_tsc)) {
-    uint64_t t = __rdtsc();
-    _mm_lfence();
-    return t;
-  }
-#endif
-  return __tpuprof_rt_monotonic_ns();
-}
-
+ * the rest landed after its end, where no correction can find it. So end
+ * lets everything earlier finish, then reads (lfence; rdtsc, as XRay's
+ * rdtscp waits). It costs ~6 ns a pair, and it makes what a pair costs
+ * between real work what it costs between empty pairs, which is what the
+ * calibration measures (docs/report.md, "Probe overhead correction").
+ * Begin's read has no fence: what runs before it is the runtime's, and a
+ * fence after it cost 5 ns a pair more and made no op of
+ * bench/correction_truth more accurate. CLOCK_MONOTONIC's vDSO read is
+ * ordered already. */
 TPUPROF_RT_INLINE uint64_t rt_now_end(void) {
 #if TPUPROF_RT_HAVE_TSC
   if (TPUPROF_RT_LIKELY(__tpuprof_rt_use_tsc)) {
@@ -760,7 +750,7 @@ begin_counters(rt_thread *t, tpuprof_record *r, uint64_t *cw) {
   uint32_t nev = t->grp.nev;
   uint64_t before = nev ? rt_now() : 0;
   __tpuprof_rt_counters_begin(&t->grp, cw);
-  uint64_t now = rt_now_begin();
+  uint64_t now = rt_now();
   // The read's own cost, which lands in every enclosing record: the report
   // subtracts it there (format.h, READ_TICKS).
   if (nev)
@@ -829,7 +819,7 @@ TPUPROF_RT_INLINE void rt_begin(uint32_t probe, const int64_t *dims,
   if (TPUPROF_RT_UNLIKELY(w))
     begin_counters(t, r, (uint64_t *)(out + n));
   else
-    r->begin = rt_now_begin();
+    r->begin = rt_now();
   __atomic_store_n(&t->cur, p + need, __ATOMIC_RELEASE);
 }
 
