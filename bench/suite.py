@@ -94,6 +94,13 @@ def components():
                                         "--rounds", str(runs)],
             600),
         Component(
+            "truth", "short ops and their parents vs uninstrumented (C, plugin)",
+            lambda build: [(b(build, "correction_truth"), built)],
+            # The target is 5 of 5 runs: always 5.
+            lambda build, runs, quick: [b(build, "correction_truth"),
+                                        "--runs", "5"],
+            300),
+        Component(
             "truth", "calibration start-up cost (a child process per run)",
             lambda build: [(b(build, "correction_accuracy"), built)],
             lambda build, runs, quick: [b(build, "correction_accuracy"),
