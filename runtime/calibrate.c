@@ -25,10 +25,11 @@
 |* Empty pairs stand for pairs between real work because end's clock read    *|
 |* is ordered (record.c, rt_now_end): an op's work cannot spill past its     *|
 |* record into the pair, so a pair costs the same there.                     *|
-|* Mode 0 runs 1024 pairs; modes 1/2 read the counter group twice per pair    *|
-|* (~1-3 us), so they run 96. Calibration adds ~0.1 ms to a process's first   *|
-|* tpuprof_enable in mode 0, ~75 us to later ones and ~0.25 ms in mode 1      *|
-|* (correction_accuracy --startup; docs/performance.md, "Measurement truth"). *|
+|* Mode 0 runs 512 pairs (their mean moves by < 0.1 ns from 1024's); modes  *|
+|* 1/2 read the counter group twice per pair (~1-3 us), so they run 96.       *|
+|* Calibration adds ~75 us to a process's first tpuprof_enable in mode 0,     *|
+|* ~55 us to later ones and ~0.12-0.15 ms in mode 1 (correction_accuracy      *|
+|* --startup; docs/performance.md, "Measurement truth").                      *|
 \*===----------------------------------------------------------------------===*/
 
 #include "rt_internal.h"
@@ -95,7 +96,7 @@ int __tpuprof_rt_calibrate(uint32_t words, tpuprof_calibration_section *out,
                            tpuprof_calibration_counts *counts) {
   memset(out, 0, sizeof(*out));
   memset(counts, 0, (size_t)words * sizeof(*counts));
-  uint32_t pairs = words ? 96u : 1024u;
+  uint32_t pairs = words ? 96u : 512u;
   uint32_t total = CALIB_WARMUP + pairs;
   uint64_t record = TPUPROF_RECORD_BYTES(0, words);
   uint64_t cap = (uint64_t)(total + 1) * record;

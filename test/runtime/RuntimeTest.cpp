@@ -427,8 +427,8 @@ TEST_F(Runtime, WindowCarriesItsProbeCostAndNoCalibrationRecords) {
     Dump d = lastDump();
     ASSERT_TRUE(d.hasCalibration) << "mode " << mode;
     const tpuprof_calibration_section &c = d.calibration;
-    // Mode 0 measures 1024 pairs; modes 1/2 (counter reads) 96.
-    EXPECT_EQ(c.pairs, mode == 0 ? 1024u : 96u);
+    // Mode 0 measures 512 pairs; modes 1/2 (counter reads) 96.
+    EXPECT_EQ(c.pairs, mode == 0 ? 512u : 96u);
     // A pair's own interval lies inside the span from its begin to the next
     // pair's begin, so self <= nested holds pair by pair, and so for the
     // means of the fastest 90 % too. Both are clock reads apart: > 0.
