@@ -49,15 +49,6 @@ std::string parentDump(uint64_t childNs, uint64_t edgeNs,
   return b.build();
 }
 
-const Row &row(const Profile &p, llvm::StringRef name) {
-  for (const Row &r : p.rows)
-    if (r.name == name)
-      return r;
-  ADD_FAILURE() << "no row " << name.str();
-  static Row none;
-  return none;
-}
-
 std::string tableOf(const Profile &p, std::vector<std::string> columns = {}) {
   std::string out;
   llvm::raw_string_ostream os(out);

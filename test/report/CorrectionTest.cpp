@@ -78,15 +78,6 @@ Profile aggregate(const std::string &image) {
   return agg.take();
 }
 
-const Row &row(const Profile &p, llvm::StringRef name) {
-  for (const Row &r : p.rows)
-    if (r.name == name)
-      return r;
-  ADD_FAILURE() << "no row " << name.str();
-  static Row none;
-  return none;
-}
-
 /// The folded stacks of one run and thread, without those root frames.
 std::string stacks(const std::string &path) {
   std::string out;

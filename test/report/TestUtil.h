@@ -61,6 +61,17 @@ inline std::string readError(const std::string &image) {
   return llvm::toString(r.takeError());
 }
 
+/// The row of `p` named `name` (the first); fails the test when there is
+/// none.
+inline const report::Row &row(const report::Profile &p, llvm::StringRef name) {
+  for (const report::Row &r : p.rows)
+    if (r.name == name)
+      return r;
+  ADD_FAILURE() << "no row " << name.str();
+  static report::Row none;
+  return none;
+}
+
 /// The views' input for `paths` (dumps, directories, JSON exports); fails
 /// the test when they do not load.
 inline report::Input input(const std::vector<std::string> &paths,
