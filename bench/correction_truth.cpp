@@ -200,9 +200,19 @@ int main(int argc, char **argv) {
       }
     } else if (!std::strcmp(argv[i], "--modes") && i + 1 < argc) {
       modes.clear();
-      for (const char *m = argv[++i]; *m; ++m)
-        if (*m == '0' || *m == '1')
+      for (const char *m = argv[++i]; *m; ++m) {
+        if (*m == '0' || *m == '1') {
           modes.push_back(*m - '0');
+        } else if (*m != ',') {
+          std::fprintf(stderr, "correction_truth: --modes '%s' is not a "
+                               "list of 0 and 1\n", argv[i]);
+          return 2;
+        }
+      }
+      if (modes.empty()) {
+        std::fprintf(stderr, "correction_truth: --modes names no mode\n");
+        return 2;
+      }
     } else {
       std::fprintf(stderr,
                    "usage: correction_truth [--runs N] [--modes 0,1]\n");
@@ -212,7 +222,6 @@ int main(int argc, char **argv) {
   unsetenv("TPUPROF_ENABLE"); // This program opens its own windows.
   for (Size &s : sizes)
     s.steps = stepsFor(s);
-  int rc = 0;
   for (int mode : modes) {
     // Per op (children then parents, by size): each run's error, and how
     // many runs were judged (the op at least twice the pair cost).
@@ -267,10 +276,8 @@ int main(int argc, char **argv) {
                   bareNs[k], 1 + worst / 100,
                   judged ? "within 5 % in every run" : "",
                   judged ? (within == runs ? "met" : "NOT met") : "n/a");
-      if (judged && within != runs)
-        rc = 3;
     }
     std::printf("\n");
   }
-  return rc == 3 ? 0 : rc; // A target not met is a result, not a failure.
+  return 0; // A target not met is a result (the verdicts), not a failure.
 }
