@@ -131,10 +131,11 @@ const Column kColumns[] = {
      [](const Row &a, const Row &b) { return cmp(a.selfNs, b.selfNs); },
      "self_ns", [](const Row &r, const Ctx &) { return num(r.selfNs); }},
     // Ops too short for the correction to measure to 5 %: shown in the
-    // table only when some row is.
+    // table only when some row is; "-" in the others, so that no cell is
+    // empty (scripts split rows on blanks).
     {"approx", "Approx", false, Column::Default,
      [](const Row &r, const Ctx &c) {
-       return std::string(isApprox(r, c.approxBelowNs) ? "~" : "");
+       return std::string(isApprox(r, c.approxBelowNs) ? "~" : "-");
      },
      [](const Row &a, const Row &b) {
        return cmp(a.durations.mean(), b.durations.mean());

@@ -11,10 +11,10 @@ import sys
 
 # Name Duration Self [Approx] Percent Cum% Device Count ...; a time below
 # what the clock resolves reads "< N ns" (taken as 0 here); Approx, when
-# shown, is "~" or empty.
+# shown, is "~" or "-".
 TIME = r"\d+\.\d\d|< [\d.]+ [nu]s"
 ROW = re.compile(rf"(?P<name>.*?)\s+(?P<dur>{TIME})\s+(?P<self>{TIME})"
-                 r"(?:\s+~)?\s+\d+\.\d\d\s+\d+\.\d\d\s+\d+\s+(?P<count>\d+)\s")
+                 r"(?:\s+[~-])?\s+\d+\.\d\d\s+\d+\.\d\d\s+\d+\s+(?P<count>\d+)\s")
 CELLS = re.compile(r"\s{2,}")
 
 
