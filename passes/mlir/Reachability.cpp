@@ -26,7 +26,8 @@ static bool isTransformSchedule(Operation *op) {
   return nested && nested->hasAttr("transform.with_named_sequence");
 }
 
-void tpuprof::eraseUnreachableSymbols(ModuleOp module, StringRef entry) {
+void tpuprof::eraseUnreachableSymbols(ModuleOp module,
+                                      ArrayRef<StringRef> entries) {
   SymbolTable table(module);
   llvm::SmallPtrSet<Operation *, 16> reached;
   SmallVector<Operation *> work;
@@ -34,7 +35,8 @@ void tpuprof::eraseUnreachableSymbols(ModuleOp module, StringRef entry) {
     if (op && reached.insert(op).second)
       work.push_back(op);
   };
-  reach(table.lookup(entry));
+  for (StringRef entry : entries)
+    reach(table.lookup(entry));
   for (Operation &op : *module.getBody())
     if (!isa<SymbolOpInterface>(op) && !isTransformSchedule(&op))
       reach(&op);

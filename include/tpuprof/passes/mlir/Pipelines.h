@@ -59,13 +59,14 @@ llvm::Error buildModelPipeline(mlir::PassManager &pm,
 /// warnings are reported as usual.
 llvm::Error runModelPipeline(mlir::PassManager &pm, mlir::ModuleOp module);
 
-/// Erases every symbol of `module` that the function `entry` does not reach
-/// (through symbol uses, transitively), so that code the entry never runs
-/// cannot stop the model from compiling. Ops that are not symbols stay, and
+/// Erases every symbol of `module` that none of the functions `entries`
+/// reaches (through symbol uses, transitively), so that code the entries
+/// never run cannot stop the model from compiling. Ops that are not symbols stay, and
 /// so does what they reference, except transform-dialect schedules (a
 /// `transform.sequence`, a module of named sequences), which are scripts
 /// for the transform interpreter, not code.
-void eraseUnreachableSymbols(mlir::ModuleOp module, llvm::StringRef entry);
+void eraseUnreachableSymbols(mlir::ModuleOp module,
+                             llvm::ArrayRef<llvm::StringRef> entries);
 
 /// Succeeds when `module` holds only LLVM-dialect ops (what the JIT can
 /// translate); else names the first op left and where it came from.
