@@ -111,6 +111,10 @@ llvm::Error tpuprof::run::runSession(PackedEntry entry, EntryArguments &args,
   if (results.storage())
     packed.push_back(results.storage());
 
+  // A window TPUPROF_ENABLE opened at load is closed before the warm-up
+  // (it has recorded nothing, so it leaves no dump): ours replaces it.
+  if (options.profile && tpuprof_is_enabled())
+    tpuprof_disable();
   for (unsigned i = 0; i < options.warmup; ++i) {
     entry(packed.data());
     results.release(args);
@@ -124,8 +128,6 @@ llvm::Error tpuprof::run::runSession(PackedEntry entry, EntryArguments &args,
                     "': " + ec.message());
       tpuprof_set_output(options.outputDir.c_str(), -1);
     }
-    if (tpuprof_is_enabled())
-      tpuprof_disable(); // TPUPROF_ENABLE opened a window at load; ours replaces it.
     if (tpuprof_enable(0, static_cast<int>(options.mode)) != 0)
       return fail("cannot enable profiling");
   }

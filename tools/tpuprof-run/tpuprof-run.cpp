@@ -5,42 +5,40 @@
 // built-in CPU pipeline (tpuprof-cpu, or --pipeline), JIT-compiles it with
 // MLIR's ExecutionEngine, calls the entry --warmup + --repeat times with one
 // profiling window around the --repeat calls, writes the dump and prints
-// the per-op table. The stages live in libraries a second front-end reuses:
-// passes/mlir (Pipelines.h), ModelJit, RunInputs, RunSession.
+// the per-op table. `tpuprof-run model.so` runs a model tpuprof-compile
+// built (CompiledModel) the same way, profiled when the environment says so
+// (TPUPROF_ENABLE=1 or ENABLE_ALL_PROFILE=1). The stages live in libraries
+// other front-ends reuse: passes/mlir (Pipelines.h), ModelSource, ModelJit,
+// RunInputs, RunSession.
 //
 //===----------------------------------------------------------------------===//
 
+#include "CompiledModel.h"
 #include "ModelJit.h"
+#include "ModelSource.h"
+#include "PipelineFlags.h"
 #include "RunInputs.h"
 #include "RunSession.h"
 
-#include "tpuprof/passes/mlir/Passes.h"
 #include "tpuprof/passes/mlir/Pipelines.h"
 #include "tpuprof/report/model/Correction.h"
 #include "tpuprof/report/views/Table.h"
+#include "tpuprof/tpuprof.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
-#include "mlir/IR/MLIRContext.h"
-#include "mlir/InitAllDialects.h"
-#include "mlir/InitAllExtensions.h"
-#include "mlir/InitAllPasses.h"
-#include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
-#include "mlir/Pass/PassRegistry.h"
 #include "mlir/Support/FileUtilities.h"
-#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
-#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
-#include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
+#include <memory>
 
 using namespace mlir;
 namespace cl = llvm::cl;
@@ -49,7 +47,7 @@ namespace {
 
 cl::OptionCategory category("tpuprof-run options");
 
-cl::opt<std::string> inputFile(cl::Positional, cl::desc("<model.mlir>"),
+cl::opt<std::string> inputFile(cl::Positional, cl::desc("<model.mlir | model.so>"),
                                cl::Required, cl::cat(category));
 cl::opt<std::string> entryName("entry", cl::desc("Function to run (default: main, "
                                                  "or the only public function)"),
@@ -66,31 +64,12 @@ cl::opt<unsigned> warmup("warmup",
                          cl::desc("Calls before profiling starts"),
                          cl::init(1), cl::cat(category));
 cl::opt<unsigned> mode("mode", cl::desc("Runtime mode: 0 timing, 1 counters "
-                                        "and shapes, 2 detailed"),
-                       cl::init(0), cl::cat(category));
+                                        "and shapes, 2 detailed (default: "
+                                        "$TPUPROF_MODE or $PROFILE_MODE, else 0)"),
+                       cl::cat(category));
 cl::opt<std::string> outputDir(
     "output", cl::desc("Directory for the dump (default: $TPUPROF_OUTPUT or .)"),
     cl::value_desc("DIR"), cl::cat(category));
-cl::opt<std::string> pipeline(
-    "pipeline",
-    cl::desc("Lowering pipeline run after instrumentation, replacing the "
-             "built-in tpuprof-cpu (tiled and vectorized): a pass pipeline, "
-             "'a,b' or 'builtin.module(a,b)', that runs tpu-profile-lower "
-             "(with probes) and lowers to the LLVM dialect; "
-             "'tpuprof-cpu-naive' is the built-in one with scalar loops"),
-    cl::value_desc("PIPELINE"), cl::cat(category));
-cl::opt<unsigned> optLevel(
-    "opt-level",
-    cl::desc("LLVM optimization level of the JIT, 0-3 (0 compiles a large "
-             "model several times faster into slower code)"),
-    cl::init(2), cl::cat(category));
-cl::opt<std::string> instrumentOptions(
-    "instrument-options",
-    cl::desc("Options for --tpu-profile-instrument, e.g. 'exclude=tosa.reshape'"),
-    cl::value_desc("OPTIONS"), cl::cat(category));
-cl::opt<bool> noInstrument("no-instrument",
-                           cl::desc("Run the model without probes (no report)"),
-                           cl::cat(category));
 cl::opt<bool> printResult("print-result",
                           cl::desc("Print the entry's results after the last call"),
                           cl::cat(category));
@@ -161,86 +140,74 @@ double msSince(std::chrono::steady_clock::time_point start) {
       .count();
 }
 
-} // namespace
+/// --mode, else the mode the environment gives the runtime. A bad value
+/// was reported by the runtime when it loaded; it uses 0, and so do we.
+unsigned runtimeMode() {
+  if (mode.getNumOccurrences())
+    return mode;
+  for (const char *name : {"TPUPROF_MODE", "PROFILE_MODE"}) {
+    llvm::StringRef value = getenv(name) ? getenv(name) : "";
+    unsigned parsed;
+    if (!value.empty())
+      return value.trim().getAsInteger(10, parsed) || parsed > 2 ? 0 : parsed;
+  }
+  return 0;
+}
 
-int main(int argc, char **argv) {
-  llvm::InitLLVM initLLVM(argc, argv);
-  registerAllPasses();
-  tpuprof::registerTpuProfilePasses();
-  tpuprof::registerTpuProfilePipelines();
-  cl::HideUnrelatedOptions(category);
-  cl::ParseCommandLineOptions(
-      argc, argv,
-      "tpuprof-run: instrument an MLIR model, run it on the CPU and print "
-      "the per-op profile\n");
-  if (mode > 2)
-    return fail("--mode must be 0, 1 or 2, got " + llvm::Twine(mode));
-  if (repeat == 0 && !noInstrument)
-    return fail("--repeat must be at least 1");
-  if (optLevel > 3)
-    return fail("--opt-level must be 0, 1, 2 or 3, got " + llvm::Twine(optLevel));
-  for (const std::string &lib : sharedLibs)
-    if (!llvm::sys::fs::exists(lib))
-      return fail("--shared-lib: no such file '" + lib + "'");
-  tpuprof::run::SessionOptions session;
-  if (llvm::Error err = tpuprof::report::parseSortSpec(sortSpec, session.table))
-    return fail(llvm::toString(std::move(err)));
-  session.table.top = top;
+/// Arguments and result storage for an entry of type `type`.
+struct EntryData {
+  tpuprof::run::EntryArguments args;
+  tpuprof::run::EntryResults results;
+};
+llvm::Expected<EntryData> makeEntryData(llvm::StringRef entry, FunctionType type) {
+  llvm::Expected<tpuprof::run::EntryArguments> args =
+      tpuprof::run::EntryArguments::create(type.getInputs(), inputSpecs);
+  if (!args)
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "@" + entry + ": " +
+                                       llvm::toString(args.takeError()));
+  llvm::Expected<tpuprof::run::EntryResults> results =
+      tpuprof::run::EntryResults::create(type.getResults());
+  if (!results)
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "@" + entry + ": " +
+                                       llvm::toString(results.takeError()));
+  return EntryData{std::move(*args), std::move(*results)};
+}
 
+/// tpuprof-run model.mlir: instrument, lower and JIT-compile, then call.
+int runSource(tpuprof::run::SessionOptions &session,
+              const tpuprof::ModelPipelineOptions &pipelineOptions,
+              unsigned optLevel) {
   auto parseStart = std::chrono::steady_clock::now();
-  DialectRegistry registry;
-  registerAllDialects(registry);
-  registerAllExtensions(registry);
-  registerBuiltinDialectTranslation(registry);
-  registerLLVMDialectTranslation(registry);
-  tpuprof::registerTpuProfDialect(registry);
-  MLIRContext context(registry);
-  context.allowUnregisteredDialects();
-
-  std::string errorMessage;
-  auto file = openInputFile(inputFile, &errorMessage);
-  if (!file)
-    return fail(errorMessage);
-  llvm::SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
-  SourceMgrDiagnosticHandler diagHandler(sourceMgr, &context);
-  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
-  if (!module)
-    return fail("cannot parse " + inputFile);
+  llvm::Expected<tpuprof::run::ModelSource> source =
+      tpuprof::run::loadModel(inputFile);
+  if (!source)
+    return fail(llvm::toString(source.takeError()));
+  ModuleOp module = *source->module;
   double parseMs = msSince(parseStart);
 
-  FailureOr<func::FuncOp> entry = findEntry(*module);
+  FailureOr<func::FuncOp> entry = findEntry(module);
   if (failed(entry))
     return 1;
   std::string entrySym = entry->getSymName().str();
-  SmallVector<Type> argTypes(entry->getArgumentTypes());
-  SmallVector<Type> resultTypes(entry->getResultTypes());
+  llvm::Expected<EntryData> data =
+      makeEntryData(entrySym, entry->getFunctionType());
+  if (!data)
+    return fail(llvm::toString(data.takeError()));
 
-  llvm::Expected<tpuprof::run::EntryArguments> args =
-      tpuprof::run::EntryArguments::create(argTypes, inputSpecs);
-  if (!args)
-    return fail("@" + entrySym + ": " + llvm::toString(args.takeError()));
-  llvm::Expected<tpuprof::run::EntryResults> results =
-      tpuprof::run::EntryResults::create(resultTypes);
-  if (!results)
-    return fail("@" + entrySym + ": " + llvm::toString(results.takeError()));
-
-  tpuprof::ModelPipelineOptions pipelineOptions;
-  pipelineOptions.instrument = !noInstrument;
-  pipelineOptions.instrumentOptions = instrumentOptions;
-  if (pipeline.getNumOccurrences())
-    pipelineOptions.customPipeline = pipeline;
-  PassManager pm(&context);
+  PassManager pm(source->context.get());
   if (llvm::Error err = tpuprof::buildModelPipeline(pm, pipelineOptions))
     return fail(llvm::toString(std::move(err)));
 
   auto lowerStart = std::chrono::steady_clock::now();
-  tpuprof::eraseUnreachableSymbols(*module, entrySym);
-  if (llvm::Error err = tpuprof::runModelPipeline(pm, *module))
+  tpuprof::eraseUnreachableSymbols(module, {entrySym});
+  if (llvm::Error err = tpuprof::runModelPipeline(pm, module))
     return fail("cannot lower " + inputFile + ": " +
                 llvm::toString(std::move(err)));
   double lowerMs = msSince(lowerStart);
   if (!emitLowered.empty()) {
+    std::string errorMessage;
     auto out = openOutputFile(emitLowered, &errorMessage);
     if (!out)
       return fail(errorMessage);
@@ -250,7 +217,7 @@ int main(int argc, char **argv) {
 
   auto jitStart = std::chrono::steady_clock::now();
   llvm::Expected<tpuprof::run::JitModel> jit =
-      tpuprof::run::jitCompile(*module, entrySym, sharedLibs, optLevel);
+      tpuprof::run::jitCompile(module, entrySym, sharedLibs, optLevel);
   if (!jit)
     return fail("cannot JIT " + inputFile + ": " +
                 llvm::toString(jit.takeError()));
@@ -260,18 +227,96 @@ int main(int argc, char **argv) {
         "Compile time: %.1f ms (parse %.1f, lower %.1f, LLVM %.1f)\n",
         parseMs + lowerMs + jitMs, parseMs, lowerMs, jitMs);
 
-  tpuprof::report::setOverheadCorrection(!noOverheadCorrection);
   session.entryName = entrySym;
+  session.profile = pipelineOptions.instrument;
+  if (llvm::Error err = tpuprof::run::runSession(
+          jit->entry, data->args, data->results, session, llvm::outs()))
+    return fail(llvm::toString(std::move(err)));
+  return 0;
+}
+
+/// tpuprof-run model.so: call a model tpuprof-compile built, profiled when
+/// the environment switched profiling on (the runtime opened a window when
+/// it loaded), as the board tools' model runners do.
+int runCompiled(tpuprof::run::SessionOptions &session) {
+  if (std::string flag = tpuprof::run::firstPipelineFlagGiven(); !flag.empty())
+    return fail(flag + " applies to a .mlir model; " + inputFile +
+                " is compiled already");
+  for (const cl::Option *option : std::initializer_list<const cl::Option *>{
+           &emitLowered, std::addressof(sharedLibs)})
+    if (option->getNumOccurrences())
+      return fail("--" + option->ArgStr + " applies to a .mlir model; " +
+                  inputFile + " is compiled already");
+  bool profilingOn = tpuprof_is_enabled();
+
+  auto loadStart = std::chrono::steady_clock::now();
+  llvm::Expected<tpuprof::run::CompiledModel> model =
+      tpuprof::run::CompiledModel::load(inputFile);
+  if (!model)
+    return fail(llvm::toString(model.takeError()));
+  MLIRContext context;
+  llvm::Expected<tpuprof::run::CompiledModel::Entry> entry =
+      model->findEntry(entryName, context);
+  if (!entry)
+    return fail(llvm::toString(entry.takeError()));
+  llvm::Expected<EntryData> data = makeEntryData(entry->name, entry->type);
+  if (!data)
+    return fail(llvm::toString(data.takeError()));
+  if (printTime)
+    llvm::outs() << llvm::format("Load time: %.1f ms\n", msSince(loadStart));
+
+  if (!profilingOn && model->instrumented())
+    llvm::WithColor::note(llvm::errs(), "tpuprof-run")
+        << "profiling is off: set TPUPROF_ENABLE=1 (or ENABLE_ALL_PROFILE=1) "
+           "to profile "
+        << inputFile << "\n";
+  session.entryName = entry->name;
+  session.profile = profilingOn && model->instrumented();
+  if (llvm::Error err = tpuprof::run::runSession(
+          entry->packed, data->args, data->results, session, llvm::outs()))
+    return fail(llvm::toString(std::move(err)));
+  return 0;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM initLLVM(argc, argv);
+  tpuprof::run::registerModelPasses();
+  cl::HideUnrelatedOptions({&category, &tpuprof::run::pipelineCategory()});
+  cl::ParseCommandLineOptions(
+      argc, argv,
+      "tpuprof-run: instrument an MLIR model, run it on the CPU and print "
+      "the per-op profile; or run a model tpuprof-compile built (MODEL.so), "
+      "profiled under TPUPROF_ENABLE=1 or ENABLE_ALL_PROFILE=1\n");
+  if (mode.getNumOccurrences() && mode > 2)
+    return fail("--mode must be 0, 1 or 2, got " + llvm::Twine(mode));
+  tpuprof::ModelPipelineOptions pipelineOptions;
+  unsigned optLevel;
+  if (llvm::Error err = tpuprof::run::readPipelineFlags(pipelineOptions, optLevel))
+    return fail(llvm::toString(std::move(err)));
+  if (repeat == 0 && pipelineOptions.instrument)
+    return fail("--repeat must be at least 1");
+  for (const std::string &lib : sharedLibs)
+    if (!llvm::sys::fs::exists(lib))
+      return fail("--shared-lib: no such file '" + lib + "'");
+  tpuprof::run::SessionOptions session;
+  if (llvm::Error err = tpuprof::report::parseSortSpec(sortSpec, session.table))
+    return fail(llvm::toString(std::move(err)));
+  session.table.top = top;
   session.warmup = warmup;
   session.repeat = repeat;
-  session.mode = mode;
-  session.profile = !noInstrument;
+  session.mode = runtimeMode();
   session.outputDir = outputDir;
   session.printResult = printResult;
   session.resultValues = resultValues;
   session.printTime = printTime;
-  if (llvm::Error err = tpuprof::run::runSession(jit->entry, *args, *results,
-                                                 session, llvm::outs()))
-    return fail(llvm::toString(std::move(err)));
-  return 0;
+  tpuprof::report::setOverheadCorrection(!noOverheadCorrection);
+
+  llvm::Expected<bool> compiled = tpuprof::run::isSharedObject(inputFile);
+  if (!compiled)
+    return fail(llvm::toString(compiled.takeError()));
+  if (*compiled)
+    return runCompiled(session);
+  return runSource(session, pipelineOptions, optLevel);
 }

@@ -1,0 +1,42 @@
+//===- ModelSource.h - Parse a model the way tpuprof's tools do --*- C++ -*-===//
+//
+// The context every front-end that compiles a model needs (all upstream
+// dialects and extensions, tpuprof's dialect, the LLVM IR translations) and
+// the parse of a .mlir file with its diagnostics on stderr.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TPUPROF_TOOLS_RUN_MODELSOURCE_H
+#define TPUPROF_TOOLS_RUN_MODELSOURCE_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/OwningOpRef.h"
+#include "mlir/Support/LogicalResult.h"
+#include "llvm/Support/SourceMgr.h"
+
+#include <memory>
+
+namespace tpuprof {
+namespace run {
+
+/// A parsed model with the context and source manager it lives in.
+struct ModelSource {
+  std::unique_ptr<mlir::MLIRContext> context;
+  std::unique_ptr<llvm::SourceMgr> sourceMgr;
+  std::unique_ptr<mlir::SourceMgrDiagnosticHandler> diagnostics;
+  mlir::OwningOpRef<mlir::ModuleOp> module;
+};
+
+/// Registers the passes and pipelines front-ends may name (upstream's and
+/// tpuprof's) before the command line is parsed.
+void registerModelPasses();
+
+/// Parses `path` ("-" for stdin). Errors (one line, "cannot parse FILE"
+/// after the parser's own diagnostics) come back as an llvm::Error.
+llvm::Expected<ModelSource> loadModel(llvm::StringRef path);
+
+} // namespace run
+} // namespace tpuprof
+
+#endif // TPUPROF_TOOLS_RUN_MODELSOURCE_H
