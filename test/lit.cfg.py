@@ -37,7 +37,7 @@ config.substitutions.append(("%clangxx", os.path.join(config.llvm_tools_dir, "cl
 tool_dirs = [config.tpuprof_tools_dir, config.llvm_tools_dir]
 tools = ["tpuprof-report", "tpuprof-events", "FileCheck", "not", "count", "mlir-opt", "opt", "clang"]
 if config.tpuprof_mlir_enabled:
-    tools += ["tpuprof-opt", "tpuprof-run", "tpuprof-annotate"]
+    tools += ["tpuprof-opt", "tpuprof-run", "tpuprof-annotate", "tpuprof-compile"]
     config.available_features.add("mlir")
     # passes/ (and with it TpuProfilePlugin.so) builds only with MLIR on.
     # A sanitizer build's plugins cannot load into the stock (uninstrumented)
