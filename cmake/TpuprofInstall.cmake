@@ -49,7 +49,7 @@ endfunction()
 
 set(tpuprof_tools tpuprof-events tpuprof-report)
 if(TPUPROF_ENABLE_MLIR)
-  list(APPEND tpuprof_tools tpuprof-annotate tpuprof-opt tpuprof-run)
+  list(APPEND tpuprof_tools tpuprof-annotate tpuprof-compile tpuprof-opt tpuprof-run)
 endif()
 tpuprof_relative_dir(bin_to_lib "${CMAKE_INSTALL_BINDIR}" "${CMAKE_INSTALL_LIBDIR}")
 # $ORIGIN finds libtpuprof_rt.so next door wherever the prefix is; the
@@ -73,6 +73,7 @@ install(FILES
   ${TPUPROF_SOURCE_DIR}/include/tpuprof/tpuprof.h
   ${TPUPROF_SOURCE_DIR}/include/tpuprof/tpuprof.hpp
   ${TPUPROF_SOURCE_DIR}/include/tpuprof/format.h
+  ${TPUPROF_SOURCE_DIR}/include/tpuprof/model.h
   DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}/tpuprof")
 
 if(TPUPROF_ENABLE_MLIR)
@@ -109,6 +110,7 @@ write_basic_package_version_file(
 install(FILES
   ${TPUPROF_BINARY_DIR}/cmake/tpuprofConfig.cmake
   ${TPUPROF_BINARY_DIR}/cmake/tpuprofConfigVersion.cmake
+  ${CMAKE_CURRENT_LIST_DIR}/tpuprofModel.cmake
   DESTINATION "${tpuprof_cmake_dir}")
 
 set(TPUPROF_PC_DIR "${CMAKE_INSTALL_LIBDIR}/pkgconfig")

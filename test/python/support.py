@@ -13,6 +13,8 @@ PLUGIN = os.path.join(PREFIX, "lib", "TpuProfilePlugin.so")
 HAVE_PLUGIN = os.path.exists(PLUGIN)
 REPORT = os.path.join(PREFIX, "bin", "tpuprof-report")
 INPUTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "Inputs")
+SOURCE = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+COMPILE = os.path.join(PREFIX, "bin", "tpuprof-compile")
 
 _model = None
 
@@ -35,6 +37,20 @@ def model():
             getattr(_model, name).restype = ctypes.c_double
             getattr(_model, name).argtypes = [ctypes.c_int]
     return _model
+
+
+_compiled = {}
+
+
+def compiled_mlp(no_instrument=False):
+    """The bundled MLP compiled by the installed tpuprof-compile (once per run)."""
+    if no_instrument not in _compiled:
+        os.makedirs(WORK, exist_ok=True)
+        out = os.path.join(WORK, "plain-mlp.so" if no_instrument else "mlp.so")
+        cmd = [COMPILE, os.path.join(SOURCE, "examples", "mlp.mlir"), "-o", out, "--prefix=mlp"]
+        subprocess.run(cmd + (["--no-instrument"] if no_instrument else []), check=True)
+        _compiled[no_instrument] = out
+    return _compiled[no_instrument]
 
 
 def report(*args):
