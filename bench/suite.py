@@ -121,6 +121,13 @@ def components():
                                         build, "--runs", str(runs)],
             1200),
         Component(
+            "compiled", "models compiled ahead of time, probes off vs --no-instrument",
+            lambda build: [(src("bench/compiled_off.py"), absent),
+                           (b(build, "tpuprof-compile"), built)],
+            lambda build, runs, quick: [py, src("bench/compiled_off.py"),
+                                        build, "--runs", str(runs)],
+            900),
+        Component(
             "compile", "--tpu-profile-instrument and tpuprof-run's compile on 1 k-100 k op modules",
             lambda build: [(src("bench/compile_scaling.py"), absent),
                            (b(build, "tpuprof-opt"), built)],
