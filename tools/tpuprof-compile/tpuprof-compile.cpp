@@ -241,8 +241,11 @@ int main(int argc, char **argv) {
     exported.push_back(std::move(e));
   }
 
+  // The header is made before compiling, so that a type it cannot declare
+  // stops the run early, and written after OUT.
+  std::string headerPath, headerText;
   if (header.getNumOccurrences()) {
-    std::string headerPath = header;
+    headerPath = header;
     if (headerPath.empty()) {
       llvm::SmallString<256> path(outputFile);
       llvm::sys::path::replace_extension(path, ".h");
@@ -250,14 +253,10 @@ int main(int argc, char **argv) {
     }
     std::string guard = llvm::StringRef(cIdentifier(
         llvm::sys::path::filename(headerPath))).upper();
-    std::string errorMessage;
-    auto out = openOutputFile(headerPath, &errorMessage);
-    if (!out)
-      return fail(errorMessage);
+    llvm::raw_string_ostream os(headerText);
     if (llvm::Error err =
-            writeHeader(out->os(), exported, inputFile, outputFile, guard))
+            writeHeader(os, exported, inputFile, outputFile, guard))
       return fail(llvm::toString(std::move(err)));
-    out->keep();
   }
 
   PassManager pm(source->context.get());
@@ -306,5 +305,13 @@ int main(int argc, char **argv) {
         llvm::sys::path::parent_path(TPUPROF_MLIR_C_RUNNER_UTILS).str());
   if (llvm::Error err = writeArtifact(outputFile, *object, link))
     return fail(llvm::toString(std::move(err)));
+  if (!headerPath.empty()) {
+    std::string errorMessage;
+    auto out = openOutputFile(headerPath, &errorMessage);
+    if (!out)
+      return fail(errorMessage);
+    out->os() << headerText;
+    out->keep();
+  }
   return 0;
 }
