@@ -149,7 +149,7 @@ unsigned runtimeMode() {
     llvm::StringRef value = getenv(name) ? getenv(name) : "";
     unsigned parsed;
     if (!value.empty())
-      return value.trim().getAsInteger(10, parsed) || parsed > 2 ? 0 : parsed;
+      return value.trim().getAsInteger(0, parsed) || parsed > 2 ? 0 : parsed;
   }
   return 0;
 }
