@@ -20,7 +20,6 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
-#include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/IR/LLVMContext.h"
@@ -259,13 +258,9 @@ int main(int argc, char **argv) {
       return fail(llvm::toString(std::move(err)));
   }
 
-  PassManager pm(source->context.get());
-  if (llvm::Error err = tpuprof::buildModelPipeline(pm, pipelineOptions))
+  if (llvm::Error err =
+          tpuprof::run::lowerModel(*source, inputFile, names, pipelineOptions))
     return fail(llvm::toString(std::move(err)));
-  tpuprof::eraseUnreachableSymbols(module, names);
-  if (llvm::Error err = tpuprof::runModelPipeline(pm, module))
-    return fail("cannot lower " + inputFile + ": " +
-                llvm::toString(std::move(err)));
 
   llvm::LLVMContext llvmContext;
   std::unique_ptr<llvm::Module> llvmModule =

@@ -10,6 +10,7 @@
 #include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
 #include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
@@ -48,4 +49,18 @@ tpuprof::run::loadModel(llvm::StringRef path) {
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    "cannot parse " + path);
   return std::move(model);
+}
+
+llvm::Error tpuprof::run::lowerModel(ModelSource &model, llvm::StringRef path,
+                                     llvm::ArrayRef<llvm::StringRef> entries,
+                                     const ModelPipelineOptions &options) {
+  PassManager pm(model.context.get());
+  if (llvm::Error err = tpuprof::buildModelPipeline(pm, options))
+    return err;
+  tpuprof::eraseUnreachableSymbols(*model.module, entries);
+  if (llvm::Error err = tpuprof::runModelPipeline(pm, *model.module))
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "cannot lower " + path + ": " +
+                                       llvm::toString(std::move(err)));
+  return llvm::Error::success();
 }

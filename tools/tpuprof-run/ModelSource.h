@@ -9,6 +9,8 @@
 #ifndef TPUPROF_TOOLS_RUN_MODELSOURCE_H
 #define TPUPROF_TOOLS_RUN_MODELSOURCE_H
 
+#include "tpuprof/passes/mlir/Pipelines.h"
+
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/OwningOpRef.h"
@@ -35,6 +37,13 @@ void registerModelPasses();
 /// Parses `path` ("-" for stdin). Errors (one line, "cannot parse FILE"
 /// after the parser's own diagnostics) come back as an llvm::Error.
 llvm::Expected<ModelSource> loadModel(llvm::StringRef path);
+
+/// Keeps what the functions `entries` reach and lowers the rest to the LLVM
+/// dialect as `options` say (Pipelines.h). Errors are one line: a bad
+/// pipeline, or `cannot lower FILE: file:line:col: ...`.
+llvm::Error lowerModel(ModelSource &model, llvm::StringRef path,
+                       llvm::ArrayRef<llvm::StringRef> entries,
+                       const ModelPipelineOptions &options);
 
 } // namespace run
 } // namespace tpuprof

@@ -27,7 +27,6 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
-#include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -196,15 +195,10 @@ int runSource(tpuprof::run::SessionOptions &session,
   if (!data)
     return fail(llvm::toString(data.takeError()));
 
-  PassManager pm(source->context.get());
-  if (llvm::Error err = tpuprof::buildModelPipeline(pm, pipelineOptions))
-    return fail(llvm::toString(std::move(err)));
-
   auto lowerStart = std::chrono::steady_clock::now();
-  tpuprof::eraseUnreachableSymbols(module, {entrySym});
-  if (llvm::Error err = tpuprof::runModelPipeline(pm, module))
-    return fail("cannot lower " + inputFile + ": " +
-                llvm::toString(std::move(err)));
+  if (llvm::Error err = tpuprof::run::lowerModel(*source, inputFile, {entrySym},
+                                                 pipelineOptions))
+    return fail(llvm::toString(std::move(err)));
   double lowerMs = msSince(lowerStart);
   if (!emitLowered.empty()) {
     std::string errorMessage;
