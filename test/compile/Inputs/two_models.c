@@ -48,5 +48,9 @@ int main(int argc, char **argv) {
   printf("probs[9]=%.3f\n", probs.aligned[probs.offset + 9 * probs.strides[1]]);
   free(c.allocated);
   free(probs.allocated);
+  float *inputs[] = {a.allocated, b.allocated, x.allocated, w1.allocated, w2.allocated,
+                     w3.allocated, b1.allocated, b2.allocated, b3.allocated};
+  for (size_t i = 0; i < sizeof(inputs) / sizeof(inputs[0]); ++i)
+    free(inputs[i]);
   return 0;
 }
