@@ -131,7 +131,8 @@ std::string runtimeLibrary() {
 }
 
 /// The default RUNPATH: the runtime's directory relative to OUT's, then
-/// absolute, then OUT's own directory. docs/compile.md, "Moving a model".
+/// absolute, then OUT's own directory (docs/compile.md, "Where a .so finds
+/// the runtime").
 std::vector<std::string> defaultRunpath(llvm::StringRef runtimeDir) {
   llvm::SmallString<256> outDir(outputFile);
   llvm::sys::fs::make_absolute(outDir);
