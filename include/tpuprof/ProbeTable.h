@@ -13,7 +13,7 @@
 #include "tpuprof/format.h"
 
 #include "llvm/ADT/ArrayRef.h"
-#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <cstring>
@@ -47,19 +47,15 @@ inline std::string serializeProbeTable(llvm::StringRef moduleName,
                                        llvm::ArrayRef<ProbeInfo> probes) {
   // Strings are interned: op names and functions repeat a lot.
   std::string strtab;
-  llvm::DenseMap<llvm::StringRef, uint32_t> interned;
-  std::vector<std::string> keep; // Owns keys for `interned`.
-  keep.reserve(probes.size() * 4 + 1);
+  llvm::StringMap<uint32_t> interned; // Owns its keys.
   auto intern = [&](llvm::StringRef s) -> uint32_t {
-    auto it = interned.find(s);
-    if (it != interned.end())
-      return it->second;
-    uint32_t off = static_cast<uint32_t>(strtab.size());
-    strtab.append(s.data(), s.size());
-    strtab.push_back('\0');
-    keep.emplace_back(s.str());
-    interned[keep.back()] = off;
-    return off;
+    auto [it, inserted] =
+        interned.try_emplace(s, static_cast<uint32_t>(strtab.size()));
+    if (inserted) {
+      strtab.append(s.data(), s.size());
+      strtab.push_back('\0');
+    }
+    return it->second;
   };
 
   tpuprof_table_header header;
