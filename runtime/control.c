@@ -25,6 +25,9 @@
 
 /// The flag instrumented code tests inline before calling a probe.
 TPUPROF_RT_API volatile uint32_t __tpuprof_enabled = 0;
+/// The flag wrapped allocations test inline: a window is open and tracks
+/// memory (memory_on, or mode 2). Set and cleared with __tpuprof_enabled.
+TPUPROF_RT_API volatile uint32_t __tpuprof_memory = 0;
 
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 static tpuprof_rt_config env_config;
@@ -47,6 +50,8 @@ static tpuprof_rt_dump dumps[2];
 static int dump_cur;
 /// TPUPROF_BUFFER / tpuprof_set_buffer_policy, for the next window.
 static int buffer_policy;
+/// TPUPROF_MEMORY / tpuprof_set_memory.
+static int memory_on;
 /// The probe cost measured when the open window was enabled (calibrate.c);
 /// windows a flush or a schedule reopens keep it. calib_valid 0: none.
 static tpuprof_calibration_section window_calib;
@@ -91,6 +96,7 @@ static void init_once_fn(void) {
     set_output_dir_locked(env_config.output);
   output_device = env_config.device;
   buffer_policy = env_config.buffer_ring;
+  memory_on = env_config.memory;
   __tpuprof_rt_calibration_on = env_config.calibrate;
   if (env_config.events)
     (void)__tpuprof_rt_set_events_locked(env_config.events, 0);
@@ -126,6 +132,11 @@ __attribute__((constructor)) static void tpuprof_rt_constructor(void) {
 
 /*===-- Windows ----------------------------------------------------------===*/
 
+/// Whether the open window (in `window_mode`) records memory events.
+static uint32_t window_tracks_memory(void) {
+  return memory_on || window_mode == TPUPROF_MODE_DETAILED;
+}
+
 /// Sets up `d` for a window of the current settings and creates its file,
 /// or (`lazy`: a window opened by TPUPROF_ENABLE, a forked child's) leaves
 /// that to the first record: a process that records nothing (a child that
@@ -140,6 +151,8 @@ static void open_dump_locked(tpuprof_rt_dump *d, int lazy) {
   h->device = output_device;
   h->pid = (uint32_t)getpid();
   h->clock_source = __tpuprof_rt_clock_source();
+  if (window_tracks_memory())
+    h->flags |= TPUPROF_DUMP_MEMORY;
   h->calib_ticks0 = __tpuprof_rt_calib_ticks0;
   h->calib_ns0 = __tpuprof_rt_calib_ns0;
   // Until the close, the second pair is refreshed as segments are added.
@@ -209,6 +222,7 @@ static int enable_locked(uint64_t max_records, int mode, int quiet,
   __tpuprof_rt_dump_begin(d, window_begin);
   __tpuprof_rt_dump_sync_modules_locked(d);
   __atomic_store_n(&__tpuprof_enabled, 1, __ATOMIC_RELEASE);
+  __atomic_store_n(&__tpuprof_memory, window_tracks_memory(), __ATOMIC_RELEASE);
   __tpuprof_rt_threads_unlock();
   window_open = 1;
   return 0;
@@ -228,8 +242,10 @@ static int close_window_locked(int reopen, int write) {
     open_dump_locked(next, d->state == TPUPROF_RT_DUMP_PENDING);
 
   __tpuprof_rt_threads_lock();
-  if (!reopen)
+  if (!reopen) {
+    __atomic_store_n(&__tpuprof_memory, 0, __ATOMIC_RELEASE);
     __atomic_store_n(&__tpuprof_enabled, 0, __ATOMIC_RELEASE);
+  }
   __tpuprof_rt_next_gen_locked();
   uint64_t end = __tpuprof_rt_now();
   uint64_t lost = __atomic_exchange_n(&__tpuprof_rt_lost, 0, __ATOMIC_RELAXED);
@@ -353,6 +369,23 @@ TPUPROF_RT_API int tpuprof_set_buffer_policy(int policy) {
   buffer_policy = policy;
   pthread_mutex_unlock(&ctl_mutex);
   return 0;
+}
+
+TPUPROF_RT_API int tpuprof_set_memory(int on) {
+  __tpuprof_rt_ensure_init();
+  pthread_mutex_lock(&ctl_mutex);
+  int was = memory_on;
+  memory_on = on != 0;
+  if (window_open) {
+    __tpuprof_rt_threads_lock();
+    if (window_tracks_memory())
+      dumps[dump_cur].h.flags |= TPUPROF_DUMP_MEMORY;
+    __atomic_store_n(&__tpuprof_memory, window_tracks_memory(),
+                     __ATOMIC_RELEASE);
+    __tpuprof_rt_threads_unlock();
+  }
+  pthread_mutex_unlock(&ctl_mutex);
+  return was;
 }
 
 TPUPROF_RT_API int tpuprof_set_events(const char *events) {

@@ -275,7 +275,7 @@ static int write_prefix(tpuprof_rt_dump *d) {
     errno = ENOMEM;
     return -1;
   }
-  d->h.flags = 0;
+  d->h.flags &= TPUPROF_DUMP_MEMORY; // Set by control.c for the window.
   d->h.num_sections = modules + 1 + (d->calibrated ? 1u : 0u);
   memcpy(image, &d->h, sizeof(d->h));
   int rc = reserve(d, size) == 0 ? write_all(d->fd, image, size, 0) : -1;

@@ -206,6 +206,7 @@ typedef struct tpuprof_rt_config {
   const char *schedule;   ///< TPUPROF_SCHEDULE, NULL when unset or empty.
   int buffer_ring;        ///< TPUPROF_BUFFER: 0 stop, 1 ring.
   int calibrate;          ///< TPUPROF_CALIBRATE (default 1).
+  int memory;             ///< TPUPROF_MEMORY (default 0).
 } tpuprof_rt_config;
 
 /// Looks a variable up; returns NULL when it is unset.

@@ -43,6 +43,23 @@ extern "C" {
 /// `void (uint32_t probe)`.
 #define TPUPROF_SYMBOL_END "__tpuprof_end"
 
+/// `volatile uint32_t`, non-zero while a window is open with memory
+/// tracking on (TPUPROF_MEMORY=1, tpuprof_set_memory(1), or mode 2): wrapped
+/// allocations test it inline, as probes test TPUPROF_SYMBOL_ENABLED.
+#define TPUPROF_SYMBOL_MEMORY "__tpuprof_memory"
+/// `void (const void *ptr, uint64_t size, uint32_t source)`: `ptr` (not
+/// NULL) was just allocated with `size` bytes; source: tpuprof_memory_source.
+#define TPUPROF_SYMBOL_ALLOC "__tpuprof_alloc"
+/// `void (void *const *out, uint64_t size, uint32_t source, int64_t status)`:
+/// an allocator that returns a status and stores the pointer in `*out`
+/// (posix_memalign, cudaMalloc, hipMalloc) succeeded when `status` is 0.
+#define TPUPROF_SYMBOL_ALLOC_OUT "__tpuprof_alloc_out"
+/// `void (const void *old, const void *ptr, uint64_t size, uint32_t source)`:
+/// realloc(old, size) returned `ptr`.
+#define TPUPROF_SYMBOL_REALLOC "__tpuprof_realloc"
+/// `void (const void *ptr, uint32_t source)`: `ptr` is about to be freed.
+#define TPUPROF_SYMBOL_FREE "__tpuprof_free"
+
 /// Probe ids from here up are never recorded: a module whose table the
 /// runtime rejects gets this as its first id (and a pass may use it for
 /// probes that run before their module registered), so such probes cost one
@@ -122,14 +139,54 @@ typedef struct tpuprof_record {
 #define TPUPROF_RECORD_BYTES(dims, counters)                                   \
   (sizeof(tpuprof_record) + 8u * ((uint64_t)(dims) + (uint64_t)(counters)))
 
-/// Room for record kinds other than probe pairs (e.g. memory events): a
-/// record whose `probe` is at or above this value is not a pair but a
-/// record of kind `probe - TPUPROF_RECORD_KIND_BASE`, framed like every
-/// record (its length is TPUPROF_RECORD_BYTES(num_dims, num_counters), so a
-/// reader can step over it). Probe ids never reach it (they stop below
-/// TPUPROF_IGNORED_PROBE_BASE). No kind is defined yet: readers reject such
-/// records, and the dump version that defines one will say so.
+/// Room for record kinds other than probe pairs: a record whose `probe` is
+/// at or above this value is not a pair but a record of kind
+/// `probe - TPUPROF_RECORD_KIND_BASE`, framed like every record (its length
+/// is TPUPROF_RECORD_BYTES(num_dims, num_counters), so a reader can step
+/// over it). Probe ids never reach it (they stop below
+/// TPUPROF_IGNORED_PROBE_BASE). Dump version 5 defines kind 1, MEMORY;
+/// readers reject kinds they do not know, and any kind in older dumps.
 #define TPUPROF_RECORD_KIND_BASE 0xFFFF0000u
+#define TPUPROF_RECORD_MEMORY (TPUPROF_RECORD_KIND_BASE + 1u)
+
+/// What a memory record says happened.
+enum tpuprof_memory_event {
+  TPUPROF_MEMORY_ALLOC = 1, ///< `address` got `size` bytes.
+  TPUPROF_MEMORY_FREE = 2,  ///< `address` was freed (size 0: the reader
+                            ///< takes it from the allocation it matches).
+};
+
+/// Which allocator a memory record comes from.
+enum tpuprof_memory_source {
+  TPUPROF_SOURCE_HEAP = 0,   ///< malloc, calloc, realloc, posix_memalign,
+                             ///< operator new / delete.
+  TPUPROF_SOURCE_MEMREF = 1, ///< memref.alloc / dealloc (heap buffers of
+                             ///< lowered MLIR).
+  TPUPROF_SOURCE_STACK = 2,  ///< memref.alloca: no free event; the buffer
+                             ///< lives until the probe around it ends.
+  TPUPROF_SOURCE_DEVICE = 3, ///< cudaMalloc / cudaFree, hipMalloc / hipFree.
+};
+#define TPUPROF_MEMORY_SOURCE_MAX 3u
+
+/// A memory record (version 5): one allocation or free on the recording
+/// thread, in the thread's stream among the probe pairs, in time order. It
+/// is framed as a tpuprof_record with 2 trailing words and no counter words
+/// (so its size is TPUPROF_RECORD_BYTES(2, 0) in every mode); `time` sits
+/// where a pair has `begin` and is written last.
+typedef struct tpuprof_memory_record {
+  uint32_t kind;        ///< TPUPROF_RECORD_MEMORY
+  uint8_t num_words;    ///< 2 (a pair's num_dims)
+  uint8_t num_counters; ///< 0
+  uint16_t depth;       ///< Open probes on this thread at the event.
+  uint64_t time;        ///< Clock ticks of the event.
+  uint32_t probe;       ///< Innermost open probe (global id) the event is
+                        ///< attributed to; UINT32_MAX when none is open.
+  uint8_t event;        ///< tpuprof_memory_event
+  uint8_t source;       ///< tpuprof_memory_source
+  uint16_t reserved;    ///< Zero.
+  uint64_t address;     ///< The buffer's address.
+  uint64_t size;        ///< Bytes allocated; 0 for a free.
+} tpuprof_memory_record;
 
 /*===-- Dump file --------------------------------------------------------===*/
 
@@ -138,9 +195,11 @@ typedef struct tpuprof_record {
 /// probes' own counts per counter word (tpuprof_calibration_counts);
 /// version 4 stores records in SEGMENT sections, taken as threads fill them,
 /// in file order (MODULE sections may follow them), with drops counted by
-/// reason. Readers accept versions 1 to 4 (version 1: no probe-overhead
-/// correction; version 2: times only; versions 1-3: THREAD sections only).
-#define TPUPROF_DUMP_VERSION 4u
+/// reason; version 5 defines the MEMORY record kind (tpuprof_memory_record).
+/// Readers accept versions 1 to 5 (version 1: no probe-overhead correction;
+/// version 2: times only; versions 1-3: THREAD sections only; versions 1-4:
+/// probe pairs only).
+#define TPUPROF_DUMP_VERSION 5u
 
 /// Time source of every tick value in a dump.
 enum tpuprof_clock_source {
@@ -151,6 +210,10 @@ enum tpuprof_clock_source {
 /// Header flags.
 enum tpuprof_dump_flags {
   TPUPROF_DUMP_COMPLETE = 1u << 0, ///< Written to the end by a clean flush.
+  TPUPROF_DUMP_MEMORY = 1u << 1,   ///< (v5) The window tracked memory for
+                                   ///< at least part of its time: ops
+                                   ///< without memory records allocated
+                                   ///< nothing that was wrapped.
 };
 
 /// File header. Ticks convert to ns by the calibration pair:
@@ -310,6 +373,9 @@ typedef struct tpuprof_segment_section {
 TPUPROF_STATIC_ASSERT(sizeof(tpuprof_table_header) == 24, "table header");
 TPUPROF_STATIC_ASSERT(sizeof(tpuprof_probe_desc) == 48, "probe descriptor");
 TPUPROF_STATIC_ASSERT(sizeof(tpuprof_record) == 24, "record");
+TPUPROF_STATIC_ASSERT(sizeof(tpuprof_memory_record) ==
+                          TPUPROF_RECORD_BYTES(2, 0),
+                      "memory record");
 TPUPROF_STATIC_ASSERT(sizeof(tpuprof_dump_header) == 104, "dump header");
 TPUPROF_STATIC_ASSERT(sizeof(tpuprof_section_header) == 16, "section header");
 TPUPROF_STATIC_ASSERT(sizeof(tpuprof_module_section) == 16, "MODULE header");

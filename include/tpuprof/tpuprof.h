@@ -69,6 +69,12 @@ enum tpuprof_buffer_policy {
 /// Returns 0, or -1 (one stderr line) for an unknown policy.
 int tpuprof_set_buffer_policy(int policy);
 
+/// Memory tracking (docs/runtime.md, "Memory"): with `on` non-zero,
+/// windows record the allocations and frees that instrumented code makes
+/// (overrides TPUPROF_MEMORY; mode 2 windows always do). Takes effect at
+/// once in an open window. Returns the previous setting.
+int tpuprof_set_memory(int on);
+
 /*===-- Counters (modes 1 and 2; docs/runtime.md, "Counters") ----------===*/
 
 /// Sets the PMU events later windows of mode 1 or 2 count: a comma-separated
@@ -144,6 +150,20 @@ void __tpuprof_begin_dims(uint32_t probe, const int64_t *dims, uint32_t n);
 
 /// Ends the innermost open probe of the calling thread, which must be `probe`.
 void __tpuprof_end(uint32_t probe);
+
+/// Non-zero while a window records memory events (tpuprof_set_memory).
+/// Wrapped allocations load it inline and call the runtime only when set.
+extern volatile uint32_t __tpuprof_memory;
+
+/// Memory events of instrumented code (format.h names their arguments):
+/// `ptr` was allocated with `size` bytes, or is about to be freed. NULL
+/// pointers are ignored. `source` is a tpuprof_memory_source.
+void __tpuprof_alloc(const void *ptr, uint64_t size, uint32_t source);
+void __tpuprof_alloc_out(void *const *out, uint64_t size, uint32_t source,
+                         int64_t status);
+void __tpuprof_realloc(const void *old, const void *ptr, uint64_t size,
+                       uint32_t source);
+void __tpuprof_free(const void *ptr, uint32_t source);
 
 #ifdef __cplusplus
 } /* extern "C" */

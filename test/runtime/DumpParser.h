@@ -26,6 +26,9 @@ struct Record {
   tpuprof_record rec;
   std::vector<int64_t> dims;
   std::vector<uint64_t> counters;
+  /// A memory record (version 5): `mem` holds it whole.
+  bool isMemory = false;
+  tpuprof_memory_record mem{};
 };
 
 /// A thread's records. Version 4 dumps spread them over SEGMENT sections;
@@ -85,8 +88,23 @@ inline std::string parseRecords(const std::string &bytes, size_t p, size_t end,
     if (r.rec.num_counters)
       std::memcpy(r.counters.data(), w + 8 * r.rec.num_dims,
                   8 * r.rec.num_counters);
-    if (r.rec.num_counters != numEvents)
+    if (r.rec.probe == TPUPROF_RECORD_MEMORY) {
+      if (len != sizeof(r.mem))
+        return "memory record of another size than 40 bytes";
+      r.isMemory = true;
+      std::memcpy(&r.mem, bytes.data() + p, sizeof(r.mem));
+      if (r.mem.reserved != 0)
+        return "memory record reserved field not zero";
+      if (r.mem.event != TPUPROF_MEMORY_ALLOC &&
+          r.mem.event != TPUPROF_MEMORY_FREE)
+        return "memory record of an unknown event";
+      if (r.mem.source > TPUPROF_MEMORY_SOURCE_MAX)
+        return "memory record of an unknown source";
+      if (r.mem.time == 0)
+        return "memory record without a time";
+    } else if (r.rec.num_counters != numEvents) {
       return "record num_counters differs from the event count";
+    }
     out.push_back(std::move(r));
     p += len;
   }
