@@ -23,9 +23,11 @@
 #include "tpuprof/passes/llvm/Instrument.h"
 #include "tpuprof/passes/llvm/Hash.h"
 #include "tpuprof/passes/llvm/Launch.h"
+#include "tpuprof/passes/llvm/Memory.h"
 #include "tpuprof/ProbeTable.h"
 #include "tpuprof/format.h"
 
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/IR/Constants.h"
@@ -530,6 +532,19 @@ bool Instrumenter::run() {
     return false;
 
   declareRuntime();
+  // Where allocations are wrapped: the instrumented functions and the
+  // regions their launches run (an OpenMP fork's outlined microtask).
+  SetVector<Function *> memoryScope;
+  for (auto &item : work) {
+    memoryScope.insert(item.first);
+    for (const Launch &l : item.second)
+      if (l.callee->getName().starts_with("__kmpc_fork") &&
+          l.call->arg_size() > 2)
+        if (auto *task = dyn_cast<Function>(
+                l.call->getArgOperand(2)->stripPointerCasts());
+            task && !task->isDeclaration())
+          memoryScope.insert(task);
+  }
   for (auto &item : work) {
     Function *f = item.first;
     std::vector<Launch> &launches = item.second;
@@ -563,6 +578,14 @@ bool Instrumenter::run() {
       });
     }
   }
+  if (options.memory)
+    for (Function *f : memoryScope)
+      if (unsigned n = wrapAllocations(*f))
+        OptimizationRemarkEmitter(f).emit([&] {
+          return OptimizationRemark(DEBUG_TYPE, "Memory", f)
+                 << "wrapped " << ore::NV("Allocations", n)
+                 << " allocation and free calls";
+        });
   emitTable();
   return true;
 }

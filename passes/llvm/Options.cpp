@@ -43,6 +43,13 @@ cl::opt<bool> annotateOnlyOpt(
     cl::desc("Instrument annotated functions only, not launch calls"),
     cl::init(false), cl::cat(category));
 
+cl::opt<bool> memoryOpt(
+    "tpu-profile-memory",
+    cl::desc("Wrap malloc/free, new/delete, cudaMalloc/cudaFree and the like "
+             "inside instrumented functions and launch regions, so a window "
+             "that tracks memory (TPUPROF_MEMORY=1, mode 2) records them"),
+    cl::init(true), cl::cat(category));
+
 cl::opt<bool> autoOpt(
     "tpu-profile-auto",
     cl::desc("Run tpu-profile-instrument at the start of every default "
@@ -60,6 +67,7 @@ Expected<InstrumentOptions> tpuprof::llvmpass::optionsFromCommandLine() {
   InstrumentOptions options;
   options.mode = modeOpt;
   options.annotateOnly = annotateOnlyOpt;
+  options.memory = memoryOpt;
   options.launchPatterns.assign(launchOpt.begin(), launchOpt.end());
   options.launchFile = launchFileOpt;
   return options;

@@ -28,6 +28,9 @@ struct InstrumentOptions {
   unsigned mode = 1;
   /// Instrument annotated functions only, no launch calls.
   bool annotateOnly = false;
+  /// Wrap allocation calls in instrumented functions and launch regions
+  /// (Memory.h).
+  bool memory = true;
   /// Extra launch-function globs, added to the default list.
   std::vector<std::string> launchPatterns;
   /// A file of further globs, one per line ('#' starts a comment).
