@@ -67,6 +67,7 @@ std::string moduleName(ModuleOp module) {
 class TpuProfileLowerPass
     : public tpuprof::impl::TpuProfileLowerBase<TpuProfileLowerPass> {
 public:
+  using TpuProfileLowerBase::TpuProfileLowerBase;
   void runOnOperation() override;
 
 private:
@@ -320,8 +321,13 @@ void TpuProfileLowerPass::runOnOperation() {
     if (isa<BeginOp, EndOp>(op))
       probeOps.push_back(op);
   });
-  if (probeOps.empty() && module.getOps<ProbesOp>().empty() &&
-      !module->hasAttr(kProbesAttrName))
+  bool hasTable = !module.getOps<ProbesOp>().empty() ||
+                  module->hasAttr(kProbesAttrName);
+  // Memory: in an instrumented module, or one this pass lowered before (a
+  // second run after a deallocation pipeline).
+  if (memory && (hasTable || !probeOps.empty() || module.lookupSymbol(kBaseSym)))
+    wrapMemoryOps(module);
+  if (probeOps.empty() && !hasTable)
     return;
 
   std::vector<ProbeInfo> probes;

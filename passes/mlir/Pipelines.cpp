@@ -41,12 +41,14 @@ constexpr llvm::StringLiteral kTosaToTensors =
 /// Tensors to buffers (loops may yield new ones: scf.while from
 /// tosa.while_loop does); probes to runtime calls (after bufferization,
 /// where nothing moves across them); then every buffer freed after its last
-/// use, unless the model frees its own.
+/// use, unless the model frees its own, and the frees wrapped for memory
+/// tracking by a second tpu-profile-lower.
 constexpr llvm::StringLiteral kBufferize =
     "one-shot-bufferize{bufferize-function-boundaries "
     "function-boundary-type-conversion=identity-layout-map "
     "allow-return-allocs-from-loops},"
-    "tpu-profile-lower,tpuprof-deallocate";
+    "tpu-profile-lower,tpuprof-deallocate,tpuprof-free-early,"
+    "tpu-profile-lower";
 
 /// The optimizing middle: fuse elementwise producers into consumers (probes
 /// keep instrumented ops apart), tile and vectorize on tensors; after

@@ -2,6 +2,9 @@
 
 #include "RunInputs.h"
 
+#include "tpuprof/format.h"
+#include "tpuprof/tpuprof.h"
+
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -386,6 +389,12 @@ void EntryResults::release(const EntryArguments &args) {
         reinterpret_cast<uintptr_t>(allocated) == 0xDEADBEEF ||
         llvm::is_contained(freed, allocated))
       continue;
+    // The model's memory records know a buffer by its aligned pointer (the
+    // descriptor's second word): its end, where the caller frees it.
+    void *aligned;
+    std::memcpy(&aligned, base + slot.offset + 8, 8);
+    if (__tpuprof_memory)
+      __tpuprof_free(aligned, TPUPROF_SOURCE_MEMREF);
     std::free(allocated);
     freed.push_back(allocated);
   }

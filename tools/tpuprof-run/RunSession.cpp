@@ -128,6 +128,8 @@ llvm::Error tpuprof::run::runSession(PackedEntry entry, EntryArguments &args,
                     "': " + ec.message());
       tpuprof_set_output(options.outputDir.c_str(), -1);
     }
+    if (options.memory)
+      tpuprof_set_memory(1);
     if (tpuprof_enable(0, static_cast<int>(options.mode)) != 0)
       return fail("cannot enable profiling");
   }

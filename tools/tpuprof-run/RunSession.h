@@ -23,6 +23,7 @@ struct SessionOptions {
   std::string entryName; ///< For messages: "calling @main: ...".
   unsigned warmup = 1, repeat = 10;
   unsigned mode = 0;
+  bool memory = false; ///< Track memory (mode 2 always does).
   /// Open a profiling window (the model has probes) and print its table.
   bool profile = true;
   std::string outputDir; ///< Empty: $TPUPROF_OUTPUT or the working directory.

@@ -66,6 +66,12 @@ cl::opt<unsigned> mode("mode", cl::desc("Runtime mode: 0 timing, 1 counters "
                                         "and shapes, 2 detailed (default: "
                                         "$TPUPROF_MODE or $PROFILE_MODE, else 0)"),
                        cl::cat(category));
+cl::opt<bool> memory(
+    "memory",
+    cl::desc("Track memory: record every buffer the model allocates and "
+             "frees, for the report's Alloc/Self Alloc/Freed/Peak columns "
+             "(always on in mode 2)"),
+    cl::cat(category));
 cl::opt<std::string> outputDir(
     "output", cl::desc("Directory for the dump (default: $TPUPROF_OUTPUT or .)"),
     cl::value_desc("DIR"), cl::cat(category));
@@ -301,6 +307,7 @@ int main(int argc, char **argv) {
   session.warmup = warmup;
   session.repeat = repeat;
   session.mode = runtimeMode();
+  session.memory = memory;
   session.outputDir = outputDir;
   session.printResult = printResult;
   session.resultValues = resultValues;

@@ -99,4 +99,17 @@ def TpuProfDeallocate : Pass<"tpuprof-deallocate", "::mlir::ModuleOp"> {
   }];
 }
 
+def TpuProfFreeEarly : Pass<"tpuprof-free-early", "::mlir::ModuleOp"> {
+  let summary = "Free each buffer right after its last use";
+  let description = [{
+    Moves every unconditional `memref.dealloc` of a buffer allocated in the
+    same block to right after the buffer's last use in that block (uses of
+    memrefs derived from it included). Run it after `tpuprof-deallocate` (the buffer deallocation
+    pipeline), which frees buffers at the end of their block: live bytes and
+    peaks then follow the program, and a buffer dies in the op that reads it
+    last. A buffer used outside its block keeps its dealloc where it is.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
 #endif // TPUPROF_CPU_PASSES_TD

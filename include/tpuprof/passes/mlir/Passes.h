@@ -40,6 +40,10 @@ inline constexpr llvm::StringLiteral kBeginDimsGuardPrefix =
 /// global pass registry.
 void registerTpuProfilePasses();
 
+/// Wraps `module`'s memref.alloc/alloca/realloc/dealloc in guarded calls of
+/// the runtime's memory entries (--tpu-profile-lower{memory}); idempotent.
+void wrapMemoryOps(mlir::ModuleOp module);
+
 /// Registers the tpuprof dialect with `registry`.
 void registerTpuProfDialect(mlir::DialectRegistry &registry);
 

@@ -73,7 +73,18 @@ def TpuProfileLower : Pass<"tpu-profile-lower", "::mlir::ModuleOp"> {
     bufferization (probes then sit between memory-writing ops and cannot
     move). It also accepts tensor IR, at the price of the fusion barrier the
     probes provide.
+
+    With `memory` (the default), it also wraps the buffers the code
+    allocates and frees (`memref.alloc`, `alloca`, `realloc`, `dealloc`) in
+    calls of guards of `__tpuprof_memory` that call `__tpuprof_alloc`,
+    `__tpuprof_realloc` and `__tpuprof_free`, so a window that tracks memory
+    records them. Wrapping is idempotent: run the pass again after a
+    pipeline that adds deallocations (the buffer deallocation pipeline).
   }];
+  let options = [
+    Option<"memory", "memory", "bool", /*default=*/"true",
+           "Wrap memref allocations and deallocations for memory tracking">,
+  ];
   let dependentDialects = [
     "::mlir::LLVM::LLVMDialect", "::mlir::arith::ArithDialect",
     "::mlir::memref::MemRefDialect", "::mlir::tensor::TensorDialect"
