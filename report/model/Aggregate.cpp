@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tpuprof/report/model/Aggregate.h"
+#include "tpuprof/report/model/Memory.h"
 #include "tpuprof/report/model/Walk.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -128,6 +129,37 @@ size_t Aggregator::rowFor(const DumpReader &dump, uint32_t run,
   return it->second;
 }
 
+/// What the summary says of `dump`'s memory records.
+static MemorySummary summarizeMemory(const DumpReader &dump,
+                                     const MemoryTimeline &t) {
+  MemorySummary m;
+  const DumpInfo &info = dump.info();
+  m.tracked = (info.flags & TPUPROF_DUMP_MEMORY) || !t.empty();
+  m.allocs = t.allocs;
+  m.allocBytes = t.allocBytes;
+  m.frees = t.frees;
+  m.freedBytes = t.freedBytes;
+  m.untrackedFrees = t.untrackedFrees;
+  m.peakBytes = t.peakBytes;
+  m.liveAtEnd = t.liveAtEnd();
+  if (t.peakBytes) {
+    m.peakNs = t.peakTicks > info.windowBegin
+                   ? info.ticksToNs(t.peakTicks - info.windowBegin)
+                   : 0;
+    if (const Probe *p = t.peakProbe == kNoProbe ? nullptr
+                                                 : dump.findProbe(t.peakProbe)) {
+      m.peakOp = p->name.str();
+      if (!p->shapes.empty())
+        m.peakOp += " [" + p->shapes.str() + "]";
+      if (!p->location.empty())
+        m.peakOp += " at " + p->location.str();
+    } else if (t.peakProbe != kNoProbe) {
+      m.peakOp = ("<unknown probe " + Twine(t.peakProbe) + ">").str();
+    }
+  }
+  return m;
+}
+
 DumpSummary Aggregator::summarize(const DumpReader &dump) {
   DumpSummary summary;
   summary.path = dump.path().str();
@@ -195,6 +227,7 @@ void Aggregator::add(const DumpReader &dump) {
     const DumpReader &dump;
     DumpSummary &summary;
     ArrayRef<unsigned> eventSlot;
+    const MemoryTimeline &memoryTimeline;
     // The runtime's time_enabled/time_running words (format.h): a PMU event
     // counted for only part of a probe (multiplexed) is scaled up by their
     // ratio; one never scheduled (running == 0) adds nothing.
@@ -212,8 +245,9 @@ void Aggregator::add(const DumpReader &dump) {
     DenseSet<std::pair<uint64_t, size_t>> merged;
 
     Folder(Aggregator &agg, const DumpReader &dump, DumpSummary &summary,
-           ArrayRef<unsigned> eventSlot)
-        : agg(agg), dump(dump), summary(summary), eventSlot(eventSlot) {
+           ArrayRef<unsigned> eventSlot, const MemoryTimeline &memoryTimeline)
+        : agg(agg), dump(dump), summary(summary), eventSlot(eventSlot),
+          memoryTimeline(memoryTimeline) {
       for (unsigned i = 0; i != dump.events().size(); ++i) {
         StringRef name = dump.events()[i];
         if (name == TPUPROF_EVENT_TIME_ENABLED)
@@ -271,6 +305,7 @@ void Aggregator::add(const DumpReader &dump) {
     void open(WalkFrame &f, const WalkFrame *) {
       f.user = rowOf(f.record, f.probe);
       Row &row = agg.result.rows[f.user];
+      row.memoryRecorded |= summary.memory.tracked;
       if (f.finished) {
         ++row.count;
       } else {
@@ -287,6 +322,12 @@ void Aggregator::add(const DumpReader &dump) {
       if (f.topLevel())
         t.busyNs[f.probe ? std::min<unsigned>(f.probe->kind, 2) : 3] +=
             f.durationNs;
+      if (summary.memory.tracked) {
+        Row &row = agg.result.rows[f.user];
+        uint64_t end = f.finished ? f.record.end : dump.info().windowEnd;
+        row.peakBytes = std::max(
+            row.peakBytes, memoryTimeline.peakDuring(f.record.begin, end));
+      }
       if (!f.finished)
         return;
       uint64_t ns = f.durationNs;
@@ -297,6 +338,21 @@ void Aggregator::add(const DumpReader &dump) {
       addCounters(row, f);
       if (!f.coveredAbove)
         summary.coveredNs += ns;
+    }
+
+    // An allocation counts for every record open around it, and as "self"
+    // for the innermost; a free (its size from the allocation it matches)
+    // for every record open around it.
+    void memory(const MemoryEventView &m, ArrayRef<WalkFrame> open) {
+      if (open.empty())
+        return;
+      uint64_t bytes = m.isAlloc() ? m.size : memoryTimeline.freedSize(m.offset);
+      for (const WalkFrame &f : open) {
+        Row &row = agg.result.rows[f.user];
+        (m.isAlloc() ? row.allocBytes : row.freedBytes) += bytes;
+      }
+      if (m.isAlloc())
+        agg.result.rows[open.back().user].selfAllocBytes += bytes;
     }
 
     // A finished record's counter deltas, scaled for multiplexing and less
@@ -330,7 +386,10 @@ void Aggregator::add(const DumpReader &dump) {
           summary.topLevelCounters[i] += corrected;
       }
     }
-  } folder(*this, dump, summary, eventSlot);
+  };
+  MemoryTimeline memoryTimeline(dump);
+  summary.memory = summarizeMemory(dump, memoryTimeline);
+  Folder folder(*this, dump, summary, eventSlot, memoryTimeline);
   summary.events = dump.events().vec();
   summary.topLevelCounters.assign(summary.events.size(), 0);
   walkDump(dump, folder, /*timeline=*/false);

@@ -37,6 +37,11 @@ void mergeRow(Row &into, const Row &from, ArrayRef<unsigned> slot) {
   into.durationNs += from.durationNs;
   into.selfNs += from.selfNs;
   into.durations.merge(from.durations);
+  into.memoryRecorded |= from.memoryRecorded;
+  into.allocBytes += from.allocBytes;
+  into.selfAllocBytes += from.selfAllocBytes;
+  into.freedBytes += from.freedBytes;
+  into.peakBytes = std::max(into.peakBytes, from.peakBytes);
   for (size_t i = 0; i != from.counters.size() && i != slot.size(); ++i) {
     if (slot[i] >= into.counters.size())
       into.counters.resize(slot[i] + 1, 0);

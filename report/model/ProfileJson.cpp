@@ -218,6 +218,21 @@ Expected<Profile> tpuprof::report::readProfileJson(StringRef path) {
       s.unfinished = d.u64("unfinished");
       s.coveredNs = d.u64("covered_ns");
       s.windowNs = d.u64("window_ns");
+      if (d.has("memory")) { // Exports from before memory tracking lack it.
+        Fields m(d.object("memory"), "dumps[" + utostr(n) + "].memory",
+                 &error);
+        MemorySummary &k = s.memory;
+        k.tracked = true;
+        k.allocs = m.u64("allocs");
+        k.allocBytes = m.u64("alloc_bytes");
+        k.frees = m.u64("frees");
+        k.freedBytes = m.u64("freed_bytes");
+        k.untrackedFrees = m.u64("untracked_frees");
+        k.peakBytes = m.u64("peak_bytes");
+        k.peakNs = m.u64("peak_ns");
+        k.peakOp = m.str("peak_op");
+        k.liveAtEnd = m.u64("live_at_end");
+      }
       p.dumps.push_back(std::move(s));
     }
   if (const json::Array *rows = f.array("rows"))
@@ -248,6 +263,14 @@ Expected<Profile> tpuprof::report::readProfileJson(StringRef path) {
       if (r.has("migrations")) {
         row.cpuRecorded = true;
         row.migrations = r.u64("migrations");
+      }
+      if (r.has("memory")) {
+        Fields m(r.object("memory"), where + ".memory", &error);
+        row.memoryRecorded = true;
+        row.allocBytes = m.u64("alloc_bytes");
+        row.selfAllocBytes = m.u64("self_alloc_bytes");
+        row.freedBytes = m.u64("freed_bytes");
+        row.peakBytes = m.u64("peak_bytes");
       }
       if (const json::Array *locs = r.array("locations"))
         for (const json::Value &l : *locs)

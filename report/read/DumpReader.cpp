@@ -131,14 +131,60 @@ static RecordView viewAt(const char *r, uint64_t off) {
   return view;
 }
 
+static MemoryEventView memoryViewAt(const char *r, uint64_t off) {
+  using M = tpuprof_memory_record;
+  MemoryEventView view;
+  view.time = TPUPROF_READ_FIELD(r, M, time);
+  view.probe = TPUPROF_READ_FIELD(r, M, probe);
+  view.depth = TPUPROF_READ_FIELD(r, M, depth);
+  view.event = TPUPROF_READ_FIELD(r, M, event);
+  view.source = TPUPROF_READ_FIELD(r, M, source);
+  view.address = TPUPROF_READ_FIELD(r, M, address);
+  view.size = TPUPROF_READ_FIELD(r, M, size);
+  view.offset = off;
+  return view;
+}
+
+StringRef tpuprof::report::memorySourceName(uint8_t source) {
+  switch (source) {
+  case TPUPROF_SOURCE_HEAP:
+    return "heap";
+  case TPUPROF_SOURCE_MEMREF:
+    return "memref";
+  case TPUPROF_SOURCE_STACK:
+    return "stack";
+  case TPUPROF_SOURCE_DEVICE:
+    return "device";
+  }
+  return "unknown";
+}
+
+bool DumpReader::hasMemoryEvents() const {
+  for (const ThreadInfo &t : threadList)
+    if (t.numMemoryEvents)
+      return true;
+  return false;
+}
+
 void DumpReader::forEachRecord(
     const ThreadInfo &thread, function_ref<void(const RecordView &)> fn) const {
+  forEachEvent(thread, fn, nullptr);
+}
+
+void DumpReader::forEachEvent(
+    const ThreadInfo &thread, function_ref<void(const RecordView &)> fn,
+    function_ref<void(const MemoryEventView &)> onMemory) const {
   const char *base = buffer->getBufferStart();
   for (const ThreadInfo::Part &part : thread.parts) {
     uint64_t off = part.offset;
     for (uint64_t i = 0; i != part.records; ++i) {
       RecordView view = viewAt(base + off, off);
-      fn(view);
+      if (view.probe == TPUPROF_RECORD_MEMORY) {
+        if (onMemory)
+          onMemory(memoryViewAt(base + off, off));
+      } else {
+        fn(view);
+      }
       off += TPUPROF_RECORD_BYTES(view.numDims, view.numCounters);
     }
   }
@@ -780,6 +826,23 @@ Error DumpParser::checkStream(ThreadInfo &t) {
   return Error::success();
 }
 
+/// Why the memory record at `r` is malformed, "" when its time is 0 (not
+/// written yet: where a scan stops), or null when it is well-formed.
+static const char *checkMemoryRecord(const char *r, uint8_t numWords,
+                                     uint8_t numCounters) {
+  using M = tpuprof_memory_record;
+  if (numWords != 2 || numCounters != 0)
+    return "is a memory record of another size than 40 bytes";
+  if (TPUPROF_READ_FIELD(r, M, time) == 0)
+    return "";
+  uint8_t event = TPUPROF_READ_FIELD(r, M, event);
+  if (event != TPUPROF_MEMORY_ALLOC && event != TPUPROF_MEMORY_FREE)
+    return "is a memory record of an unknown event";
+  if (TPUPROF_READ_FIELD(r, M, source) > TPUPROF_MEMORY_SOURCE_MAX)
+    return "is a memory record of an unknown source";
+  return nullptr;
+}
+
 Error DumpParser::readSegments() {
   const char *p = data.data();
   const bool complete = h.isComplete();
@@ -807,7 +870,7 @@ Error DumpParser::readSegments() {
     // Records follow one another. A scanned segment ends at the first slot
     // that holds no whole, well-formed record (records are written into
     // zeroed pages, begin last); a counted one must end exactly.
-    uint64_t off = g.offset, limit = g.offset + g.size, n = 0;
+    uint64_t off = g.offset, limit = g.offset + g.size, n = 0, memoryEvents = 0;
     while (off != limit) {
       const char *r = p + off;
       uint64_t left = limit - off;
@@ -823,10 +886,17 @@ Error DumpParser::readSegments() {
         end = TPUPROF_READ_FIELD(r, tpuprof_record, end);
       }
       const char *bad = nullptr;
+      const bool memory =
+          probe == TPUPROF_RECORD_MEMORY && h.version >= 5 && left >= kRecordSize;
       if (left < kRecordSize)
         bad = "is truncated";
       else if (full > left)
         bad = "runs past the end of its segment's stream";
+      else if (memory) {
+        bad = checkMemoryRecord(r, numDims, numCounters);
+        if (bad && !*bad && !g.scan)
+          bad = "is a memory record without a time";
+      }
       else if (numCounters != events.size())
         bad = "has a counter count other than the dump's event count";
       else if (end != 0 && end < begin)
@@ -841,13 +911,15 @@ Error DumpParser::readSegments() {
         return formatError(file, off,
                            "record " + Twine(n) + " of " + where + " " + bad);
       if (!complete)
-        h.windowEnd = std::max(h.windowEnd, std::max(begin, end));
+        h.windowEnd = std::max(h.windowEnd, memory ? begin : std::max(begin, end));
       off += full;
       ++n;
+      memoryEvents += memory;
     }
     ThreadInfo &t = threads.back();
     t.parts.push_back({g.offset, n});
-    t.numRecords += n;
+    t.numRecords += n - memoryEvents;
+    t.numMemoryEvents += memoryEvents;
     t.streamSize += off - g.offset;
     t.drops += g.drops;
     t.dropped = SaturatingAdd(t.dropped, droppedTotal(g.drops));

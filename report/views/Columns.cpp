@@ -102,6 +102,21 @@ template <uint64_t (*Get)(const DurationSketch &)>
 ExportCell statExport(const Row &r, const Ctx &) {
   return num(Get(r.durations));
 }
+/// A memory column (Row's bytes): "-" / empty where no dump of the row
+/// tracked memory, and in the table by default only where some row's did.
+template <uint64_t Row::*Field>
+std::string bytesCell(const Row &r, const Ctx &) {
+  return r.memoryRecorded ? utostr(r.*Field) : std::string("-");
+}
+template <uint64_t Row::*Field> int bytesCompare(const Row &a, const Row &b) {
+  return cmp(a.*Field, b.*Field);
+}
+template <uint64_t Row::*Field>
+ExportCell bytesExport(const Row &r, const Ctx &) {
+  return r.memoryRecorded ? num(r.*Field) : text("");
+}
+bool hasMemory(const Row &r, const Ctx &) { return r.memoryRecorded; }
+
 uint64_t minOf(const DurationSketch &d) { return d.min(); }
 uint64_t medianOf(const DurationSketch &d) { return d.quantile(0.5); }
 uint64_t p90Of(const DurationSketch &d) { return d.quantile(0.9); }
@@ -226,6 +241,20 @@ const Column kColumns[] = {
        return r.cpuRecorded ? num(r.migrations) : text("");
      },
      [](const Row &r, const Ctx &) { return r.cpuRecorded; }},
+    // Memory tracking (TPUPROF_MEMORY=1, mode 2): PyTorch's "CPU Mem" and
+    // "Self CPU Mem" as allocated bytes, what was freed, the live peak.
+    {"alloc", "Alloc (B)", true, Column::Default, bytesCell<&Row::allocBytes>,
+     bytesCompare<&Row::allocBytes>, "alloc_bytes",
+     bytesExport<&Row::allocBytes>, hasMemory},
+    {"self_alloc", "Self Alloc (B)", true, Column::Default,
+     bytesCell<&Row::selfAllocBytes>, bytesCompare<&Row::selfAllocBytes>,
+     "self_alloc_bytes", bytesExport<&Row::selfAllocBytes>, hasMemory},
+    {"freed", "Freed (B)", true, Column::Default, bytesCell<&Row::freedBytes>,
+     bytesCompare<&Row::freedBytes>, "freed_bytes",
+     bytesExport<&Row::freedBytes>, hasMemory},
+    {"peak", "Peak (B)", true, Column::Default, bytesCell<&Row::peakBytes>,
+     bytesCompare<&Row::peakBytes>, "peak_bytes", bytesExport<&Row::peakBytes>,
+     hasMemory},
     {"min", "Min (us)", true, Column::Stats, statCell<minOf>,
      statCompare<minOf>, "min_ns", statExport<minOf>},
     {"mean", "Mean (us)", true, Column::Stats,
@@ -310,7 +339,7 @@ const char *const kExportOrder[] = {
     "self",     "percent", "min",       "mean",     "median",
     "p90",      "p99",    "max",        "flops",    "bytes",
     "gflops",   "bandwidth", "run",     "outputs",  "migrations",
-    "resolution", "approx"};
+    "resolution", "approx", "alloc", "self_alloc", "freed", "peak"};
 
 } // namespace
 

@@ -132,6 +132,19 @@ void tpuprof::report::writeProfileJson(const Input &in, raw_ostream &os) {
           j.attribute("unfinished", d.unfinished);
           j.attribute("covered_ns", d.coveredNs);
           j.attribute("window_ns", d.windowNs);
+          const MemorySummary &m = d.memory;
+          if (m.tracked)
+            j.attributeObject("memory", [&] {
+              j.attribute("allocs", m.allocs);
+              j.attribute("alloc_bytes", m.allocBytes);
+              j.attribute("frees", m.frees);
+              j.attribute("freed_bytes", m.freedBytes);
+              j.attribute("untracked_frees", m.untrackedFrees);
+              j.attribute("peak_bytes", m.peakBytes);
+              j.attribute("peak_ns", m.peakNs);
+              j.attribute("peak_op", m.peakOp);
+              j.attribute("live_at_end", m.liveAtEnd);
+            });
         });
     });
     uint64_t approxBelow = approxBelowNs(p);
@@ -150,6 +163,13 @@ void tpuprof::report::writeProfileJson(const Input &in, raw_ostream &os) {
           j.attribute("out_shapes", r.outShapes);
           if (r.cpuRecorded)
             j.attribute("migrations", r.migrations);
+          if (r.memoryRecorded)
+            j.attributeObject("memory", [&] {
+              j.attribute("alloc_bytes", r.allocBytes);
+              j.attribute("self_alloc_bytes", r.selfAllocBytes);
+              j.attribute("freed_bytes", r.freedBytes);
+              j.attribute("peak_bytes", r.peakBytes);
+            });
           j.attributeArray("locations", [&] {
             for (const std::string &l : r.locations)
               j.value(l);

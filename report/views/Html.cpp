@@ -27,6 +27,7 @@
 #include "tpuprof/report/model/Compare.h"
 #include "tpuprof/report/model/EventNames.h"
 #include "tpuprof/report/model/Load.h"
+#include "tpuprof/report/model/Memory.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringExtras.h"
@@ -102,12 +103,29 @@ struct Lane {
   std::vector<Bucket> buckets;
 };
 
+/// One process window's memory records (MemoryTimeline), for the memory
+/// timeline and the buffer view under the op timeline. Times are ns from
+/// the run's origin.
+struct MemoryLane {
+  uint32_t run = 0, device = 0, pid = 0;
+  uint64_t peak = 0;
+  std::vector<std::pair<uint64_t, uint64_t>> points; ///< (time, live bytes)
+  struct Buffer {
+    uint64_t begin, end, size, address, base; ///< base: live bytes below it
+    std::string op;                           ///< The allocating probe.
+    uint8_t source;
+  };
+  std::vector<Buffer> buffers;
+  uint64_t buffersLeftOut = 0;
+};
+
 /// Everything the page shows, gathered before anything is written.
 struct ReportData {
   explicit ReportData(const Profile &profile) : profile(profile) {}
   const Profile &profile;
   std::vector<std::pair<uint32_t, uint32_t>> sites; ///< (row, location idx).
   std::vector<Lane> lanes;
+  std::vector<MemoryLane> memory;
   /// Per run, the earliest window begin (absolute ns): its time axis's 0.
   std::vector<uint64_t> runOrigin;
   uint64_t spanNs = 0; ///< The longest run's origin to its last window end.
@@ -122,6 +140,72 @@ struct ReportData {
   std::map<std::string, std::vector<unsigned>> irLinesByLocation;
   const Input *baseline = nullptr;
 };
+
+/// The memory lane of one dump (none without memory records). At most
+/// opts.maxEvents buffers (the largest) and points (the highest live bytes
+/// per time bucket beyond that) keep the page's size bounded.
+void addMemoryLane(const DumpReader &reader, const DumpSummary &d,
+                   uint64_t origin, const HtmlOptions &opts,
+                   ReportData &data) {
+  MemoryTimeline t(reader);
+  if (t.empty())
+    return;
+  const DumpInfo &info = reader.info();
+  auto rel = [&](uint64_t ticks) {
+    uint64_t ns = absoluteNs(info, ticks);
+    return ns > origin ? ns - origin : 0;
+  };
+  MemoryLane m;
+  m.run = d.run;
+  m.device = info.device;
+  m.pid = info.pid;
+  m.peak = t.peakBytes;
+  uint64_t bucket = 0;
+  if (t.timeline().size() > opts.maxEvents)
+    bucket = std::max<uint64_t>(1, data.spanNs / std::max(1u, opts.buckets));
+  for (const MemoryPoint &p : t.timeline()) {
+    uint64_t at = rel(p.ticks);
+    if (bucket && !m.points.empty() &&
+        m.points.back().first / bucket == at / bucket) {
+      m.points.back().second = std::max(m.points.back().second, p.live);
+      continue;
+    }
+    m.points.push_back({at, p.live});
+  }
+  // Each buffer sits on the live bytes below it when it was allocated.
+  std::vector<size_t> order(t.buffers().size());
+  for (size_t i = 0; i != order.size(); ++i)
+    order[i] = i;
+  if (order.size() > opts.maxEvents) {
+    llvm::sort(order, [&](size_t a, size_t b) {
+      return t.buffers()[a].size > t.buffers()[b].size;
+    });
+    m.buffersLeftOut = order.size() - opts.maxEvents;
+    order.resize(opts.maxEvents);
+    llvm::sort(order);
+  }
+  const uint64_t end = rel(info.windowEnd);
+  auto point = t.timeline().begin();
+  for (size_t i : order) {
+    const AllocatedBuffer &b = t.buffers()[i];
+    while (point != t.timeline().end() && point->ticks < b.allocTicks)
+      ++point;
+    // The point of the allocation itself: live after it, less its size.
+    uint64_t after = point != t.timeline().end() ? point->live : b.size;
+    std::string op = "outside every op";
+    if (b.probe != kNoProbe) {
+      const Probe *p = reader.findProbe(b.probe);
+      op = p ? p->name.str() + (p->location.empty()
+                                    ? std::string()
+                                    : " at " + p->location.str())
+             : ("<unknown probe " + Twine(b.probe) + ">").str();
+    }
+    m.buffers.push_back({rel(b.allocTicks), b.freeTicks ? rel(b.freeTicks) : end,
+                         b.size, b.address, after - std::min(after, b.size),
+                         std::move(op), b.source});
+  }
+  data.memory.push_back(std::move(m));
+}
 
 /// Reads dumps a second time, after aggregation, walking records with their
 /// nesting to build lanes and the timeline.
@@ -283,6 +367,7 @@ Error walkRecords(const Input &in, const HtmlOptions &opts, ReportData &data) {
           lane->windowNs += info.windowNs();
           lane->dropped += t.dropped;
         });
+    addMemoryLane(reader, d, origin, opts, data);
     return Error::success();
   });
   if (err)
@@ -372,6 +457,12 @@ void writeRows(json::OStream &j, const ReportData &data) {
           j.attribute("approx", true);
         if (r.cpuRecorded)
           j.attribute("migrations", r.migrations);
+        if (r.memoryRecorded) {
+          j.attribute("allocBytes", r.allocBytes);
+          j.attribute("selfAllocBytes", r.selfAllocBytes);
+          j.attribute("freedBytes", r.freedBytes);
+          j.attribute("peakBytes", r.peakBytes);
+        }
         j.attributeArray("counters", [&] {
           for (unsigned i : data.shownEvents)
             if (i < r.counters.size() &&
@@ -379,6 +470,39 @@ void writeRows(json::OStream &j, const ReportData &data) {
               j.value(r.counters[i]);
             else
               j.value(nullptr);
+        });
+      });
+  });
+}
+
+void writeMemory(json::OStream &j, const ReportData &data) {
+  j.attributeArray("memory", [&] {
+    for (const MemoryLane &m : data.memory)
+      j.object([&] {
+        j.attribute("run", m.run);
+        j.attribute("device", m.device);
+        j.attribute("pid", m.pid);
+        j.attribute("peak", m.peak);
+        j.attribute("buffersLeftOut", m.buffersLeftOut);
+        j.attributeArray("t", [&] {
+          for (auto &p : m.points)
+            j.value(p.first);
+        });
+        j.attributeArray("live", [&] {
+          for (auto &p : m.points)
+            j.value(p.second);
+        });
+        j.attributeArray("buffers", [&] {
+          for (const MemoryLane::Buffer &b : m.buffers)
+            j.array([&] {
+              j.value(b.begin);
+              j.value(b.end);
+              j.value(b.size);
+              j.value(b.base);
+              j.value(b.op);
+              j.value(memorySourceName(b.source));
+              j.value(formatv("{0:x}", b.address).str());
+            });
         });
       });
   });
@@ -536,6 +660,7 @@ void writeData(raw_ostream &os, ArrayRef<std::string> inputs,
       });
   });
   writeRows(j, data);
+  writeMemory(j, data);
   j.attributeArray("sites", [&] {
     for (const std::pair<uint32_t, uint32_t> &s : data.sites)
       j.array([&] {

@@ -23,7 +23,7 @@ using namespace tpuprof::report;
 namespace {
 
 struct LineStats {
-  uint64_t ns = 0, count = 0;
+  uint64_t ns = 0, count = 0, allocBytes = 0;
   std::vector<std::string> names;
 };
 
@@ -72,19 +72,25 @@ Error tpuprof::report::printSourceListing(const Input &in,
       LineStats &s = lines[{file.str(), line}];
       s.ns += row.durationNs;
       s.count += row.count;
+      s.allocBytes += row.allocBytes;
       if (!is_contained(s.names, row.name))
         s.names.push_back(row.name);
     }
   }
+  // With memory tracking, the bytes each line's probes allocated.
+  bool memory = any_of(profile.rows, [](const Row &r) { return r.memoryRecorded; });
   auto margin = [&](const LineStats &s) {
-    return formatv("{0,12:F2} {1,7:F2} {2,8}", double(s.ns) / 1000.0,
-                   profile.totalNs ? 100.0 * double(s.ns) / profile.totalNs
-                                   : 0.0,
-                   s.count)
-        .str();
+    std::string m =
+        formatv("{0,12:F2} {1,7:F2} {2,8}", double(s.ns) / 1000.0,
+                profile.totalNs ? 100.0 * double(s.ns) / profile.totalNs : 0.0,
+                s.count)
+            .str();
+    return memory ? m + formatv(" {0,12}", s.allocBytes).str() : m;
   };
   std::string header =
       formatv("{0,12} {1,7} {2,8}", "Total (us)", "Percent", "Count").str();
+  if (memory)
+    header += formatv(" {0,12}", "Alloc (B)").str();
   if (sourcePath.empty()) {
     os << header << "  Location  Probes\n";
     for (auto &[key, s] : lines)
@@ -102,6 +108,7 @@ Error tpuprof::report::printSourceListing(const Input &in,
     LineStats &t = byLine[key.second];
     t.ns += s.ns;
     t.count += s.count;
+    t.allocBytes += s.allocBytes;
     append_range(t.names, s.names);
   }
   os << header << "  " << formatv("{0,5}", "Line") << "  " << sourcePath

@@ -81,8 +81,32 @@ void printRun(const Profile &p, unsigned top, raw_ostream &os,
             "exit): "
          << info.unwound << "\n";
     os << "  Probe overhead correction: "
-       << describeCorrection(d.correction, info) << "\n\n";
+       << describeCorrection(d.correction, info) << "\n";
+    if (const MemorySummary &m = d.memory; m.tracked) {
+      os << "  Memory: peak " << m.peakBytes << " B";
+      if (m.peakBytes)
+        os << " at " << us(m.peakNs) << " us, "
+           << (m.peakOp.empty() ? "outside every op" : "in " + m.peakOp);
+      os << "; " << m.allocs << " allocations (" << m.allocBytes << " B), "
+         << m.frees << " frees (" << m.freedBytes << " B";
+      if (m.untrackedFrees)
+        os << ", " << m.untrackedFrees << " of buffers not tracked";
+      os << "), " << m.liveAtEnd << " B live at the end\n";
+    }
+    os << "\n";
   }
+  // The run's peak: the highest of its windows'.
+  const DumpSummary *peak = nullptr;
+  for (const DumpSummary &d : p.dumps)
+    if (inRun(d.run) && d.memory.tracked &&
+        (!peak || d.memory.peakBytes > peak->memory.peakBytes))
+      peak = &d;
+  if (peak)
+    os << "Peak memory: " << peak->memory.peakBytes << " B live (device "
+       << peak->info.device << ", call " << peak->info.callNum << ", "
+       << (peak->memory.peakOp.empty() ? "outside every op"
+                                       : "in " + peak->memory.peakOp)
+       << ")\n\n";
 
   // Top ops and counter totals per device.
   std::map<uint32_t, std::vector<const Row *>> byDevice;

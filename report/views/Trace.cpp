@@ -5,7 +5,8 @@
 // start (the earliest window begin over all dumps) with nanosecond precision.
 // Nesting is strict per thread (Walk.h clamps children into parents).
 // Counter tracks ("C") carry each PMU event's running total over the
-// thread's top-level records.
+// thread's top-level records, and (memory tracking) the live bytes of the
+// process after every allocation and free.
 //
 // An external Chrome trace merges on the same clock: its timestamps are taken
 // to be CLOCK_MONOTONIC microseconds (what the dumps' calibration maps to),
@@ -19,6 +20,7 @@
 #include "tpuprof/report/model/Json.h"
 #include "tpuprof/report/model/EventNames.h"
 #include "tpuprof/report/model/Load.h"
+#include "tpuprof/report/model/Memory.h"
 
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringExtras.h"
@@ -257,6 +259,19 @@ Error tpuprof::report::writeTrace(const Input &in, const TraceOptions &opts,
             });
           });
         });
+    MemoryTimeline memory(reader);
+    for (const MemoryPoint &p : memory.timeline())
+      j.object([&] {
+        j.attribute("ph", "C");
+        j.attribute("pid", pid);
+        j.attribute("name", "Live bytes");
+        j.attributeBegin("ts");
+        j.rawValue([&](raw_ostream &o) {
+          writeUs(o, absoluteNs(info, p.ticks) - origin);
+        });
+        j.attributeEnd();
+        j.attributeObject("args", [&] { j.attribute("bytes", p.live); });
+      });
     return Error::success();
   });
   if (err)

@@ -75,6 +75,8 @@ struct OpStats {
   uint64_t ns = 0, selfNs = 0, count = 0, minNs = UINT64_MAX, maxNs = 0;
   unsigned rows = 0;
   std::vector<uint64_t> counters;
+  bool memory = false; ///< Some row tracked memory.
+  uint64_t allocBytes = 0, selfAllocBytes = 0, freedBytes = 0, peakBytes = 0;
 };
 
 } // namespace
@@ -147,6 +149,11 @@ int main(int argc, char **argv) {
     s.counters.resize(profile->events.size(), 0);
     for (size_t i = 0; i != row.counters.size() && i != s.counters.size(); ++i)
       s.counters[i] += row.counters[i];
+    s.memory |= row.memoryRecorded;
+    s.allocBytes += row.allocBytes;
+    s.selfAllocBytes += row.selfAllocBytes;
+    s.freedBytes += row.freedBytes;
+    s.peakBytes = std::max(s.peakBytes, row.peakBytes);
   }
 
   Builder b(&context);
@@ -185,6 +192,16 @@ int main(int argc, char **argv) {
     if (!counters.empty())
       fields.push_back(
           b.getNamedAttr("counters", b.getDictionaryAttr(counters)));
+    if (s.memory) {
+      auto bytes = [&](uint64_t v) { return b.getI64IntegerAttr(int64_t(v)); };
+      fields.push_back(b.getNamedAttr(
+          "memory",
+          b.getDictionaryAttr(
+              {b.getNamedAttr("alloc_bytes", bytes(s.allocBytes)),
+               b.getNamedAttr("self_alloc_bytes", bytes(s.selfAllocBytes)),
+               b.getNamedAttr("freed_bytes", bytes(s.freedBytes)),
+               b.getNamedAttr("peak_bytes", bytes(s.peakBytes))})));
+    }
     op->setAttr("tpuprof.stats", b.getDictionaryAttr(fields));
     ++annotated;
   });

@@ -57,7 +57,8 @@ cl::opt<std::string> tableColumns(
     cl::desc("Columns to show, in order: name, duration, self, approx, "
              "percent, cum, "
              "device, count, shapes, outputs, hash, location, kind, function, "
-             "unfinished, migrations, min, mean, median, p90, p99, max, "
+             "unfinished, migrations, alloc, self_alloc, freed, peak, min, "
+             "mean, median, p90, p99, max, "
              "flops, gflops, bytes, bandwidth, bound, a counter's title, or "
              "the sets default, stats, work, counters (default: the default "
              "set, fitted to the terminal's width)"),

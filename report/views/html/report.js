@@ -204,6 +204,9 @@
     { title: 'Hash', value: (r) => r.hash },
     { title: 'Location', value: (r) => locationOf(r) },
     ...(rows.some((r) => r.migrations !== undefined) ? [{ title: 'Migrations', num: true, value: (r) => r.migrations }] : []),
+    ...(rows.some((r) => r.allocBytes !== undefined) ? [
+      ['Alloc (B)', 'allocBytes'], ['Self Alloc (B)', 'selfAllocBytes'], ['Freed (B)', 'freedBytes'], ['Peak (B)', 'peakBytes'],
+    ].map(([title, key]) => ({ title, num: true, value: (r) => (r[key] === undefined ? -1 : r[key]), cell: (r) => el('td', 'num', r[key] === undefined ? '-' : String(r[key])) })) : []),
   ];
   data.events.forEach((name, ei) => opColumns.push({ title: name, num: true, value: (r) => r.counters[ei] }));
   const opItems = rows.map((r, i) => Object.assign({ key: i }, r));
@@ -365,6 +368,15 @@
     y += lane.h + LANE_GAP;
     if (groups.length) groups[groups.length - 1].end = y;
   }
+  // Memory tracking: per process window, the live bytes over time and the
+  // buffer view under the op lanes (each buffer from its allocation to its
+  // free, as high as its size, on the live bytes below it when allocated).
+  const MEM_LIVE_H = 56, MEM_BUF_H = 120;
+  const memLanes = (data.memory || []).map((m) => {
+    const ml = { m, yLive: y, yBuf: y + MEM_LIVE_H + 4, peak: Math.max(1, m.peak) };
+    y += MEM_LIVE_H + 4 + MEM_BUF_H + LANE_GAP;
+    return ml;
+  });
   const canvas = $('timeline');
   const cssHeight = Math.max(y, AXIS_H + 30);
   canvas.style.height = `${cssHeight}px`;
@@ -432,6 +444,67 @@
       ctx.fillStyle = '#1d2330';
       ctx.fillText(laneLabel(lane.info), 6, lane.y + Math.min(lane.h, ROW_H * 2) / 2);
     }
+    for (const ml of memLanes) drawMemory(ml);
+  }
+  const bufferColor = (b) => `hsl(${hashString(b[4]) % 360}, 55%, 58%)`;
+  function drawMemory(ml) {
+    const m = ml.m, right = GUTTER + plotW();
+    for (const [y0, h] of [[ml.yLive, MEM_LIVE_H], [ml.yBuf, MEM_BUF_H]]) {
+      ctx.fillStyle = '#f6f7f9';
+      ctx.fillRect(GUTTER, y0, plotW(), h);
+    }
+    ctx.save();
+    ctx.beginPath(); ctx.rect(GUTTER, ml.yLive, plotW(), ml.yBuf + MEM_BUF_H - ml.yLive); ctx.clip();
+    // Live bytes: a step line, filled below.
+    const base = ml.yLive + MEM_LIVE_H - 1, yOf = (v) => base - v / ml.peak * (MEM_LIVE_H - 6);
+    ctx.beginPath(); ctx.moveTo(GUTTER, base);
+    let prev = base;
+    for (let i = 0; i < m.t.length; i++) {
+      const x = xOf(m.t[i]);
+      if (x > right) break;
+      const yy = yOf(m.live[i]);
+      ctx.lineTo(Math.max(GUTTER, x), prev); ctx.lineTo(Math.max(GUTTER, x), yy);
+      prev = yy;
+    }
+    ctx.lineTo(right, prev); ctx.lineTo(right, base); ctx.closePath();
+    ctx.fillStyle = 'rgba(127, 86, 217, 0.3)'; ctx.fill();
+    ctx.strokeStyle = '#7f56d9'; ctx.stroke();
+    // Buffers: lifetime x size.
+    const scale = (MEM_BUF_H - 2) / ml.peak, bottom = ml.yBuf + MEM_BUF_H - 1;
+    for (const b of m.buffers) {
+      const x0 = xOf(b[0]), x1 = xOf(b[1]);
+      if (x1 < GUTTER || x0 > right) continue;
+      ctx.fillStyle = bufferColor(b);
+      ctx.fillRect(x0, bottom - (b[3] + b[2]) * scale, Math.max(1, x1 - x0), Math.max(1, b[2] * scale));
+    }
+    ctx.restore();
+    ctx.fillStyle = '#1d2330';
+    ctx.fillText(`memory, device ${m.device}`, 6, ml.yLive + 10);
+    ctx.fillText(`peak ${m.peak.toLocaleString('en-US')} B`, 6, ml.yLive + 26);
+    ctx.fillText('buffers', 6, ml.yBuf + 10);
+    if (m.buffersLeftOut) ctx.fillText(`(${m.buffersLeftOut} small ones left out)`, 6, ml.yBuf + 26);
+  }
+  /** The memory lane part under (x, y): live bytes at a time, or a buffer. */
+  function hitMemory(x, y) {
+    const t = tOf(x);
+    for (const ml of memLanes) {
+      const m = ml.m;
+      if (y >= ml.yLive && y < ml.yLive + MEM_LIVE_H) {
+        let lo = 0, hi = m.t.length;
+        while (lo < hi) { const mid = (lo + hi) >> 1; if (m.t[mid] <= t) lo = mid + 1; else hi = mid; }
+        return { ml, live: lo ? m.live[lo - 1] : 0, t };
+      }
+      if (y >= ml.yBuf && y < ml.yBuf + MEM_BUF_H) {
+        const scale = (MEM_BUF_H - 2) / ml.peak, v = (ml.yBuf + MEM_BUF_H - 1 - y) / scale;
+        const slack = 2 * (view.t1 - view.t0) / plotW(), vs = 2 / scale;
+        for (let i = m.buffers.length - 1; i >= 0; i--) {
+          const b = m.buffers[i];
+          if (t >= b[0] - slack && t <= b[1] + slack && v >= b[3] - vs && v <= b[3] + b[2] + vs) return { ml, buffer: b };
+        }
+        return null;
+      }
+    }
+    return null;
   }
   function drawEvents(lane) {
     const t0 = view.t0, t1 = view.t1, scale = plotW() / (t1 - t0);
@@ -486,7 +559,7 @@
   function hit(x, y) {
     if (x < GUTTER) return null;
     const lane = lanes.find((l) => y >= l.y && y < l.y + l.h);
-    if (!lane) return null;
+    if (!lane) return hitMemory(x, y);
     const t = tOf(x);
     if (bucketed) {
       const b = Math.floor(t / tl.bucketNs);
@@ -507,7 +580,18 @@
     if (!h) { tip.hidden = true; return; }
     const lines = [];
     let title;
-    if (h.bucket !== undefined) {
+    if (h.ml) {
+      const bytes = (v) => `${v.toLocaleString('en-US')} B`;
+      if (h.buffer) {
+        const b = h.buffer;
+        title = b[4];
+        lines.push(['size', bytes(b[2])], ['allocated', fmtDur(b[0])], ['lifetime', fmtDur(b[1] - b[0])],
+          ['kind', b[5]], ['address', `0x${b[6]}`], ['live below it', bytes(b[3])]);
+      } else {
+        title = `live at ${fmtDur(h.t)}`;
+        lines.push(['live', bytes(h.live)], ['peak', bytes(h.ml.m.peak)]);
+      }
+    } else if (h.bucket !== undefined) {
       const l = h.lane, b = h.bucket, w = tl.bucketNs;
       title = `${fmtDur(b * w)} – ${fmtDur((b + 1) * w)}`;
       lines.push(['busy', `${pct(l.busy[b], w)} %`], ['records begun', l.count[b]]);
@@ -587,6 +671,7 @@
     if (moved || e.target !== canvas) return;
     const [x, y] = local(e);
     const h = hit(x, y);
+    if (h && h.ml) return;
     if (h) selectRow(h.bucket !== undefined ? rowOfSite(h.lane.top[h.bucket]) : rowOfSite(h.lane.site[h.i]), 'timeline');
     else selectRow(-1, 'timeline');
   });

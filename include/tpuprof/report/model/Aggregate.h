@@ -99,6 +99,14 @@ struct Row {
   /// carried the word.
   uint64_t migrations = 0;
   bool cpuRecorded = false;
+  /// Memory (dumps that tracked it, format.h version 5): bytes allocated
+  /// while a record of this row was open, nested ops included ("Alloc"),
+  /// and with it the innermost open probe ("Self Alloc"); bytes freed while
+  /// one was open, nested included; the highest live bytes of the process
+  /// while one ran (MemoryTimeline). `memoryRecorded`: some record of the
+  /// row ran in a window that tracked memory (else the views show "-").
+  bool memoryRecorded = false;
+  uint64_t allocBytes = 0, selfAllocBytes = 0, freedBytes = 0, peakBytes = 0;
 
   /// The first location, or "" when none is known.
   llvm::StringRef location() const {
@@ -122,6 +130,19 @@ struct ThreadSummary {
   /// Corrected time of top-level records (WalkFrame::topLevel()) by probe
   /// kind: op, launch, user, unknown probe.
   uint64_t busyNs[4] = {0, 0, 0, 0};
+};
+
+/// A dump's memory records (MemoryTimeline), for the summary.
+struct MemorySummary {
+  bool tracked = false; ///< The window tracked memory (or has records of it).
+  uint64_t allocs = 0, allocBytes = 0;
+  uint64_t frees = 0, freedBytes = 0, untrackedFrees = 0;
+  uint64_t peakBytes = 0;
+  uint64_t peakNs = 0; ///< When the peak was reached, from the window's begin.
+  /// The op innermost at the peak: "name [shapes] at location", "" when it
+  /// was reached outside every probe.
+  std::string peakOp;
+  uint64_t liveAtEnd = 0; ///< Allocated in the window and never freed.
 };
 
 /// What the table's configuration block and the summary say about one dump.
@@ -148,6 +169,7 @@ struct DumpSummary {
   /// order (`events`).
   std::vector<std::string> events;
   std::vector<uint64_t> topLevelCounters;
+  MemorySummary memory;
 };
 
 /// Rows and totals over all dumps added.

@@ -101,6 +101,9 @@ struct WalkVisitor {
   void thread(const ThreadInfo &) {}
   /// When `f` is pushed; `parent` is the record it nests in, or null.
   void open(WalkFrame &f, const WalkFrame *parent) {}
+  /// A memory record (format.h, version 5) in its place in the stream;
+  /// `open` holds the records open around it, innermost last.
+  void memory(const MemoryEventView &, llvm::ArrayRef<WalkFrame> open) {}
   // void close(const WalkFrame &f, llvm::ArrayRef<WalkFrame> ancestors);
 };
 
@@ -166,7 +169,13 @@ void walkDump(const DumpReader &dump, Visitor &visitor, bool timeline) {
   for (const ThreadInfo &thread : dump.threads()) {
     visitor.thread(thread);
     uint64_t seq = 0;
-    dump.forEachRecord(thread, [&](const RecordView &r) {
+    auto onMemory = [&](const MemoryEventView &m) {
+      // Only `depth` probes are open: deeper records have ended.
+      while (!stack.empty() && stack.back().record.depth >= m.depth)
+        pop(timeline ? absoluteNs(info, m.time) : 0);
+      visitor.memory(m, llvm::ArrayRef<WalkFrame>(stack));
+    };
+    dump.forEachEvent(thread, [&](const RecordView &r) {
       bool finished = r.isFinished();
       uint64_t beginNs = 0, rawNs = 0;
       if (timeline) {
@@ -196,7 +205,7 @@ void walkDump(const DumpReader &dump, Visitor &visitor, bool timeline) {
           f.beginNs = std::max(f.beginNs, parent->beginNs);
       }
       visitor.open(f, parent);
-    });
+    }, onMemory);
     while (!stack.empty())
       pop(windowEndNs);
   }

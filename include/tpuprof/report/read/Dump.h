@@ -166,11 +166,14 @@ struct ThreadInfo {
   /// THREAD section.
   struct Part {
     uint64_t offset = 0;  ///< File offset of the first record.
-    uint64_t records = 0; ///< Records there.
+    uint64_t records = 0; ///< Records there, memory records included.
   };
   std::vector<Part> parts;
   DropCounts drops;     ///< `dropped` by reason.
   uint64_t unwound = 0; ///< As DumpInfo::unwound, for this thread.
+  /// Version 5: memory records in the stream (not in numRecords, which
+  /// counts probe pairs).
+  uint64_t numMemoryEvents = 0;
 };
 
 /// One record, viewed in place in the dump's bytes (which need not be
@@ -191,6 +194,22 @@ struct RecordView {
   /// readings, not deltas).
   uint64_t counter(unsigned i) const;
 };
+
+/// One memory record (format.h tpuprof_memory_record), viewed in place.
+struct MemoryEventView {
+  uint64_t time = 0;    ///< Ticks.
+  uint32_t probe = 0;   ///< Innermost open probe, UINT32_MAX for none.
+  uint16_t depth = 0;   ///< Open probes on its thread.
+  uint8_t event = 0;    ///< tpuprof_memory_event
+  uint8_t source = 0;   ///< tpuprof_memory_source
+  uint64_t address = 0;
+  uint64_t size = 0;    ///< 0 for a free.
+  uint64_t offset = 0;  ///< File offset of the record.
+  bool isAlloc() const { return event == TPUPROF_MEMORY_ALLOC; }
+};
+
+/// "heap", "memref", "stack" or "device" for a tpuprof_memory_source.
+llvm::StringRef memorySourceName(uint8_t source);
 
 /// Parses and validates a probe table blob. `fileName` and `baseOffset`
 /// (the blob's offset in its file) only shape error messages.
@@ -225,6 +244,13 @@ public:
   /// stream was validated by open(), so this cannot fail.
   void forEachRecord(const ThreadInfo &thread,
                      llvm::function_ref<void(const RecordView &)> fn) const;
+  /// Same, with the thread's memory records (version 5) in their places
+  /// among the pairs; `onMemory` may be null.
+  void forEachEvent(
+      const ThreadInfo &thread, llvm::function_ref<void(const RecordView &)> fn,
+      llvm::function_ref<void(const MemoryEventView &)> onMemory) const;
+  /// Whether any thread has memory records.
+  bool hasMemoryEvents() const;
 
 private:
   explicit DumpReader(std::unique_ptr<llvm::MemoryBuffer> buffer)
