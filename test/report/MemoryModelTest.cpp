@@ -17,9 +17,13 @@
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include "gtest/gtest.h"
+
+#include <cstddef>
+#include <cstring>
 
 using namespace tpuprof;
 using namespace tpuprof::report;
@@ -156,6 +160,36 @@ TEST_F(MemoryModel, TimelineAndBuffers) {
   EXPECT_EQ(t.peakDuring(0, UINT64_MAX), 150u);
   EXPECT_EQ(t.peakDuring(t.timeline()[2].ticks, UINT64_MAX), 150u); // at begin
   EXPECT_EQ(t.peakDuring(t.timeline()[3].ticks, UINT64_MAX), 50u);
+}
+
+TEST_F(MemoryModel, ReaderChecksMemoryRecords) {
+  tpuprof_set_memory(1);
+  ASSERT_EQ(tpuprof_enable(0, 0), 0);
+  __tpuprof_alloc(at(0x10), 100, TPUPROF_SOURCE_HEAP);
+  ASSERT_EQ(tpuprof_disable(), 0);
+  auto buf = llvm::MemoryBuffer::getFile(tpuprof_last_dump_path());
+  ASSERT_TRUE(bool(buf));
+  std::string bytes = (*buf)->getBuffer().str();
+  const uint32_t kind = TPUPROF_RECORD_MEMORY;
+  size_t at = bytes.find(std::string(reinterpret_cast<const char *>(&kind), 4));
+  ASSERT_NE(at, std::string::npos);
+  ASSERT_TRUE(bool(DumpReader::fromBytes(bytes, "m.dump")));
+
+  std::string badEvent = bytes;
+  badEvent[at + offsetof(tpuprof_memory_record, event)] = 7;
+  llvm::Expected<DumpReader> r = DumpReader::fromBytes(badEvent, "m.dump");
+  ASSERT_FALSE(bool(r));
+  EXPECT_TRUE(contains(llvm::toString(r.takeError()),
+                       "is a memory record of an unknown event"));
+
+  // Version 4 defined no record kind: the same record is unknown there.
+  std::string v4 = bytes;
+  const uint32_t four = 4;
+  std::memcpy(&v4[offsetof(tpuprof_dump_header, version)], &four, 4);
+  r = DumpReader::fromBytes(v4, "m.dump");
+  ASSERT_FALSE(bool(r));
+  EXPECT_TRUE(contains(llvm::toString(r.takeError()),
+                       "is of a record kind this reader does not know"));
 }
 
 TEST_F(MemoryModel, WithoutTrackingThereAreNoMemoryFigures) {

@@ -849,7 +849,9 @@ TEST_F(Runtime, EnvironmentProfilesTheWholeRun) {
   EXPECT_EQ(d.header.pid, (uint32_t)c.pid);
   EXPECT_EQ(d.header.mode, 2u);
   EXPECT_EQ(d.header.device, 5u);
-  EXPECT_EQ(d.header.flags, (uint32_t)TPUPROF_DUMP_COMPLETE);
+  // Mode 2 tracks memory.
+  EXPECT_EQ(d.header.flags,
+            (uint32_t)(TPUPROF_DUMP_COMPLETE | TPUPROF_DUMP_MEMORY));
   ASSERT_EQ(d.threads.size(), 1u);
   EXPECT_EQ(d.threads[0].head.tid, (uint64_t)c.pid); // The main thread.
   EXPECT_EQ(d.threads[0].records.size(), 8u);

@@ -586,7 +586,7 @@
         const b = h.buffer;
         title = b[4];
         lines.push(['size', bytes(b[2])], ['allocated', fmtDur(b[0])], ['lifetime', fmtDur(b[1] - b[0])],
-          ['kind', b[5]], ['address', `0x${b[6]}`], ['live below it', bytes(b[3])]);
+          ['kind', b[5]], ['address', b[6]], ['live below it', bytes(b[3])]);
       } else {
         title = `live at ${fmtDur(h.t)}`;
         lines.push(['live', bytes(h.live)], ['peak', bytes(h.ml.m.peak)]);
@@ -710,5 +710,16 @@
     timelineMode: tl.mode,
     // Per run (runs apart): the y of its axis, for scripted checks.
     runAxes: () => groups.map((g) => ({ run: g.run, axisY: g.axisY, end: g.end })),
+    // Per memory lane: where its largest buffer's middle and its live-bytes
+    // line are drawn (canvas coordinates), for scripted hovers.
+    memoryLanes: () => memLanes.map((ml) => {
+      const bs = ml.m.buffers;
+      const b = bs.reduce((a, c) => (c[2] > a[2] ? c : a), bs[0]);
+      const scale = (MEM_BUF_H - 2) / ml.peak;
+      return {
+        buffers: bs.length, peak: ml.m.peak, liveY: ml.yLive + MEM_LIVE_H / 2,
+        bufferX: b ? xOf((b[0] + b[1]) / 2) : 0, bufferY: b ? ml.yBuf + MEM_BUF_H - 1 - (b[3] + b[2] / 2) * scale : 0,
+      };
+    }),
   });
 })();

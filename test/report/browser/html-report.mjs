@@ -5,6 +5,7 @@
 //                        [--buckets BUCKETED.html]
 //                        [--runs TWO_RUNS.html --runs-screenshot OUT.png
 //                         [--copy-runs-screenshot PATH]]
+//                        [--memory MEMORY.html --memory-screenshot OUT.png]
 //
 // Loads the pages from file:// through the DevTools protocol (playwright-core
 // driving Debian's /usr/bin/chromium) and checks what a person would: no
@@ -244,6 +245,31 @@ try {
     await r.page.close();
   }
 
+  // ---- memory tracking: columns, the live-bytes lane, the buffer view ------
+  if (args.memory) {
+    const m = await open(args.memory);
+    const heads = await m.page.$$eval('#ops thead th', (ths) => ths.map((t) => t.textContent));
+    for (const t of ['Alloc (B)', 'Self Alloc (B)', 'Freed (B)', 'Peak (B)'])
+      check(heads.includes(t), `the op table has ${t}: ${heads.join(', ')}`);
+    const lanes = await m.page.evaluate(() => window.tpuprofReport.memoryLanes());
+    check(lanes.length === 1 && lanes[0].buffers > 0 && lanes[0].peak > 0, `one memory lane with buffers: ${JSON.stringify(lanes)}`);
+    if (lanes.length) {
+      const box = await m.page.locator('#timeline').boundingBox();
+      await m.page.mouse.move(box.x + lanes[0].bufferX, box.y + lanes[0].bufferY);
+      await m.page.waitForTimeout(100);
+      const tip = await m.page.$eval('#tooltip', (t) => (t.hidden ? '' : t.innerText));
+      check(/tosa\./.test(tip) && /size/.test(tip) && /lifetime/.test(tip),
+        `hovering a buffer names the op that allocated it: '${tip.replace(/\n/g, ' ')}'`);
+      await m.page.screenshot({ path: args['memory-screenshot'], fullPage: true });
+      await m.page.mouse.move(box.x + box.width / 2, box.y + lanes[0].liveY);
+      await m.page.waitForTimeout(100);
+      const live = await m.page.$eval('#tooltip', (t) => (t.hidden ? '' : t.innerText));
+      check(/live/.test(live) && /peak/.test(live), `hovering the memory lane shows the live bytes: '${live.replace(/\n/g, ' ')}'`);
+    }
+    check(m.log.errors.length === 0, `memory page console/page errors: ${JSON.stringify(m.log.errors)}`);
+    await m.page.close();
+  }
+
   // ---- the hostile page ----------------------------------------------------
   const hostile = await open(args.hostile);
   await hostile.page.waitForTimeout(300);
@@ -261,7 +287,7 @@ try {
 
   console.log(failures ? `html-report: ${failures} check(s) failed` :
     `html-report: ok: ${rowCount} rows, sorting, row/IR selection, zoom, pan, hover, diff, hostile page inert` +
-    (args.runs ? ', two runs on two axes' : ''));
+    (args.runs ? ', two runs on two axes' : '') + (args.memory ? ', memory lanes' : ''));
 } catch (e) {
   failures++;
   console.log(`FAIL: ${e && e.stack ? e.stack : e}`);
