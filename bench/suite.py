@@ -155,6 +155,20 @@ def components():
               "--callgrind-functions", "20"] if quick else
              ["--iters", "10000", "--functions", "600"]),
             1800),
+        Component(
+            "memory", "a tracked malloc/free pair against a plain one",
+            lambda build: [(b(build, "memory_overhead"), built)],
+            lambda build, runs, quick: [b(build, "memory_overhead"),
+                                        "--rounds", str(3 * runs)] +
+            (["--pairs", "100000"] if quick else []),
+            300),
+        Component(
+            "memory", "memory tracking end to end (tpuprof-run --memory)",
+            lambda build: [(src("bench/memory_e2e.py"), absent),
+                           (b(build, "tpuprof-run"), built)],
+            lambda build, runs, quick: [py, src("bench/memory_e2e.py"),
+                                        build, "--runs", str(runs)],
+            1800, log="memory-e2e"),
     ]
 
 
