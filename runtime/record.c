@@ -927,8 +927,9 @@ static void rt_memory(uint8_t event, uint32_t source, const void *ptr,
                       uint64_t size) {
   // The inline check happened before the allocation: tracking may have
   // been switched off since.
-  if (TPUPROF_RT_UNLIKELY(!ptr || source > TPUPROF_MEMORY_SOURCE_MAX ||
-                          !__atomic_load_n(&__tpuprof_memory, __ATOMIC_RELAXED)))
+  if (TPUPROF_RT_UNLIKELY(
+          !ptr || source > TPUPROF_MEMORY_SOURCE_MAX ||
+          !__atomic_load_n(&__tpuprof_memory, __ATOMIC_RELAXED)))
     return;
   rt_thread *t = tls_thread;
   uint32_t gen = __atomic_load_n(&__tpuprof_rt_gen, __ATOMIC_RELAXED);
@@ -939,7 +940,8 @@ static void rt_memory(uint8_t event, uint32_t source, const void *ptr,
   }
   const uint64_t need = sizeof(tpuprof_memory_record);
   uint8_t *p = t->cur;
-  if (TPUPROF_RT_UNLIKELY(need > (uint64_t)((uintptr_t)t->lim - (uintptr_t)p))) {
+  uint64_t room = (uint64_t)((uintptr_t)t->lim - (uintptr_t)p);
+  if (TPUPROF_RT_UNLIKELY(need > room)) {
     p = make_room(t, need);
     if (!p)
       return;

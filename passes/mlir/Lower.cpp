@@ -325,7 +325,8 @@ void TpuProfileLowerPass::runOnOperation() {
                   module->hasAttr(kProbesAttrName);
   // Memory: in an instrumented module, or one this pass lowered before (a
   // second run after a deallocation pipeline).
-  if (memory && (hasTable || !probeOps.empty() || module.lookupSymbol(kBaseSym)))
+  if (memory &&
+      (hasTable || !probeOps.empty() || module.lookupSymbol(kBaseSym)))
     wrapMemoryOps(module);
   if (probeOps.empty() && !hasTable)
     return;

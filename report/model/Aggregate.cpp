@@ -146,8 +146,9 @@ static MemorySummary summarizeMemory(const DumpReader &dump,
     m.peakNs = t.peakTicks > info.windowBegin
                    ? info.ticksToNs(t.peakTicks - info.windowBegin)
                    : 0;
-    if (const Probe *p = t.peakProbe == kNoProbe ? nullptr
-                                                 : dump.findProbe(t.peakProbe)) {
+    const Probe *p =
+        t.peakProbe == kNoProbe ? nullptr : dump.findProbe(t.peakProbe);
+    if (p) {
       m.peakOp = p->name.str();
       if (!p->shapes.empty())
         m.peakOp += " [" + p->shapes.str() + "]";
@@ -346,7 +347,8 @@ void Aggregator::add(const DumpReader &dump) {
     void memory(const MemoryEventView &m, ArrayRef<WalkFrame> open) {
       if (open.empty())
         return;
-      uint64_t bytes = m.isAlloc() ? m.size : memoryTimeline.freedSize(m.offset);
+      uint64_t bytes =
+          m.isAlloc() ? m.size : memoryTimeline.freedSize(m.offset);
       for (const WalkFrame &f : open) {
         Row &row = agg.result.rows[f.user];
         (m.isAlloc() ? row.allocBytes : row.freedBytes) += bytes;

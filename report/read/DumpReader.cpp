@@ -886,8 +886,8 @@ Error DumpParser::readSegments() {
         end = TPUPROF_READ_FIELD(r, tpuprof_record, end);
       }
       const char *bad = nullptr;
-      const bool memory =
-          probe == TPUPROF_RECORD_MEMORY && h.version >= 5 && left >= kRecordSize;
+      const bool memory = probe == TPUPROF_RECORD_MEMORY && h.version >= 5 &&
+                          left >= kRecordSize;
       if (left < kRecordSize)
         bad = "is truncated";
       else if (full > left)
@@ -896,13 +896,12 @@ Error DumpParser::readSegments() {
         bad = checkMemoryRecord(r, numDims, numCounters);
         if (bad && !*bad && !g.scan)
           bad = "is a memory record without a time";
-      }
+      } else if (probe >= TPUPROF_RECORD_KIND_BASE)
+        bad = "is of a record kind this reader does not know";
       else if (numCounters != events.size())
         bad = "has a counter count other than the dump's event count";
       else if (end != 0 && end < begin)
         bad = "ends before it begins";
-      else if (probe >= TPUPROF_RECORD_KIND_BASE)
-        bad = "is of a record kind this reader does not know";
       else if (g.scan && begin == 0)
         bad = "";
       if (bad && g.scan)
@@ -911,7 +910,8 @@ Error DumpParser::readSegments() {
         return formatError(file, off,
                            "record " + Twine(n) + " of " + where + " " + bad);
       if (!complete)
-        h.windowEnd = std::max(h.windowEnd, memory ? begin : std::max(begin, end));
+        h.windowEnd =
+            std::max(h.windowEnd, memory ? begin : std::max(begin, end));
       off += full;
       ++n;
       memoryEvents += memory;

@@ -200,8 +200,9 @@ void addMemoryLane(const DumpReader &reader, const DumpSummary &d,
                                     : " at " + p->location.str())
              : ("<unknown probe " + Twine(b.probe) + ">").str();
     }
-    m.buffers.push_back({rel(b.allocTicks), b.freeTicks ? rel(b.freeTicks) : end,
-                         b.size, b.address, after - std::min(after, b.size),
+    m.buffers.push_back({rel(b.allocTicks),
+                         b.freeTicks ? rel(b.freeTicks) : end, b.size,
+                         b.address, after - std::min(after, b.size),
                          std::move(op), b.source});
   }
   data.memory.push_back(std::move(m));

@@ -78,7 +78,8 @@ Error tpuprof::report::printSourceListing(const Input &in,
     }
   }
   // With memory tracking, the bytes each line's probes allocated.
-  bool memory = any_of(profile.rows, [](const Row &r) { return r.memoryRecorded; });
+  bool memory =
+      any_of(profile.rows, [](const Row &r) { return r.memoryRecorded; });
   auto margin = [&](const LineStats &s) {
     std::string m =
         formatv("{0,12:F2} {1,7:F2} {2,8}", double(s.ns) / 1000.0,
