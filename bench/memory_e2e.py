@@ -26,6 +26,8 @@ def main():
     ap.add_argument("--seconds", type=float, default=0.5)
     ap.add_argument("--batch-mlp", type=int, default=64)
     ap.add_argument("--batch-convnet", type=int, default=8)
+    ap.add_argument("--models", default="mlp,convnet",
+                    help="which bundled models (comma-separated)")
     args = ap.parse_args()
     run = os.path.join(args.build, "bin", "tpuprof-run")
     env = dict(os.environ)
@@ -38,6 +40,8 @@ def main():
         for name, file, batch in [("mlp", "mlp.mlir", args.batch_mlp),
                                   ("convnet", "convnet.mlir",
                                    args.batch_convnet)]:
+            if name not in args.models.split(","):
+                continue
             for b in sorted({1, batch}):
                 path = e2e.batched(os.path.join(e2e.ROOT, "examples", file), b,
                                    tmp)
