@@ -36,6 +36,7 @@
 #include "llvm/IR/DiagnosticPrinter.h"
 #include "llvm/IR/EHPersonalities.h"
 #include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/MDBuilder.h"
@@ -533,17 +534,27 @@ bool Instrumenter::run() {
 
   declareRuntime();
   // Where allocations are wrapped: the instrumented functions and the
-  // regions their launches run (an OpenMP fork's outlined microtask).
+  // regions their launches run (an OpenMP fork's outlined microtask, and
+  // the internal functions it calls: with -g clang outlines the body once
+  // more, as `..._debug__`).
   SetVector<Function *> memoryScope;
   for (auto &item : work) {
     memoryScope.insert(item.first);
-    for (const Launch &l : item.second)
-      if (l.callee->getName().starts_with("__kmpc_fork") &&
-          l.call->arg_size() > 2)
-        if (auto *task = dyn_cast<Function>(
-                l.call->getArgOperand(2)->stripPointerCasts());
-            task && !task->isDeclaration())
-          memoryScope.insert(task);
+    for (const Launch &l : item.second) {
+      if (!l.callee->getName().starts_with("__kmpc_fork") ||
+          l.call->arg_size() <= 2)
+        continue;
+      auto *task =
+          dyn_cast<Function>(l.call->getArgOperand(2)->stripPointerCasts());
+      if (!task || task->isDeclaration())
+        continue;
+      memoryScope.insert(task);
+      for (Instruction &inst : instructions(*task))
+        if (auto *call = dyn_cast<CallBase>(&inst))
+          if (Function *f = call->getCalledFunction();
+              f && f->hasLocalLinkage() && !f->isDeclaration())
+            memoryScope.insert(f);
+    }
   }
   for (auto &item : work) {
     Function *f = item.first;
