@@ -27,11 +27,17 @@
 
 // BUF-LABEL: func.func @main(%arg0: memref<1x4x8xf32>, %arg1: memref<1x8x16xf32>, %arg2: memref<1x4x16xf32>) -> memref<1x16x4xf32>
 // BUF-NEXT: memref.get_global
-// Begin of probe 0, then exactly the exp's allocation and loop nest, then
-// the end of probe 0.
+// Begin of probe 0, then exactly the exp's allocation (with its memory
+// tracking guard) and loop nest, then the end of probe 0.
 // BUF-NEXT: %[[L0:.*]] = llvm.mlir.constant(0 : i32) : i32
 // BUF-NEXT: llvm.call @__tpuprof_begin_guard(%[[L0]]) : (i32) -> ()
 // BUF-NEXT: %[[EXP:.*]] = memref.alloc() {alignment = 64 : i64} : memref<1x4x8xf32>
+// BUF-NEXT: arith.constant {{[0-9]+}} : index
+// BUF-NEXT: arith.index_cast
+// BUF-NEXT: memref.extract_aligned_pointer_as_index %[[EXP]]
+// BUF-NEXT: arith.index_cast
+// BUF-NEXT: arith.constant 1 : i32
+// BUF-NEXT: llvm.call @__tpuprof_alloc_guard
 // BUF-NEXT: linalg.generic {{.*}} ins(%arg0 : memref<1x4x8xf32>) outs(%[[EXP]] : memref<1x4x8xf32>)
 // BUF-NEXT: ^bb0
 // BUF-NEXT: math.exp
@@ -44,6 +50,12 @@
 // BUF-NEXT: llvm.call @__tpuprof_begin_guard(%[[L1]]) : (i32) -> ()
 // BUF-NEXT: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
 // BUF-NEXT: %[[MM:.*]] = memref.alloc() {alignment = 64 : i64} : memref<1x4x16xf32>
+// BUF-NEXT: arith.constant {{[0-9]+}} : index
+// BUF-NEXT: arith.index_cast
+// BUF-NEXT: memref.extract_aligned_pointer_as_index %[[MM]]
+// BUF-NEXT: arith.index_cast
+// BUF-NEXT: arith.constant 1 : i32
+// BUF-NEXT: llvm.call @__tpuprof_alloc_guard
 // BUF-NEXT: linalg.fill ins(%[[ZERO]] : f32) outs(%[[MM]] : memref<1x4x16xf32>)
 // BUF-NEXT: linalg.batch_matmul ins(%[[EXP]], %arg1 : memref<1x4x8xf32>, memref<1x8x16xf32>) outs(%[[MM]] : memref<1x4x16xf32>)
 // BUF-NEXT: %[[L1:.*]] = llvm.mlir.constant(1 : i32) : i32
@@ -52,6 +64,12 @@
 // BUF-NEXT: %[[L2:.*]] = llvm.mlir.constant(2 : i32) : i32
 // BUF-NEXT: llvm.call @__tpuprof_begin_guard(%[[L2]]) : (i32) -> ()
 // BUF-NEXT: %[[ADD:.*]] = memref.alloc() {alignment = 64 : i64} : memref<1x4x16xf32>
+// BUF-NEXT: arith.constant {{[0-9]+}} : index
+// BUF-NEXT: arith.index_cast
+// BUF-NEXT: memref.extract_aligned_pointer_as_index %[[ADD]]
+// BUF-NEXT: arith.index_cast
+// BUF-NEXT: arith.constant 1 : i32
+// BUF-NEXT: llvm.call @__tpuprof_alloc_guard
 // BUF-NEXT: linalg.generic {{.*}} ins(%[[MM]], %arg2 : memref<1x4x16xf32>, memref<1x4x16xf32>) outs(%[[ADD]] : memref<1x4x16xf32>)
 // BUF-NEXT: ^bb0
 // BUF-NEXT: arith.addf
@@ -63,6 +81,12 @@
 // BUF-NEXT: %[[L3:.*]] = llvm.mlir.constant(3 : i32) : i32
 // BUF-NEXT: llvm.call @__tpuprof_begin_guard(%[[L3]]) : (i32) -> ()
 // BUF-NEXT: %[[TR:.*]] = memref.alloc() {alignment = 64 : i64} : memref<1x16x4xf32>
+// BUF-NEXT: arith.constant {{[0-9]+}} : index
+// BUF-NEXT: arith.index_cast
+// BUF-NEXT: memref.extract_aligned_pointer_as_index %[[TR]]
+// BUF-NEXT: arith.index_cast
+// BUF-NEXT: arith.constant 1 : i32
+// BUF-NEXT: llvm.call @__tpuprof_alloc_guard
 // BUF-NEXT: linalg.transpose ins(%[[ADD]] : memref<1x4x16xf32>) outs(%[[TR]] : memref<1x16x4xf32>) permutation = [0, 2, 1]
 // BUF-NEXT: %[[L3:.*]] = llvm.mlir.constant(3 : i32) : i32
 // BUF-NEXT: llvm.call @__tpuprof_end_guard(%[[L3]]) : (i32) -> ()
@@ -78,50 +102,52 @@
 // LLVM-DAG: %[[C0:.*]] = llvm.mlir.constant(0 : i32) : i32
 // Probe 0 (exp).
 // LLVM: llvm.call @__tpuprof_begin_guard(%[[C0]]) : (i32) -> ()
-// LLVM-NOT: llvm.call @__tpuprof_
+// LLVM-NOT: llvm.call @__tpuprof_{{begin|end}}
 // LLVM: llvm.call @malloc
-// LLVM-NOT: llvm.call @__tpuprof_
+// LLVM-NOT: llvm.call @__tpuprof_{{begin|end}}
 // LLVM: llvm.intr.exp
-// LLVM-NOT: llvm.call @__tpuprof_
+// LLVM-NOT: llvm.call @__tpuprof_{{begin|end}}
 // LLVM: llvm.call @__tpuprof_end_guard(%[[C0]]) : (i32) -> ()
 // LLVM-NOT: llvm.call @malloc
 // LLVM-NOT: llvm.f{{mul|add}}
 // LLVM-NOT: llvm.intr.exp
 // Probe 1 (matmul): malloc, zero-fill loop, then the fmul/fadd loop nest.
 // LLVM: llvm.call @__tpuprof_begin_guard(%[[C1]]) : (i32) -> ()
-// LLVM-NOT: llvm.call @__tpuprof_
+// LLVM-NOT: llvm.call @__tpuprof_{{begin|end}}
 // LLVM: llvm.call @malloc
-// LLVM-NOT: llvm.call @__tpuprof_
+// LLVM-NOT: llvm.call @__tpuprof_{{begin|end}}
 // LLVM: llvm.store
-// LLVM-NOT: llvm.call @__tpuprof_
+// LLVM-NOT: llvm.call @__tpuprof_{{begin|end}}
 // LLVM: llvm.fmul
 // LLVM-NEXT: llvm.fadd
-// LLVM-NOT: llvm.call @__tpuprof_
+// LLVM-NOT: llvm.call @__tpuprof_{{begin|end}}
+// The exp's buffer dies here, its last reader (tpuprof-free-early).
+// LLVM: llvm.call @free
+// LLVM-NOT: llvm.call @__tpuprof_{{begin|end}}
 // LLVM: llvm.call @__tpuprof_end_guard(%[[C1]]) : (i32) -> ()
 // LLVM-NOT: llvm.call @malloc
 // LLVM-NOT: llvm.fmul
 // Probe 2 (add).
 // LLVM: llvm.call @__tpuprof_begin_guard(%[[C2]]) : (i32) -> ()
-// LLVM-NOT: llvm.call @__tpuprof_
+// LLVM-NOT: llvm.call @__tpuprof_{{begin|end}}
 // LLVM: llvm.call @malloc
-// LLVM-NOT: llvm.call @__tpuprof_
+// LLVM-NOT: llvm.call @__tpuprof_{{begin|end}}
 // LLVM: llvm.fadd
-// LLVM-NOT: llvm.call @__tpuprof_
+// LLVM-NOT: llvm.call @__tpuprof_{{begin|end}}
 // LLVM: llvm.call @__tpuprof_end_guard(%[[C2]]) : (i32) -> ()
 // LLVM-NOT: llvm.call @malloc
 // LLVM-NOT: llvm.f{{mul|add}}
 // Probe 3 (transpose): loads and stores only.
 // LLVM: llvm.call @__tpuprof_begin_guard(%[[C3]]) : (i32) -> ()
-// LLVM-NOT: llvm.call @__tpuprof_
+// LLVM-NOT: llvm.call @__tpuprof_{{begin|end}}
 // LLVM: llvm.call @malloc
-// LLVM-NOT: llvm.call @__tpuprof_
+// LLVM-NOT: llvm.call @__tpuprof_{{begin|end}}
 // LLVM: llvm.store
-// LLVM-NOT: llvm.call @__tpuprof_
+// LLVM-NOT: llvm.call @__tpuprof_{{begin|end}}
 // LLVM: llvm.call @__tpuprof_end_guard(%[[C3]]) : (i32) -> ()
 // LLVM-NOT: llvm.call @malloc
 // LLVM-NOT: llvm.store
-// LLVM: llvm.call @free
-// LLVM-NOT: llvm.call @__tpuprof_
+// LLVM-NOT: llvm.call @__tpuprof_{{begin|end}}
 // LLVM: llvm.return
 
 // The optimizing pipeline: the same order, each op's vector code between
@@ -134,24 +160,24 @@
 // OPT-DAG: %[[C0:.*]] = llvm.mlir.constant(0 : i32) : i32
 // Probe 0 (exp).
 // OPT: llvm.call @__tpuprof_begin_guard(%[[C0]]) : (i32) -> ()
-// OPT-NOT: llvm.call @__tpuprof_
+// OPT-NOT: llvm.call @__tpuprof_{{begin|end}}
 // OPT: llvm.call @malloc
-// OPT-NOT: llvm.call @__tpuprof_
+// OPT-NOT: llvm.call @__tpuprof_{{begin|end}}
 // OPT: llvm.intr.fma({{.*}}) : (vector<
-// OPT-NOT: llvm.call @__tpuprof_
+// OPT-NOT: llvm.call @__tpuprof_{{begin|end}}
 // OPT: llvm.store {{.*}} : vector<
-// OPT-NOT: llvm.call @__tpuprof_
+// OPT-NOT: llvm.call @__tpuprof_{{begin|end}}
 // OPT: llvm.call @__tpuprof_end_guard(%[[C0]]) : (i32) -> ()
 // OPT-NOT: llvm.call @malloc
 // OPT-NOT: llvm.intr.fma(
 // Probe 1 (matmul): its buffer, the zero fill, then broadcasts and FMAs.
 // OPT: llvm.call @__tpuprof_begin_guard(%[[C1]]) : (i32) -> ()
-// OPT-NOT: llvm.call @__tpuprof_
+// OPT-NOT: llvm.call @__tpuprof_{{begin|end}}
 // OPT: llvm.call @malloc
-// OPT-NOT: llvm.call @__tpuprof_
+// OPT-NOT: llvm.call @__tpuprof_{{begin|end}}
 // OPT: llvm.shufflevector
 // OPT: llvm.intr.fmuladd({{.*}}) : (vector<
-// OPT-NOT: llvm.call @__tpuprof_
+// OPT-NOT: llvm.call @__tpuprof_{{begin|end}}
 // OPT: llvm.call @__tpuprof_end_guard(%[[C1]]) : (i32) -> ()
 // OPT-NOT: llvm.call @malloc
 // OPT-NOT: llvm.intr.fmuladd(
@@ -160,24 +186,23 @@
 // OPT: llvm.call @__tpuprof_begin_guard(%[[C2]]) : (i32) -> ()
 // OPT-NOT: llvm.call @
 // OPT: llvm.fadd {{.*}} : vector<
-// OPT-NOT: llvm.call @__tpuprof_
+// OPT-NOT: llvm.call @__tpuprof_{{begin|end}}
 // OPT: llvm.call @__tpuprof_end_guard(%[[C2]]) : (i32) -> ()
 // OPT-NOT: llvm.call @malloc
 // OPT-NOT: llvm.fadd
 // Probe 3 (transpose).
 // OPT: llvm.call @__tpuprof_begin_guard(%[[C3]]) : (i32) -> ()
-// OPT-NOT: llvm.call @__tpuprof_
+// OPT-NOT: llvm.call @__tpuprof_{{begin|end}}
 // OPT: llvm.call @malloc
-// OPT-NOT: llvm.call @__tpuprof_
+// OPT-NOT: llvm.call @__tpuprof_{{begin|end}}
 // OPT: llvm.shufflevector
-// OPT-NOT: llvm.call @__tpuprof_
+// OPT-NOT: llvm.call @__tpuprof_{{begin|end}}
 // OPT: llvm.store
-// OPT-NOT: llvm.call @__tpuprof_
+// OPT-NOT: llvm.call @__tpuprof_{{begin|end}}
 // OPT: llvm.call @__tpuprof_end_guard(%[[C3]]) : (i32) -> ()
 // OPT-NOT: llvm.call @malloc
 // OPT-NOT: llvm.store
-// OPT: llvm.call @free
-// OPT-NOT: llvm.call @__tpuprof_
+// OPT-NOT: llvm.call @__tpuprof_{{begin|end}}
 // OPT: llvm.return
 func.func @main(%a: tensor<1x4x8xf32>, %b: tensor<1x8x16xf32>, %c: tensor<1x4x16xf32>) -> tensor<1x16x4xf32> {
   %0 = tosa.exp %a : (tensor<1x4x8xf32>) -> tensor<1x4x8xf32>
