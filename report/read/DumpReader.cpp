@@ -870,7 +870,8 @@ Error DumpParser::readSegments() {
     // Records follow one another. A scanned segment ends at the first slot
     // that holds no whole, well-formed record (records are written into
     // zeroed pages, begin last); a counted one must end exactly.
-    uint64_t off = g.offset, limit = g.offset + g.size, n = 0, memoryEvents = 0;
+    uint64_t off = g.offset, limit = g.offset + g.size, n = 0;
+    uint64_t memoryEvents = 0;
     while (off != limit) {
       const char *r = p + off;
       uint64_t left = limit - off;
