@@ -52,13 +52,14 @@ def build(build_dir, work):
 
 
 def dump_records(path):
-    """(records, dropped) of a mode-0 version 4 dump without dims."""
+    """(records, dropped) of a mode-0 dump (version 4 or 5) without dims or
+    memory records."""
     with open(path, "rb") as f:
         data = f.read()
     version, header_size = struct.unpack_from("<II", data, 8)
     dropped, num_sections = struct.unpack_from("<QI", data, 88)
-    if data[:8] != b"TPUPROF\0" or version != 4:
-        raise SystemExit(f"{path}: not a version 4 dump")
+    if data[:8] != b"TPUPROF\0" or version not in (4, 5):
+        raise SystemExit(f"{path}: not a version 4 or 5 dump")
     off, records = header_size, 0
     for _ in range(num_sections):
         kind, _, size = struct.unpack_from("<IIQ", data, off)
