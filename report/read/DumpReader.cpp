@@ -289,6 +289,7 @@ struct DumpParser {
 
   Error readHeader();
   Error readSections();
+  Error checkFixedPart(const Section &s, uint64_t size, StringRef kind) const;
   Error readModule(const Section &s);
   Error readEvents(const Section &s);
   Error readThread(const Section &s);
@@ -437,15 +438,23 @@ Error DumpParser::readSections() {
   return Error::success();
 }
 
+/// A section of `kind` is at least its fixed part (its kind's header).
+Error DumpParser::checkFixedPart(const Section &s, uint64_t size,
+                                 StringRef kind) const {
+  if (s.payload.size() >= size)
+    return Error::success();
+  return formatError(file, s.payloadOffset,
+                     Twine(kind) + " " + s.label + " is too small (" +
+                         Twine(s.payload.size()) + " bytes) for its header");
+}
+
 Error DumpParser::readModule(const Section &s) {
   using M = tpuprof_module_section;
   const uint64_t payloadSize = s.payload.size();
   const uint64_t payloadOff = s.payloadOffset;
   const char *pp = s.payload.data();
-  if (payloadSize < sizeof(M))
-    return formatError(file, payloadOff,
-                       "MODULE " + s.label + " is too small (" +
-                           Twine(payloadSize) + " bytes) for its header");
+  if (Error err = checkFixedPart(s, sizeof(M), "MODULE"))
+    return err;
   Module m;
   m.moduleId = TPUPROF_READ_FIELD(pp, M, module_id);
   m.firstProbe = TPUPROF_READ_FIELD(pp, M, first_probe);
@@ -483,11 +492,8 @@ Error DumpParser::readEvents(const Section &s) {
     return formatError(file, s.offset,
                        "second EVENTS section (" + s.label + ")");
   sawEvents = true;
-  if (s.payload.size() < sizeof(E))
-    return formatError(file, s.payloadOffset,
-                       "EVENTS " + s.label + " is too small (" +
-                           Twine(s.payload.size()) +
-                           " bytes) for its header");
+  if (Error err = checkFixedPart(s, sizeof(E), "EVENTS"))
+    return err;
   uint32_t count = TPUPROF_READ_FIELD(s.payload.data(), E, count);
   StringRef names = s.payload.drop_front(sizeof(E));
   // Each name needs at least its NUL, which bounds the reservation.
@@ -512,10 +518,8 @@ Error DumpParser::readThread(const Section &s) {
   const uint64_t payloadSize = s.payload.size();
   const uint64_t payloadOff = s.payloadOffset;
   const char *pp = s.payload.data();
-  if (payloadSize < sizeof(T))
-    return formatError(file, payloadOff,
-                       "THREAD " + s.label + " is too small (" +
-                           Twine(payloadSize) + " bytes) for its header");
+  if (Error err = checkFixedPart(s, sizeof(T), "THREAD"))
+    return err;
   ThreadInfo t;
   t.tid = TPUPROF_READ_FIELD(pp, T, tid);
   t.dropped = TPUPROF_READ_FIELD(pp, T, dropped);
@@ -568,10 +572,8 @@ Error DumpParser::readSegment(const Section &s) {
     return formatError(file, s.offset,
                        "SEGMENT " + s.label + " in a version " +
                            Twine(h.version) + " dump");
-  if (payloadSize < sizeof(G))
-    return formatError(file, payloadOff,
-                       "SEGMENT " + s.label + " is too small (" +
-                           Twine(payloadSize) + " bytes) for its header");
+  if (Error err = checkFixedPart(s, sizeof(G), "SEGMENT"))
+    return err;
   Segment g;
   g.sectionOffset = s.offset;
   g.tid = TPUPROF_READ_FIELD(pp, G, tid);
