@@ -14,7 +14,9 @@
 //   (f) XRay FDR mode, patched and logging in memory;
 //   (g) XRay basic mode, patched, every call logged in memory;
 //   (h) -finstrument-functions with a minimal clock_gettime hook;
-//   (i) PAPI_read of the same 3 events before and after the function.
+//   (i) PAPI_read of the same 3 events before and after the function;
+//   (j) the two clock reads of a mode-0 pair alone, the end one ordered
+//       after the op's work as the runtime orders it: the floor under (c).
 // Every variant runs in every round, interleaved, so drift hits all alike;
 // the table gives min and median ns/call over the rounds, and the overhead
 // over the baseline. Targets (design brief, issues 8 and 15): (b) <= 2 ns,
@@ -64,6 +66,8 @@ extern "C" {
 int bench_tiny(int);
 int bench_tiny_probed(int);
 int bench_tiny_cyg(int);
+int bench_clock_init(void);
+int bench_tiny_clocks(int);
 int bench_cyg_reset(size_t);
 size_t bench_cyg_count(void);
 #if TPUPROF_BENCH_HAVE_XRAY
@@ -319,6 +323,9 @@ int main(int argc, char **argv) {
   Row basic{"(g) XRay basic mode, patched", {}, {}};
   Row cyg{"(h) -finstrument-functions + clock_gettime", {}, {}};
   Row papi{"(i) PAPI_read x 2 (3 events)", {}, {}};
+  Row clocks{"(j) the pair's two clock reads alone", {}, {}};
+  if (bench_clock_init() != 0)
+    clocks.why = "no TSC on this architecture";
 
   const char *noXray = "not built with XRay (needs clang on x86-64, no "
                        "sanitizers)";
@@ -458,6 +465,8 @@ int main(int argc, char **argv) {
     if (papi.why.empty())
       papi.ns.push_back(timeLoop<bench_tiny_papi>(slowCalls));
 #endif
+    if (clocks.why.empty())
+      clocks.ns.push_back(timeLoop<bench_tiny_clocks>(calls));
   }
 #if TPUPROF_BENCH_HAVE_XRAY
   if (fdr.have() || basic.have())
@@ -479,7 +488,7 @@ int main(int argc, char **argv) {
   const double b = base.median();
   for (const Row *row :
        {&base, &disabled, &mode0, &keep0, &mode1, &sleds, &fdr, &basic, &cyg,
-        &papi}) {
+        &papi, &clocks}) {
     if (!row->have()) {
       std::printf("%-46s %12s %12s %14s\n", row->name, "-", "-", "n/a");
       continue;
@@ -488,7 +497,7 @@ int main(int argc, char **argv) {
                 row->median(), row->median() - b);
   }
   std::printf("\n(overhead = median - baseline median)\n");
-  for (const Row *row : {&mode1, &sleds, &fdr, &basic, &cyg, &papi})
+  for (const Row *row : {&mode1, &sleds, &fdr, &basic, &cyg, &papi, &clocks})
     if (!row->have())
       std::printf("%s: not measured: %s\n", row->name, row->why.c_str());
 
@@ -504,6 +513,10 @@ int main(int argc, char **argv) {
                 "0.333: %s\n",
                 ratio, onCost, cost(fdr), ratio <= 1.0 / 3 ? "met" : "NOT met");
   }
+  if (clocks.have())
+    std::printf("mode-0 pair = clock reads %.2f + bookkeeping %.2f ns/call "
+                "(the ordered end read is the floor: (j))\n",
+                cost(clocks), onCost - cost(clocks));
   if (mode1.have() && papi.have()) {
     double ratio = cost(papi) > 0 ? cost(mode1) / cost(papi) : 0;
     std::printf("ratio mode 1 / PAPI_read: %.3f (%.2f / %.2f ns)   target <= "
@@ -524,6 +537,9 @@ int main(int argc, char **argv) {
   suiteLine("mode 0 pair vs -finstrument-functions", onCost,
             "-finstrument-functions + clock_gettime", &cyg,
             cyg.have() ? cost(cyg) : 0, "", 0);
+  if (clocks.have())
+    suiteLine("mode 0 pair vs its two clock reads alone", onCost,
+              "the pair's clock reads", &clocks, cost(clocks), "", 0);
   suiteLine("disabled pair vs XRay sleds", offCost, "XRay sleds, unpatched",
             &sleds, sleds.have() ? cost(sleds) : 0, "", 0);
   if (mode1.have())

@@ -38,6 +38,17 @@ int __tpuprof_rt_cpu_has_invariant_tsc(void) {
 #endif
 }
 
+/// The TSC way to read ticks: with rdtscp for ordered reads where the CPU
+/// has it (a VM may hide it: then lfence; rdtsc).
+static int tsc_ticks(void) {
+#if TPUPROF_RT_HAVE_TSC
+  unsigned a, b, c, d;
+  if (__get_cpuid(0x80000001u, &a, &b, &c, &d) && ((d >> 27) & 1u))
+    return TPUPROF_RT_TICKS_TSC_RDTSCP;
+#endif
+  return TPUPROF_RT_TICKS_TSC_LFENCE;
+}
+
 void __tpuprof_rt_clock_init(int request) {
 #if TPUPROF_RT_HAVE_TSC
   int invariant = __tpuprof_rt_cpu_has_invariant_tsc();
@@ -46,13 +57,13 @@ void __tpuprof_rt_clock_init(int request) {
     if (!invariant)
       fprintf(stderr, "tpuprof: TPUPROF_CLOCK=tsc but this CPU reports no "
                       "invariant TSC; times may drift with frequency changes\n");
-    __tpuprof_rt_use_tsc = 1;
+    __tpuprof_rt_use_tsc = tsc_ticks();
     break;
   case TPUPROF_RT_CLOCK_MONOTONIC:
     __tpuprof_rt_use_tsc = 0;
     break;
   default:
-    __tpuprof_rt_use_tsc = invariant;
+    __tpuprof_rt_use_tsc = invariant ? tsc_ticks() : 0;
     break;
   }
 #else
@@ -70,7 +81,8 @@ uint32_t __tpuprof_rt_clock_source(void) {
 }
 
 void __tpuprof_rt_set_clock_source(uint32_t source) {
-  __tpuprof_rt_use_tsc = TPUPROF_RT_HAVE_TSC && source == TPUPROF_CLOCK_TSC;
+  __tpuprof_rt_use_tsc =
+      TPUPROF_RT_HAVE_TSC && source == TPUPROF_CLOCK_TSC ? tsc_ticks() : 0;
   // The first pair must be in the new source's ticks.
   __tpuprof_rt_calibration_pair(&__tpuprof_rt_calib_ticks0,
                                 &__tpuprof_rt_calib_ns0);

@@ -214,17 +214,25 @@ TPUPROF_RT_INLINE uint64_t rt_now(void) {
  * flight. An op shorter than the core's reorder window (tens of ns) then
  * measured a fraction of its time (a 33 ns dependent chain read 17 ns) and
  * the rest landed after its end, where no correction can find it. So end
- * lets everything earlier finish, then reads (lfence; rdtsc, as XRay's
- * rdtscp waits). It costs ~6 ns a pair, and it makes what a pair costs
- * between real work what it costs between empty pairs, which is what the
- * calibration measures (docs/report.md, "Probe overhead correction").
- * Begin's read has no fence: what runs before it is the runtime's, and a
- * fence after it cost 5 ns a pair more and made no op of
+ * lets everything earlier finish, then reads: rdtscp, which waits for the
+ * instructions before it and lets later ones start (the runtime's own work
+ * after the read overlaps it), as XRay reads; lfence; rdtsc where the CPU
+ * has no rdtscp. Ordering costs ~6 ns a pair (rdtscp 0.7 ns less than
+ * lfence; rdtsc; bench/probe_overhead row (j) is the clock reads alone),
+ * and it makes what a pair costs between real work what it costs between
+ * empty pairs, which is what the calibration measures (docs/report.md,
+ * "Probe overhead correction"). Begin's read has no fence: what runs before it is the
+ * runtime's, and a fence after it cost 5 ns a pair more and made no op of
  * bench/correction_truth more accurate. CLOCK_MONOTONIC's vDSO read is
  * ordered already. */
 TPUPROF_RT_INLINE uint64_t rt_now_end(void) {
 #if TPUPROF_RT_HAVE_TSC
-  if (TPUPROF_RT_LIKELY(__tpuprof_rt_use_tsc)) {
+  int ticks = __tpuprof_rt_use_tsc;
+  if (TPUPROF_RT_LIKELY(ticks == TPUPROF_RT_TICKS_TSC_RDTSCP)) {
+    unsigned aux;
+    return __rdtscp(&aux);
+  }
+  if (ticks) {
     _mm_lfence();
     return __rdtsc();
   }
@@ -871,7 +879,10 @@ TPUPROF_RT_INLINE void finish(rt_thread *t, const rt_stack_entry *e,
   // that was never written is left alone.
   tpuprof_record *r = e->rec;
   if (TPUPROF_RT_LIKELY(e->gen == t->gen && r)) {
-    if (TPUPROF_RT_UNLIKELY(r->num_counters))
+    // Mode 0 tests the thread's own field, and its end does not wait on a
+    // load from the record. (The record's own count is 0 where the window
+    // closed meanwhile: its segment was detached and reads as zeros.)
+    if (TPUPROF_RT_UNLIKELY(t->words) && r->num_counters)
       end_counters(t, r, now);
     // Release: a reader that sees `end` also sees the counter deltas.
     __atomic_store_n(&r->end, now, __ATOMIC_RELEASE);

@@ -61,7 +61,15 @@ extern "C" {
 
 /*===-- Clock (clock.c) --------------------------------------------------===*/
 
-/// Non-zero when ticks are rdtsc; read inline by the hot path.
+/// How ticks are read, inline by the hot path: 0 CLOCK_MONOTONIC ns, else
+/// rdtsc, and a probe's end reads them ordered after the op's work
+/// (record.c, rt_now_end) by rdtscp where the CPU has it, by lfence; rdtsc
+/// where not.
+enum {
+  TPUPROF_RT_TICKS_MONOTONIC = 0,
+  TPUPROF_RT_TICKS_TSC_LFENCE = 1,
+  TPUPROF_RT_TICKS_TSC_RDTSCP = 2,
+};
 extern int __tpuprof_rt_use_tsc;
 
 /// Chooses the clock: `request` is 0 auto, 1 tsc, 2 monotonic (env.c's
