@@ -21,6 +21,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "FlagGuard.h"
 #include "tpuprof/passes/mlir/Passes.h"
 #include "tpuprof/ProbeTable.h"
 #include "tpuprof/format.h"
@@ -98,62 +99,40 @@ StringRef TpuProfileLowerPass::guardFor(StringRef guard, StringRef runtimeFn,
   MLIRContext *ctx = &getContext();
   Location loc = module.getLoc();
   auto ptrTy = LLVM::LLVMPointerType::get(ctx);
-  OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
-  auto i32 = b.getI32Type(), i64 = b.getI64Type();
+  auto i32 = IntegerType::get(ctx, 32), i64 = IntegerType::get(ctx, 64);
   SmallVector<Type> args{i32};
   args.append(dims, i64);
-  auto fn = b.create<LLVM::LLVMFuncOp>(
-      loc, guard,
-      LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx), args),
-      LLVM::Linkage::Internal);
-  fn.setAlwaysInline(true);
-  Block *entry = fn.addEntryBlock(b);
-  Block *call = fn.addBlock();
-  Block *done = fn.addBlock();
-
-  b.setInsertionPointToStart(entry);
+  Value slot;
   // A dims slot in the entry block is a static alloca: inlined, it becomes
   // part of the caller's frame, so a probe in a loop does not grow the stack.
-  Value slot;
-  if (dims > 0) {
+  auto prologue = [&](OpBuilder &b) {
+    if (dims == 0)
+      return;
     Value count = b.create<LLVM::ConstantOp>(loc, i64, 1);
     slot = b.create<LLVM::AllocaOp>(loc, ptrTy,
                                     LLVM::LLVMArrayType::get(i64, dims), count,
                                     /*alignment=*/8);
-  }
-  // Monotonic: a plain load on x86 and ARM, and race-free for TSan while
-  // another thread switches profiling on or off.
-  Value enabledAddr = b.create<LLVM::AddressOfOp>(loc, ptrTy, kEnabledSym);
-  Value enabled = b.create<LLVM::LoadOp>(
-      loc, i32, enabledAddr, /*alignment=*/4, /*isVolatile=*/false,
-      /*isNonTemporal=*/false, /*isInvariant=*/false,
-      LLVM::AtomicOrdering::monotonic);
-  Value zero = b.create<LLVM::ConstantOp>(loc, i32, 0);
-  Value on =
-      b.create<LLVM::ICmpOp>(loc, LLVM::ICmpPredicate::ne, enabled, zero);
-  b.create<LLVM::CondBrOp>(loc, on, call, done);
-
-  // Under the check: with profiling off, the flag's load is the only cost.
-  b.setInsertionPointToStart(call);
-  Value baseAddr = b.create<LLVM::AddressOfOp>(loc, ptrTy, kBaseSym);
-  Value base = b.create<LLVM::LoadOp>(loc, i32, baseAddr);
-  Value id = b.create<LLVM::AddOp>(loc, base, entry->getArgument(0));
-  if (dims == 0) {
-    b.create<LLVM::CallOp>(loc, TypeRange(), runtimeFn, ValueRange{id});
-  } else {
+  };
+  auto body = [&](OpBuilder &b, Block::BlockArgListType argv) {
+    Value baseAddr = b.create<LLVM::AddressOfOp>(loc, ptrTy, kBaseSym);
+    Value base = b.create<LLVM::LoadOp>(loc, i32, baseAddr);
+    Value id = b.create<LLVM::AddOp>(loc, base, argv[0]);
+    if (dims == 0) {
+      b.create<LLVM::CallOp>(loc, TypeRange(), runtimeFn, ValueRange{id});
+      return;
+    }
     for (unsigned i = 0; i < dims; ++i) {
       Value at = b.create<LLVM::GEPOp>(
           loc, ptrTy, i64, slot,
           ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(i)});
-      b.create<LLVM::StoreOp>(loc, entry->getArgument(1 + i), at);
+      b.create<LLVM::StoreOp>(loc, argv[1 + i], at);
     }
     Value n = b.create<LLVM::ConstantOp>(loc, i32, dims);
     b.create<LLVM::CallOp>(loc, TypeRange(), runtimeFn,
                            ValueRange{id, slot, n});
-  }
-  b.create<LLVM::BrOp>(loc, done);
-  b.setInsertionPointToStart(done);
-  b.create<LLVM::ReturnOp>(loc, ValueRange());
+  };
+  LLVM::LLVMFuncOp fn =
+      buildFlagGuard(module, guard, args, kEnabledSym, prologue, body);
   it->second = fn;
   return fn.getName();
 }

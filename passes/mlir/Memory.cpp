@@ -23,6 +23,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "FlagGuard.h"
 #include "tpuprof/passes/mlir/Passes.h"
 #include "tpuprof/format.h"
 
@@ -95,34 +96,19 @@ StringRef MemoryWrapper::guard(StringRef name, StringRef runtimeFn,
     b.create<LLVM::LLVMFuncOp>(
         loc, runtimeFn, LLVM::LLVMFunctionType::get(voidTy, runtimeArgs));
 
-  auto fn = b.create<LLVM::LLVMFuncOp>(
-      loc, name, LLVM::LLVMFunctionType::get(voidTy, guardArgs),
-      LLVM::Linkage::Internal);
-  fn.setAlwaysInline(true);
-  Block *entry = fn.addEntryBlock(b);
-  Block *call = fn.addBlock();
-  Block *done = fn.addBlock();
-  b.setInsertionPointToStart(entry);
-  Value flagAddr = b.create<LLVM::AddressOfOp>(loc, ptrTy, kMemoryFlag);
-  // Monotonic: a plain load, and race-free for TSan while another thread
-  // switches tracking on or off.
-  Value flag = b.create<LLVM::LoadOp>(
-      loc, i32, flagAddr, /*alignment=*/4, /*isVolatile=*/false,
-      /*isNonTemporal=*/false, /*isInvariant=*/false,
-      LLVM::AtomicOrdering::monotonic);
-  Value zero = b.create<LLVM::ConstantOp>(loc, i32, 0);
-  Value on = b.create<LLVM::ICmpOp>(loc, LLVM::ICmpPredicate::ne, flag, zero);
-  b.create<LLVM::CondBrOp>(loc, on, call, done);
-  b.setInsertionPointToStart(call);
-  SmallVector<Value> args;
-  for (BlockArgument arg : entry->getArguments())
-    args.push_back(arg.getArgNumber() < numPtrs
-                       ? b.create<LLVM::IntToPtrOp>(loc, ptrTy, arg)
-                       : Value(arg));
-  b.create<LLVM::CallOp>(loc, TypeRange(), runtimeFn, args);
-  b.create<LLVM::BrOp>(loc, done);
-  b.setInsertionPointToStart(done);
-  b.create<LLVM::ReturnOp>(loc, ValueRange());
+  // The addresses come as i64 (what the lowered code has) and go to the
+  // runtime as pointers.
+  auto call = [&](OpBuilder &c, Block::BlockArgListType argv) {
+    SmallVector<Value> args;
+    for (BlockArgument arg : argv)
+      args.push_back(arg.getArgNumber() < numPtrs
+                         ? c.create<LLVM::IntToPtrOp>(loc, ptrTy, arg)
+                         : Value(arg));
+    c.create<LLVM::CallOp>(loc, TypeRange(), runtimeFn, args);
+  };
+  tpuprof::buildFlagGuard(module, name, guardArgs, kMemoryFlag,
+                          /*prologue=*/nullptr,
+                          call);
   return name;
 }
 
