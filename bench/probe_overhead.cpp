@@ -16,7 +16,9 @@
 //   (h) -finstrument-functions with a minimal clock_gettime hook;
 //   (i) PAPI_read of the same 3 events before and after the function;
 //   (j) the two clock reads of a mode-0 pair alone, the end one ordered
-//       after the op's work as the runtime orders it: the floor under (c).
+//       after the op's work as the runtime orders it: the floor under (c);
+//   (k) the same reads with the end unordered, (l) ordered by lfence; rdtsc:
+//       what the order costs, and what rdtscp saves.
 // Every variant runs in every round, interleaved, so drift hits all alike;
 // the table gives min and median ns/call over the rounds, and the overhead
 // over the baseline. Targets (design brief, issues 8 and 15): (b) <= 2 ns,
@@ -68,6 +70,8 @@ int bench_tiny_probed(int);
 int bench_tiny_cyg(int);
 int bench_clock_init(void);
 int bench_tiny_clocks(int);
+int bench_tiny_clocks_unordered(int);
+int bench_tiny_clocks_lfence(int);
 int bench_cyg_reset(size_t);
 size_t bench_cyg_count(void);
 #if TPUPROF_BENCH_HAVE_XRAY
@@ -324,8 +328,10 @@ int main(int argc, char **argv) {
   Row cyg{"(h) -finstrument-functions + clock_gettime", {}, {}};
   Row papi{"(i) PAPI_read x 2 (3 events)", {}, {}};
   Row clocks{"(j) the pair's two clock reads alone", {}, {}};
+  Row unordered{"(k) the same, end read unordered", {}, {}};
+  Row lfenced{"(l) the same, end read by lfence; rdtsc", {}, {}};
   if (bench_clock_init() != 0)
-    clocks.why = "no TSC on this architecture";
+    clocks.why = unordered.why = lfenced.why = "no TSC on this architecture";
 
   const char *noXray = "not built with XRay (needs clang on x86-64, no "
                        "sanitizers)";
@@ -465,8 +471,11 @@ int main(int argc, char **argv) {
     if (papi.why.empty())
       papi.ns.push_back(timeLoop<bench_tiny_papi>(slowCalls));
 #endif
-    if (clocks.why.empty())
+    if (clocks.why.empty()) {
       clocks.ns.push_back(timeLoop<bench_tiny_clocks>(calls));
+      unordered.ns.push_back(timeLoop<bench_tiny_clocks_unordered>(calls));
+      lfenced.ns.push_back(timeLoop<bench_tiny_clocks_lfence>(calls));
+    }
   }
 #if TPUPROF_BENCH_HAVE_XRAY
   if (fdr.have() || basic.have())
@@ -488,7 +497,7 @@ int main(int argc, char **argv) {
   const double b = base.median();
   for (const Row *row :
        {&base, &disabled, &mode0, &keep0, &mode1, &sleds, &fdr, &basic, &cyg,
-        &papi, &clocks}) {
+        &papi, &clocks, &unordered, &lfenced}) {
     if (!row->have()) {
       std::printf("%-46s %12s %12s %14s\n", row->name, "-", "-", "n/a");
       continue;
@@ -497,7 +506,8 @@ int main(int argc, char **argv) {
                 row->median(), row->median() - b);
   }
   std::printf("\n(overhead = median - baseline median)\n");
-  for (const Row *row : {&mode1, &sleds, &fdr, &basic, &cyg, &papi, &clocks})
+  for (const Row *row : {&mode1, &sleds, &fdr, &basic, &cyg, &papi, &clocks,
+                          &unordered, &lfenced})
     if (!row->have())
       std::printf("%s: not measured: %s\n", row->name, row->why.c_str());
 
@@ -515,8 +525,12 @@ int main(int argc, char **argv) {
   }
   if (clocks.have())
     std::printf("mode-0 pair = clock reads %.2f + bookkeeping %.2f ns/call "
-                "(the ordered end read is the floor: (j))\n",
-                cost(clocks), onCost - cost(clocks));
+                "(the ordered end read is the floor: (j))\n"
+                "ordering the end read costs %.2f ns ((j) - (k)); rdtscp "
+                "saves %.2f ns over lfence; rdtsc ((l) - (j))\n",
+                cost(clocks), onCost - cost(clocks),
+                clocks.median() - unordered.median(),
+                lfenced.median() - clocks.median());
   if (mode1.have() && papi.have()) {
     double ratio = cost(papi) > 0 ? cost(mode1) / cost(papi) : 0;
     std::printf("ratio mode 1 / PAPI_read: %.3f (%.2f / %.2f ns)   target <= "

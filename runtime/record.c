@@ -217,9 +217,9 @@ TPUPROF_RT_INLINE uint64_t rt_now(void) {
  * lets everything earlier finish, then reads: rdtscp, which waits for the
  * instructions before it and lets later ones start (the runtime's own work
  * after the read overlaps it), as XRay reads; lfence; rdtsc where the CPU
- * has no rdtscp. Ordering costs ~6 ns a pair (rdtscp 0.7 ns less than
- * lfence; rdtsc; bench/probe_overhead row (j) is the clock reads alone),
- * and it makes what a pair costs between real work what it costs between
+ * has no rdtscp. Ordering costs ~6 ns a pair, rdtscp a little less than
+ * lfence; rdtsc (bench/probe_overhead rows (j)-(l), the reads alone), and
+ * it makes what a pair costs between real work what it costs between
  * empty pairs, which is what the calibration measures (docs/report.md,
  * "Probe overhead correction"). Begin's read has no fence: what runs before it is the
  * runtime's, and a fence after it cost 5 ns a pair more and made no op of
