@@ -1,4 +1,4 @@
-/*===- bench/probe_overhead_clock.c - A probe pair's clock reads alone -*- C -*-===*\
+/*===- bench/probe_overhead_clock.c - A pair's clock reads alone --*- C -*-===*\
 |*                                                                            *|
 |* Rows (j)-(l) of bench/probe_overhead: the tiny function with only the two *|
 |* clock reads a mode-0 pair makes, each out of line and storing its ticks.  *|

@@ -221,10 +221,10 @@ TPUPROF_RT_INLINE uint64_t rt_now(void) {
  * lfence; rdtsc (bench/probe_overhead rows (j)-(l), the reads alone), and
  * it makes what a pair costs between real work what it costs between
  * empty pairs, which is what the calibration measures (docs/report.md,
- * "Probe overhead correction"). Begin's read has no fence: what runs before it is the
- * runtime's, and a fence after it cost 5 ns a pair more and made no op of
- * bench/correction_truth more accurate. CLOCK_MONOTONIC's vDSO read is
- * ordered already. */
+ * "Probe overhead correction"). Begin's read has no fence: what runs
+ * before it is the runtime's, and a fence after it cost 5 ns a pair more
+ * and made no op of bench/correction_truth more accurate. CLOCK_MONOTONIC's
+ * vDSO read is ordered already. */
 TPUPROF_RT_INLINE uint64_t rt_now_end(void) {
 #if TPUPROF_RT_HAVE_TSC
   int ticks = __tpuprof_rt_use_tsc;

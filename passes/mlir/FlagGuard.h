@@ -1,4 +1,4 @@
-//===- FlagGuard.h - Flag-guarded runtime calls in the LLVM dialect -*- C++ -*-===//
+//===- FlagGuard.h - Flag-guarded runtime calls -----------------*- C++ -*-===//
 //
 // The probes (Lower.cpp) and the memory wrappers (Memory.cpp) call the
 // runtime through small internal, always-inlined functions that test a flag
