@@ -66,26 +66,56 @@ extern "C" {
 /// compare and never reach a dump.
 #define TPUPROF_IGNORED_PROBE_BASE 0xFF000000u
 
-/// Profiling modes, as on the board tools (tpuprof_enable, TPUPROF_MODE, the
-/// passes' `mode` option and the dump header's `mode`).
+/// Run-time profiling modes: what a window records (tpuprof_enable,
+/// TPUPROF_MODE, tpuprof-run --mode, the dump header's `mode`), as on the
+/// board tools. tpuprof_mode_records() says what each one adds; nothing
+/// else in tpuprof interprets the number.
 enum tpuprof_mode {
-  TPUPROF_MODE_TIMING = 0,   ///< Begin/end ticks (and dims) only.
-  TPUPROF_MODE_COUNTERS = 1, ///< + PMU counter deltas and dynamic shapes.
-  TPUPROF_MODE_DETAILED = 2, ///< + everything (CPU word, launch details).
+  TPUPROF_MODE_TIMING = 0,   ///< Begin/end ticks (and captured dims) only.
+  TPUPROF_MODE_COUNTERS = 1, ///< + PMU counter deltas.
+  TPUPROF_MODE_DETAILED = 2, ///< + the CPU word and memory records.
+  TPUPROF_MODE_COUNT
 };
-#define TPUPROF_MODE_MAX 2u
+#define TPUPROF_MODE_MAX ((unsigned)TPUPROF_MODE_COUNT - 1u) /* old spelling */
+#define TPUPROF_MODE_DEFAULT TPUPROF_MODE_TIMING
+
+/// What a window records beyond each probe pair's ticks and dims.
+enum tpuprof_mode_record_flags {
+  TPUPROF_RECORDS_COUNTERS = 1u << 0, ///< PMU counter words per pair.
+  TPUPROF_RECORDS_CPU = 1u << 1,      ///< The CPU word per pair.
+  TPUPROF_RECORDS_MEMORY = 1u << 2,   ///< Memory records, whatever
+                                      ///< TPUPROF_MEMORY says.
+};
+
+/// Compile-time capture levels: what the code a pass emits for each probe
+/// passes to the runtime (the passes' `capture` option, old spelling
+/// `mode`). Independent of the run-time mode: a probe compiled with dims
+/// records them in every mode.
+enum tpuprof_capture {
+  TPUPROF_CAPTURE_TIMES = 0,   ///< Probe id only.
+  TPUPROF_CAPTURE_DIMS = 1,    ///< + the run-time value of each dynamic dim.
+  TPUPROF_CAPTURE_DETAILS = 2, ///< Everything there is (today as DIMS).
+  TPUPROF_CAPTURE_COUNT
+};
+#define TPUPROF_CAPTURE_DEFAULT TPUPROF_CAPTURE_DIMS
 
 /*===-- Probe table (embedded in an instrumented module) -----------------===*/
 
 #define TPUPROF_TABLE_MAGIC "TPPT"
 #define TPUPROF_TABLE_VERSION 1u
 
-/// What a probe wraps.
+/// What a probe wraps. Readers reject a kind >= TPUPROF_KIND_COUNT in a
+/// table; tpuprof_kind_bucket() maps it (and "no probe") to one slot past
+/// the kinds, for arrays indexed by kind.
 enum tpuprof_probe_kind {
   TPUPROF_KIND_OP = 0,     ///< A graph-level op (MLIR pass).
   TPUPROF_KIND_LAUNCH = 1, ///< A kernel-launch call (LLVM pass).
   TPUPROF_KIND_USER = 2,   ///< A user range (C/C++ API).
+  TPUPROF_KIND_COUNT
 };
+/// Slots of an array indexed by tpuprof_kind_bucket(): every kind, then
+/// "unknown" (a record whose probe id no module names).
+#define TPUPROF_KIND_BUCKETS ((unsigned)TPUPROF_KIND_COUNT + 1u)
 
 /// Table header; followed by `num_probes` descriptors, then the string table.
 typedef struct tpuprof_table_header {
@@ -147,13 +177,23 @@ typedef struct tpuprof_record {
 /// TPUPROF_IGNORED_PROBE_BASE). Dump version 5 defines kind 1, MEMORY;
 /// readers reject kinds they do not know, and any kind in older dumps.
 #define TPUPROF_RECORD_KIND_BASE 0xFFFF0000u
-#define TPUPROF_RECORD_MEMORY (TPUPROF_RECORD_KIND_BASE + 1u)
+
+/// Record kinds: `probe - TPUPROF_RECORD_KIND_BASE` of a record that is not
+/// a probe pair. Kind 0 is never written (it names the pairs themselves).
+enum tpuprof_record_kind {
+  TPUPROF_RECORD_KIND_PAIR = 0,   ///< A probe pair (probe below the base).
+  TPUPROF_RECORD_KIND_MEMORY = 1, ///< tpuprof_memory_record (version 5).
+  TPUPROF_RECORD_KIND_COUNT
+};
+#define TPUPROF_RECORD_MEMORY                                                  \
+  (TPUPROF_RECORD_KIND_BASE + (uint32_t)TPUPROF_RECORD_KIND_MEMORY)
 
 /// What a memory record says happened.
 enum tpuprof_memory_event {
   TPUPROF_MEMORY_ALLOC = 1, ///< `address` got `size` bytes.
   TPUPROF_MEMORY_FREE = 2,  ///< `address` was freed (size 0: the reader
                             ///< takes it from the allocation it matches).
+  TPUPROF_MEMORY_EVENT_COUNT ///< One past the last (events start at 1).
 };
 
 /// Which allocator a memory record comes from.
@@ -165,8 +205,9 @@ enum tpuprof_memory_source {
   TPUPROF_SOURCE_STACK = 2,  ///< memref.alloca: no free event; the buffer
                              ///< lives until the probe around it ends.
   TPUPROF_SOURCE_DEVICE = 3, ///< cudaMalloc / cudaFree, hipMalloc / hipFree.
+  TPUPROF_MEMORY_SOURCE_COUNT
 };
-#define TPUPROF_MEMORY_SOURCE_MAX 3u
+#define TPUPROF_MEMORY_SOURCE_MAX ((unsigned)TPUPROF_MEMORY_SOURCE_COUNT - 1u)
 
 /// A memory record (version 5): one allocation or free on the recording
 /// thread, in the thread's stream among the probe pairs, in time order. It
@@ -205,6 +246,7 @@ typedef struct tpuprof_memory_record {
 enum tpuprof_clock_source {
   TPUPROF_CLOCK_TSC = 0,       ///< rdtsc, calibrated against CLOCK_MONOTONIC.
   TPUPROF_CLOCK_MONOTONIC = 1, ///< clock_gettime(CLOCK_MONOTONIC) in ns.
+  TPUPROF_CLOCK_SOURCE_COUNT
 };
 
 /// Header flags.
@@ -248,6 +290,7 @@ enum tpuprof_section_kind {
   TPUPROF_SECTION_THREAD = 3, ///< tpuprof_thread_section + record stream.
   TPUPROF_SECTION_CALIBRATION = 4, ///< tpuprof_calibration_section (v2).
   TPUPROF_SECTION_SEGMENT = 5, ///< tpuprof_segment_section + records (v4).
+  TPUPROF_SECTION_KIND_COUNT    ///< One past the last (kinds start at 1).
 };
 
 /// Every section starts with this; `size` counts the payload after it, which
@@ -367,6 +410,79 @@ typedef struct tpuprof_segment_section {
                                 ///< (longjmp, exception, thread exit):
                                 ///< records kept with end = 0.
 } tpuprof_segment_section;
+
+/*===-- Names and meanings of the enums above ----------------------------===*/
+/* One table per enum, sized by its count and checked by the compiler, so a
+   new member without a name does not build. Every tool prints and parses
+   these spellings through the functions below. */
+
+#define TPUPROF_NAME_TABLE(type, fn, count, base, ...)                         \
+  static inline const char *fn(uint32_t value) {                              \
+    static const char *const names[] = {__VA_ARGS__};                         \
+    TPUPROF_STATIC_ASSERT(sizeof(names) / sizeof(names[0]) ==                  \
+                              (unsigned)(count) - (base),                      \
+                          "a name for every " #type);                          \
+    /* One compare: below `base` wraps to a large index. */                 \
+    return value - (base) < (unsigned)(count) - (base)                         \
+               ? names[value - (base)]                                         \
+               : "unknown";                                                    \
+  }
+
+/// "op", "launch", "user"; "unknown" for anything else.
+TPUPROF_NAME_TABLE(tpuprof_probe_kind, tpuprof_probe_kind_name,
+                   TPUPROF_KIND_COUNT, 0u, "op", "launch", "user")
+/// "timing", "counters", "detailed".
+TPUPROF_NAME_TABLE(tpuprof_mode, tpuprof_mode_name, TPUPROF_MODE_COUNT, 0u,
+                   "timing", "counters", "detailed")
+/// "times", "dims", "details".
+TPUPROF_NAME_TABLE(tpuprof_capture, tpuprof_capture_name,
+                   TPUPROF_CAPTURE_COUNT, 0u, "times", "dims", "details")
+/// "pair", "memory".
+TPUPROF_NAME_TABLE(tpuprof_record_kind, tpuprof_record_kind_name,
+                   TPUPROF_RECORD_KIND_COUNT, 0u, "pair", "memory")
+/// "alloc", "free".
+TPUPROF_NAME_TABLE(tpuprof_memory_event, tpuprof_memory_event_name,
+                   TPUPROF_MEMORY_EVENT_COUNT, 1u, "alloc", "free")
+/// "heap", "memref", "stack", "device".
+TPUPROF_NAME_TABLE(tpuprof_memory_source, tpuprof_memory_source_name,
+                   TPUPROF_MEMORY_SOURCE_COUNT, 0u, "heap", "memref", "stack",
+                   "device")
+/// "tsc", "monotonic".
+TPUPROF_NAME_TABLE(tpuprof_clock_source, tpuprof_clock_source_name,
+                   TPUPROF_CLOCK_SOURCE_COUNT, 0u, "tsc", "monotonic")
+/// "module", "events", "thread", "calibration", "segment".
+TPUPROF_NAME_TABLE(tpuprof_section_kind, tpuprof_section_kind_name,
+                   TPUPROF_SECTION_KIND_COUNT, 1u, "module", "events",
+                   "thread", "calibration", "segment")
+#undef TPUPROF_NAME_TABLE
+
+/// The slot of an array of TPUPROF_KIND_BUCKETS for a probe of `kind`:
+/// the kind itself, or the last slot ("unknown") for a kind no table
+/// defines. Use TPUPROF_KIND_COUNT for a record whose probe is unknown.
+static inline uint32_t tpuprof_kind_bucket(uint32_t kind) {
+  return kind < (uint32_t)TPUPROF_KIND_COUNT ? kind : (uint32_t)TPUPROF_KIND_COUNT;
+}
+
+/// What a window in run-time `mode` records beyond ticks and dims
+/// (tpuprof_mode_record_flags); 0 for a mode that does not exist.
+static inline uint32_t tpuprof_mode_records(uint32_t mode) {
+  static const uint32_t records[] = {
+      0u,                                    /* TIMING */
+      TPUPROF_RECORDS_COUNTERS,              /* COUNTERS */
+      TPUPROF_RECORDS_COUNTERS | TPUPROF_RECORDS_CPU |
+          TPUPROF_RECORDS_MEMORY,            /* DETAILED */
+  };
+  TPUPROF_STATIC_ASSERT(sizeof(records) / sizeof(records[0]) ==
+                            (unsigned)TPUPROF_MODE_COUNT,
+                        "what every mode records");
+  return mode < (uint32_t)TPUPROF_MODE_COUNT ? records[mode] : 0u;
+}
+
+/// Whether probes compiled at capture level `capture` pass their dynamic
+/// dimensions to the runtime.
+static inline int tpuprof_capture_has_dims(uint32_t capture) {
+  return capture >= (uint32_t)TPUPROF_CAPTURE_DIMS;
+}
 
 /*===-- Pinned sizes -----------------------------------------------------===*/
 
