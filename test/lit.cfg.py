@@ -24,6 +24,7 @@ for var in ["TPUPROF_ENABLE", "ENABLE_ALL_PROFILE", "TPUPROF_MODE", "PROFILE_MOD
 config.substitutions.append(("%python", sys.executable))
 config.substitutions.append(("%tpuprof_src", config.tpuprof_src_root))
 config.substitutions.append(("%tpuprof_lib", config.tpuprof_lib_dir))
+config.substitutions.append(("%tpuprof_bin", config.tpuprof_tools_dir))
 config.substitutions.append(("%tpuprof_include", os.path.join(config.tpuprof_src_root, "include")))
 config.substitutions.append(("%examples", os.path.join(config.tpuprof_src_root, "examples")))
 config.substitutions.append(("%cc", config.cc))
