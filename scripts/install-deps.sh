@@ -9,6 +9,7 @@ packages=(
   clang-19 libclang-rt-19-dev   # the compiler; XRay for bench/
   libomp-19-dev                 # OpenMP programs in the LLVM plugin's tests
   libpfm4-dev                   # PMU event encoding
+  clang-format-19               # scripts/check-format.sh (a ctest test)
   libgtest-dev libbenchmark-dev # tests and benchmarks
   libpapi-dev                   # bench/: the PAPI_read peer of the mode-1 probe cost
   valgrind                      # bench/: callgrind instruction counts (plugin compile work)

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Checks that the C and C++ sources are formatted by .clang-format:
+#   scripts/check-format.sh          # lists each file that is not, exit 1
+#   scripts/check-format.sh --fix    # formats them in place
+# Test inputs (test/**/Inputs, whose line numbers tests check) are left as
+# they are written.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+clang_format=${CLANG_FORMAT:-clang-format-19}
+if ! command -v "$clang_format" > /dev/null; then
+  echo "check-format.sh: $clang_format not found (scripts/install-deps.sh installs it)" >&2
+  exit 2
+fi
+mapfile -t files < <(git ls-files -- '*.c' '*.h' '*.cpp' '*.hpp' |
+  grep -v -e '/Inputs/')
+if [ "${1:-}" = --fix ]; then
+  "$clang_format" -i "${files[@]}"
+  exit 0
+fi
+bad=0
+for f in "${files[@]}"; do
+  if ! "$clang_format" --dry-run -Werror "$f" > /dev/null 2>&1; then
+    echo "$f: not formatted (scripts/check-format.sh --fix)" >&2
+    bad=1
+  fi
+done
+exit $bad
