@@ -8,8 +8,8 @@
 |*   (c) a mode-0 pair, for reference;                                        *|
 |*   (d) two PAPI_read() of the same events (built with libpapi-dev only;     *|
 |*       it says why it skips where PAPI cannot count, as in this VM).        *|
-|* Targets (issue 4): (b) <= 1.2 x (a); (b) <= 0.5 x (d). Also prints one    *|
-|* `suite|counters|...` line per ratio for bench/suite.py.                    *|
+|* Targets (docs/performance.md): (b) <= 1.2 x (a); (b) <= 0.5 x (d).         *|
+|* Also prints one `suite|counters|...` line per ratio for bench/suite.py.    *|
 |*                                                                            *|
 |*   counter_overhead [--pairs N] [--rounds R] [--events A,B,C]               *|
 \*===----------------------------------------------------------------------===*/

@@ -21,9 +21,9 @@
 //       what the order costs, and what rdtscp saves.
 // Every variant runs in every round, interleaved, so drift hits all alike;
 // the table gives min and median ns/call over the rounds, and the overhead
-// over the baseline. Targets (design brief, issues 8 and 15): (b) <= 2 ns,
-// (c) <= 30 ns and <= 1/3 of (f), (d) <= 0.5 x (i). Besides the human table, one
-// `suite|...` line per figure for bench/suite.py.
+// over the baseline. Targets (docs/performance.md): (b) <= 2 ns,
+// (c) <= 30 ns and <= 1/3 of (f), (d) <= 0.5 x (i). Besides the human table,
+// one `suite|...` line per figure for bench/suite.py.
 //
 //   probe_overhead [--calls N] [--rounds R]
 //

@@ -13,7 +13,8 @@ interleave their variants and take medians over --runs runs or rounds),
 next to the target and whether it is met. A component that is missing
 (not built, not in this checkout) or fails gives a row saying so; the suite
 goes on. --markdown writes the same table, with the machine and the command,
-for docs/performance.md.
+as markdown: `--markdown bench/results.md` refreshes the results that
+docs/performance.md refers to.
 
 The line every component prints, once per figure (fields may be empty):
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Pass robustness sweep (issue 7): runs the MLIR passes and the LLVM plugin
-# over every .mlir and .ll file in the repository plus generated inputs, and
-# fails when a pass crashes or leaves IR the verifier rejects.
+# Pass robustness sweep (docs/reliability.md): runs the MLIR passes and the
+# LLVM plugin over every .mlir and .ll file in the repository plus generated
+# inputs, and fails when a pass crashes or leaves IR the verifier rejects.
 #   scripts/pass-sweep.sh [BUILD_DIR]     (default build/, or $TPUPROF_BUILD_DIR)
 #   PASS_SWEEP_NO_RUN=1 skips the tpuprof-run (JIT) runs (the lit test does).
 # Inputs the upstream verifier rejects are skipped (they are the error tests'

@@ -1,6 +1,6 @@
 //===- test/reliability/ReliabilityTest.cpp - No record lost ----*- C++ -*-===//
 //
-// Issue 7: records survive a process that dies (SIGKILL, abort(), SIGSEGV)
+// Records survive a process that dies (SIGKILL, abort(), SIGSEGV)
 // with its window open, and the report reads such a dump as incomplete with
 // every record the process completed. The dying program is crash_child.c,
 // linked to the shared runtime; it tells the test through a pipe how many
