@@ -13,23 +13,27 @@ process"): bench/whole_process.c's tiny function called N times (default
 
 A figure is the process's CPU time (user + system, from wait4), the median
 over --runs rounds; the rounds interleave the variants so that drift hits
-all alike. Each tpuprof dump is checked (N records, none dropped) and
-removed. The target is tpuprof's CPU time <= 0.5 x XRay FDR's.
+all alike. Each tpuprof dump is checked (N records, none dropped, as
+tpuprof-report reads it) and removed. The target is tpuprof's CPU time
+<= 0.5 x XRay FDR's.
 
     python3 bench/whole_process.py BUILD_DIR [--runs R] [--calls N] [--dir D]
 
 Prints a table and one `suite|store|...` line per figure for bench/suite.py.
 """
 import argparse
+import json
 import os
 import shutil
 import statistics
-import struct
 import subprocess
 import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+# The export's keys, from their one definition (python/tpuprof/_keys.py).
+sys.path.insert(0, os.path.join(HERE, os.pardir, "python"))
+from tpuprof._keys import Top, Totals  # noqa: E402
 CLANG = "/usr/lib/llvm-19/bin/clang"
 
 
@@ -51,22 +55,14 @@ def build(build_dir, work):
     return out
 
 
-def dump_records(path):
-    """(records, dropped) of a mode-0 dump (version 4 or 5) without dims or
-    memory records."""
-    with open(path, "rb") as f:
-        data = f.read()
-    version, header_size = struct.unpack_from("<II", data, 8)
-    dropped, num_sections = struct.unpack_from("<QI", data, 88)
-    if data[:8] != b"TPUPROF\0" or version not in (4, 5):
-        raise SystemExit(f"{path}: not a version 4 or 5 dump")
-    off, records = header_size, 0
-    for _ in range(num_sections):
-        kind, _, size = struct.unpack_from("<IIQ", data, off)
-        if kind == 5:  # SEGMENT: 24-byte records (mode 0, no dims)
-            records += struct.unpack_from("<Q", data, off + 16 + 16)[0] // 24
-        off += 16 + size
-    return records, dropped
+def dump_records(build_dir, path):
+    """(records, dropped) of a dump, as tpuprof-report reads it: the totals
+    of its JSON export."""
+    report = os.path.join(os.path.abspath(build_dir), "bin", "tpuprof-report")
+    out = subprocess.run([report, "export", "--format", "json", "-o", "-", path],
+                         check=True, stdout=subprocess.PIPE).stdout
+    totals = json.loads(out)[Top.TOTALS]
+    return totals[Totals.RECORDS], totals[Totals.DROPPED]
 
 
 def run(argv, env, cwd):
@@ -120,7 +116,7 @@ def main():
                 times[name].append(run(argv, env, work))
                 for f in os.listdir(dumps):
                     p = os.path.join(dumps, f)
-                    records, dropped = dump_records(p)
+                    records, dropped = dump_records(args.build, p)
                     if records != args.calls or dropped:
                         raise SystemExit(f"{p}: {records} records, {dropped} "
                                          f"dropped (expected {args.calls}, 0)")

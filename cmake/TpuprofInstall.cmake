@@ -133,6 +133,9 @@ install(DIRECTORY ${TPUPROF_SOURCE_DIR}/python/tpuprof
   FILES_MATCHING PATTERN "*.py" PATTERN "__pycache__" EXCLUDE)
 install(FILES ${TPUPROF_BINARY_DIR}/python/tpuprof/_layout.py
   DESTINATION "${python_pkg_dir}")
+# The JSON export's keys, which the package reads from their one definition.
+install(FILES ${TPUPROF_SOURCE_DIR}/include/tpuprof/report/ExportKeys.def
+  DESTINATION "${python_pkg_dir}")
 
 install(DIRECTORY ${TPUPROF_SOURCE_DIR}/docs/man/
   DESTINATION "${CMAKE_INSTALL_MANDIR}/man1" FILES_MATCHING PATTERN "*.1")

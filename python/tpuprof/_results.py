@@ -2,8 +2,9 @@
 
 There is one reader of dumps, the installed tpuprof-report: load() runs
 `tpuprof-report export --format json` (docs/report.md) and Profile turns the
-export's per-op rows into plain dicts. The block below is the only code that
-knows the export's keys.
+export's per-op rows into plain dicts. The export's keys come from their one
+definition (_keys.py reads it); the block below says which of them this
+module uses and how.
 """
 
 import json
@@ -12,17 +13,19 @@ import subprocess
 import sys
 import tempfile
 
-from . import _locate
+from . import _keys, _locate
 from ._errors import Error
+from ._keys import Row, Top, Totals
 
 #===-- The JSON export's keys (docs/report.md, `tpuprof-report export`) ----===#
 
-_FORMAT = ("format", "tpuprof-report")
-_TOTAL_NS = ("totals", "total_ns")  # the table's Total, percent's denominator
-_EVENTS = "events"                  # counter-word names, the order of a row's counters
+_FORMAT = (Top.FORMAT, _keys.FORMAT)
+_TOTAL_NS = (Top.TOTALS, Totals.TOTAL_NS)  # the table's Total, percent's denominator
+_EVENTS = Top.EVENTS                # counter-word names, the order of a row's counters
 _PSEUDO = "tpuprof::"               # the runtime's pseudo-events: no column (docs/formats.md)
-_ROWS = "rows"
-_COUNTERS = "counters"
+_ROWS = Top.ROWS
+_DUMPS = Top.DUMPS
+_COUNTERS = Row.COUNTERS
 
 
 def _first(values):
@@ -35,25 +38,25 @@ def _us(ns):
 
 # (column, export row key, conversion): the columns every row has, in order.
 _COLUMNS = [
-    ("name", "name", None),
-    ("kind", "kind", None),
-    ("hash", "hash", None),
-    ("shapes", "shapes", None),
-    ("location", "locations", _first),
-    ("function", "function", None),
-    ("device", "device", None),
-    ("count", "count", None),
-    ("duration_us", "duration_ns", _us),
-    ("self_us", "self_ns", _us),
+    ("name", Row.NAME, None),
+    ("kind", Row.KIND, None),
+    ("hash", Row.HASH, None),
+    ("shapes", Row.SHAPES, None),
+    ("location", Row.LOCATIONS, _first),
+    ("function", Row.FUNCTION, None),
+    ("device", Row.DEVICE, None),
+    ("count", Row.COUNT, None),
+    ("duration_us", Row.DURATION_NS, _us),
+    ("self_us", Row.SELF_NS, _us),
     ("percent", None, None),  # duration / the totals' total_ns
-    ("unfinished", "unfinished", None),
-    ("flops", "flops", None),
-    ("bytes", "bytes", None),
-    ("approx", "approx", None),  # too short to be measured to 5 %
+    ("unfinished", Row.UNFINISHED, None),
+    ("flops", Row.FLOPS, None),
+    ("bytes", Row.BYTES, None),
+    ("approx", Row.APPROX, None),  # too short to be measured to 5 %
 ]
 # Export row keys that are no column: the rest (counters aside) pass through
 # unchanged, so columns added to the export later (memory) appear as they are.
-_NOT_COLUMNS = {"unknown_probe", "probe_id", "counter_flags", "durations", _COUNTERS}
+_NOT_COLUMNS = {Row.UNKNOWN_PROBE, Row.PROBE_ID, Row.COUNTER_FLAGS, Row.DURATIONS, _COUNTERS}
 
 #===------------------------------------------------------------------------===#
 
@@ -65,9 +68,9 @@ def _row(r, events, total_ns):
     for column, key, convert in _COLUMNS:
         value = r.get(key) if key else None
         row[column] = convert(value) if convert and value is not None else value
-    if r.get("unknown_probe"):
+    if r.get(Row.UNKNOWN_PROBE):
         row["hash"] = ""  # as the CSV export: no probe table entry, no hash
-    row["percent"] = 100.0 * r.get("duration_ns", 0) / total_ns if total_ns else 0.0
+    row["percent"] = 100.0 * r.get(Row.DURATION_NS, 0) / total_ns if total_ns else 0.0
     counters = r.get(_COUNTERS) or []
     for i, event in events:
         row[event] = counters[i] if i < len(counters) else None
@@ -153,7 +156,7 @@ class Profile:
 
     @property
     def dumps(self):
-        return list(self.export.get("dumps", []))
+        return list(self.export.get(_DUMPS, []))
 
     def rows(self):
         """One dict per row of the table (op hash, shapes, device), in the

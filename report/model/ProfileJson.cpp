@@ -1,16 +1,24 @@
-//===- report/model/ProfileJson.cpp - Read a JSON export back -------------===//
+//===- report/model/ProfileJson.cpp - The JSON export, both ways ----------===//
 //
-// `export --format json` (views/Export.cpp) back into a Profile, so that
-// every row view takes an export as it takes dumps. Every field is checked;
-// the first problem is the one error.
+// `export --format json` written from a Profile and read back into one, so
+// that every row view takes an export as it takes dumps. Each part of the
+// export (ExportKeys.def) is one table whose entries name a key, how to
+// write it and how to read it, side by side (ExportFields.h); a
+// static_assert holds every table to its part's keys in the .def's order,
+// so a key is written and read or not at all. Every field is checked on
+// reading; the first problem is the one error.
 //
 //===----------------------------------------------------------------------===//
 
-#include "tpuprof/report/model/Load.h"
+#include "tpuprof/report/model/ProfileJson.h"
+#include "ExportFields.h"
+#include "tpuprof/report/ExportKeys.h"
+#include "tpuprof/report/model/Correction.h"
 #include "tpuprof/report/model/Json.h"
+#include "tpuprof/report/model/Load.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 
 using namespace llvm;
@@ -19,111 +27,465 @@ using namespace tpuprof::report;
 
 namespace {
 
-/// Reads fields of one JSON object, remembering the first problem.
-class Fields {
-public:
-  Fields(const json::Object *o, std::string where, std::string *error)
-      : o(o), where(std::move(where)), error(error) {}
+using namespace tpuprof::report::exportfields;
+using K = ExportKey;
 
-  uint64_t u64(StringRef key) {
-    if (const json::Value *v = get(key)) {
-      if (std::optional<uint64_t> x = v->getAsUINT64())
-        return *x;
-      fail(key, "an unsigned integer");
-    }
-    return 0;
-  }
-  int64_t i64(StringRef key) {
-    if (const json::Value *v = get(key)) {
-      if (std::optional<int64_t> x = v->getAsInteger())
-        return *x;
-      fail(key, "an integer");
-    }
-    return 0;
-  }
-  std::string str(StringRef key) {
-    if (const json::Value *v = get(key)) {
-      if (std::optional<StringRef> x = v->getAsString())
-        return x->str();
-      fail(key, "a string");
-    }
-    return "";
-  }
-  bool boolean(StringRef key) {
-    if (const json::Value *v = get(key)) {
-      if (std::optional<bool> x = v->getAsBoolean())
-        return *x;
-      fail(key, "a boolean");
-    }
-    return false;
-  }
-  const json::Array *array(StringRef key) {
-    if (const json::Value *v = get(key)) {
-      if (const json::Array *a = v->getAsArray())
-        return a;
-      fail(key, "an array");
-    }
-    return nullptr;
-  }
-  const json::Object *object(StringRef key) {
-    if (const json::Value *v = get(key)) {
-      if (const json::Object *x = v->getAsObject())
-        return x;
-      fail(key, "an object");
-    }
-    return nullptr;
-  }
-  std::vector<uint64_t> u64s(StringRef key) {
-    std::vector<uint64_t> out;
-    if (const json::Array *a = array(key))
-      for (const json::Value &v : *a) {
-        std::optional<uint64_t> x = v.getAsUINT64();
-        if (!x) {
-          fail(key, "an array of unsigned integers");
-          break;
-        }
-        out.push_back(*x);
-      }
-    return out;
-  }
+//===----------------------------------------------------------------------===//
+// The parts, innermost first
+//===----------------------------------------------------------------------===//
 
-  /// Whether an optional key is present.
-  bool has(StringRef key) const { return o && o->get(key); }
+constexpr Field<DropCounts> kDropsFields[] = {
+    plain<K::DropsFull, &DropCounts::full>(),
+    plain<K::DropsOverwritten, &DropCounts::overwritten>(),
+    plain<K::DropsDepth, &DropCounts::depth>(),
+    plain<K::DropsNoSpace, &DropCounts::noSpace>(),
+    plain<K::DropsUnknown, &DropCounts::unknown>(),
+};
+static_assert(coversPart(ExportPart::Drops, kDropsFields),
+              "one entry per key of the part in ExportKeys.def, in order");
 
-private:
-  const json::Value *get(StringRef key) {
-    const json::Value *v = o ? o->get(key) : nullptr;
-    if (!v && error->empty())
-      *error = where + ": missing '" + key.str() + "'";
-    return v;
+/// `drops` of a totals or dump object; exports from before the reasons lack
+/// it: all `dropped` (read before) then has no known reason.
+void readDrops(KeyIn &in, uint64_t dropped, DropCounts &drops) {
+  if (in.present())
+    in.object(kDropsFields, drops);
+  else
+    drops.unknown = dropped;
+}
+
+/// `unwound`, which comes with `drops`.
+void readUnwound(KeyIn &in, ExportKey drops, uint64_t &unwound) {
+  if (in.present(drops))
+    unwound = in.u64();
+}
+
+constexpr Field<RunId> kRunFields[] = {
+    plain<K::RunPid, &RunId::pid>(),
+    plain<K::RunStartNs, &RunId::startNs>(),
+};
+static_assert(coversPart(ExportPart::Run, kRunFields),
+              "one entry per key of the part in ExportKeys.def, in order");
+
+/// Optional as a whole: exports from before calibration lack it.
+constexpr Field<DumpInfo> kCalibrationFields[] = {
+    plain<K::CalibrationSelfTicks, &DumpInfo::calibSelfTicks>(),
+    plain<K::CalibrationNestedTicks, &DumpInfo::calibNestedTicks>(),
+    plain<K::CalibrationPairs, &DumpInfo::calibPairs>(),
+    optionalPlain<K::CalibrationReadTicks, &DumpInfo::calibReadTicks>(),
+    // Per counter word (the dump's EVENTS order), version 3: both lists or
+    // neither.
+    {K::CalibrationSelfCounts,
+     [](KeyOut &out, const DumpInfo &i) {
+       if (!i.calibCounts.empty())
+         out.values(
+             map_range(i.calibCounts, [](const auto &c) { return c.self; }));
+     },
+     [](KeyIn &in, DumpInfo &i) {
+       if (in.present() || in.present(K::CalibrationNestedCounts))
+         for (uint64_t self : in.u64s())
+           i.calibCounts.push_back({self, 0});
+     }},
+    {K::CalibrationNestedCounts,
+     [](KeyOut &out, const DumpInfo &i) {
+       if (!i.calibCounts.empty())
+         out.values(
+             map_range(i.calibCounts, [](const auto &c) { return c.nested; }));
+     },
+     [](KeyIn &in, DumpInfo &i) {
+       if (!in.present() && !in.present(K::CalibrationSelfCounts))
+         return;
+       std::vector<uint64_t> nested = in.u64s();
+       if (nested.size() != i.calibCounts.size())
+         in.fail("'self_counts' and 'nested_counts' differ in length");
+       i.calibCounts.resize(std::min(nested.size(), i.calibCounts.size()));
+       for (size_t k = 0; k != i.calibCounts.size(); ++k)
+         i.calibCounts[k].nested = nested[k];
+     }},
+};
+static_assert(coversPart(ExportPart::Calibration, kCalibrationFields),
+              "one entry per key of the part in ExportKeys.def, in order");
+
+constexpr Field<MemorySummary> kDumpMemoryFields[] = {
+    plain<K::DumpMemoryAllocs, &MemorySummary::allocs>(),
+    plain<K::DumpMemoryAllocBytes, &MemorySummary::allocBytes>(),
+    plain<K::DumpMemoryFrees, &MemorySummary::frees>(),
+    plain<K::DumpMemoryFreedBytes, &MemorySummary::freedBytes>(),
+    plain<K::DumpMemoryUntrackedFrees, &MemorySummary::untrackedFrees>(),
+    plain<K::DumpMemoryPeakBytes, &MemorySummary::peakBytes>(),
+    plain<K::DumpMemoryPeakNs, &MemorySummary::peakNs>(),
+    plain<K::DumpMemoryPeakOp, &MemorySummary::peakOp>(),
+    plain<K::DumpMemoryLiveAtEnd, &MemorySummary::liveAtEnd>(),
+};
+static_assert(coversPart(ExportPart::DumpMemory, kDumpMemoryFields),
+              "one entry per key of the part in ExportKeys.def, in order");
+
+using D = DumpSummary;
+constexpr auto kInfo = &DumpSummary::info;
+
+constexpr Field<DumpSummary> kDumpFields[] = {
+    plain<K::DumpPath, &D::path>(),
+    // Rows and dumps name their run by index into the top level's runs;
+    // exports from before runs lack it.
+    optionalPlain<K::DumpRun, &D::run>(),
+    plain<K::DumpVersion, kInfo, &DumpInfo::version>(),
+    plain<K::DumpHeaderSize, kInfo, &DumpInfo::headerSize>(),
+    plain<K::DumpMode, kInfo, &DumpInfo::mode>(),
+    plain<K::DumpDevice, kInfo, &DumpInfo::device>(),
+    plain<K::DumpPid, kInfo, &DumpInfo::pid>(),
+    plain<K::DumpCallNum, kInfo, &DumpInfo::callNum>(),
+    plain<K::DumpClockSource, kInfo, &DumpInfo::clockSource>(),
+    plain<K::DumpFlags, kInfo, &DumpInfo::flags>(),
+    plain<K::DumpCalibTicks0, kInfo, &DumpInfo::calibTicks0>(),
+    plain<K::DumpCalibNs0, kInfo, &DumpInfo::calibNs0>(),
+    plain<K::DumpCalibTicks1, kInfo, &DumpInfo::calibTicks1>(),
+    plain<K::DumpCalibNs1, kInfo, &DumpInfo::calibNs1>(),
+    plain<K::DumpWindowBegin, kInfo, &DumpInfo::windowBegin>(),
+    plain<K::DumpWindowEnd, kInfo, &DumpInfo::windowEnd>(),
+    plain<K::DumpDropped, kInfo, &DumpInfo::dropped>(),
+    {K::DumpDrops,
+     [](KeyOut &out, const D &d) { out.object(kDropsFields, d.info.drops); },
+     [](KeyIn &in, D &d) { readDrops(in, d.info.dropped, d.info.drops); }},
+    {K::DumpUnwound, [](KeyOut &out, const D &d) { out.value(d.info.unwound); },
+     [](KeyIn &in, D &d) { readUnwound(in, K::DumpDrops, d.info.unwound); }},
+    plain<K::DumpNumSections, kInfo, &DumpInfo::numSections>(),
+    {K::DumpCalibration,
+     [](KeyOut &out, const D &d) {
+       if (d.info.hasCalibration)
+         out.object(kCalibrationFields, d.info);
+     },
+     [](KeyIn &in, D &d) {
+       if (!in.present())
+         return;
+       d.info.hasCalibration = true;
+       in.object(kCalibrationFields, d.info);
+     }},
+    // Whether this dump's duration_ns/self_ns/durations are corrected.
+    {K::DumpOverheadCorrection,
+     [](KeyOut &out, const D &d) { out.value(correctionName(d.correction)); },
+     [](KeyIn &in, D &d) {
+       if (!in.present())
+         return;
+       std::string name = in.str();
+       std::optional<OverheadCorrection::State> state =
+           parseCorrectionName(name);
+       if (!state)
+         in.fail("unknown overhead_correction '" + name + "'");
+       d.correction = state.value_or(OverheadCorrection::State::NoCalibration);
+     }},
+    plain<K::DumpThreads, &D::threads>(),
+    plain<K::DumpRecords, &D::records>(),
+    plain<K::DumpUnfinished, &D::unfinished>(),
+    plain<K::DumpCoveredNs, &D::coveredNs>(),
+    plain<K::DumpWindowNs, &D::windowNs>(),
+    // Exports from before memory tracking lack it.
+    {K::DumpMemory,
+     [](KeyOut &out, const D &d) {
+       if (d.memory.tracked)
+         out.object(kDumpMemoryFields, d.memory);
+     },
+     [](KeyIn &in, D &d) {
+       if (!in.present())
+         return;
+       d.memory.tracked = true;
+       in.object(kDumpMemoryFields, d.memory);
+     }},
+};
+static_assert(coversPart(ExportPart::Dump, kDumpFields),
+              "one entry per key of the part in ExportKeys.def, in order");
+
+/// A DurationSketch as the export spells it: exact samples, or the
+/// histogram's first bucket and counts.
+struct DurationParts {
+  uint64_t count = 0, sum = 0, min = 0, max = 0;
+  bool exact = false;
+  std::vector<uint64_t> samples;
+  int64_t firstBucket = 0;
+  std::vector<uint64_t> buckets;
+
+  static DurationParts of(const DurationSketch &d) {
+    DurationParts p;
+    p.count = d.count();
+    p.sum = d.total();
+    p.min = d.min();
+    p.max = d.max();
+    p.exact = d.isExact();
+    if (p.exact) {
+      p.samples = d.exactSamples();
+    } else {
+      p.firstBucket = d.firstBucket();
+      p.buckets = d.bucketCounts();
+    }
+    return p;
   }
-  void fail(StringRef key, StringRef what) {
-    if (error->empty())
-      *error = where + ": '" + key.str() + "' is not " + what.str();
+  DurationSketch sketch() && {
+    return DurationSketch::fromParts(count, sum, min, max, std::move(samples),
+                                     !exact, int32_t(firstBucket),
+                                     std::move(buckets));
   }
-  const json::Object *o;
-  std::string where;
-  std::string *error;
 };
 
-/// `drops` and `unwound` of a totals or dump object; exports from before
-/// the reasons lack them: all `dropped` then has no known reason.
-void readDrops(Fields &f, const std::string &where, uint64_t dropped,
-               DropCounts &drops, uint64_t &unwound, std::string &error) {
-  if (!f.has("drops")) {
-    drops.unknown = dropped;
-    return;
+using P = DurationParts;
+
+constexpr Field<DurationParts> kDurationFields[] = {
+    plain<K::DurationsCount, &P::count>(),
+    plain<K::DurationsSum, &P::sum>(),
+    plain<K::DurationsMin, &P::min>(),
+    plain<K::DurationsMax, &P::max>(),
+    plain<K::DurationsExact, &P::exact>(),
+    {K::DurationsSamples,
+     [](KeyOut &out, const P &p) {
+       if (p.exact)
+         out.values(p.samples);
+     },
+     [](KeyIn &in, P &p) {
+       if (!p.exact)
+         return;
+       p.samples = in.u64s();
+       if (in.ok() && p.samples.size() != p.count)
+         in.fail("'samples' does not hold 'count' values");
+     }},
+    {K::DurationsFirstBucket,
+     [](KeyOut &out, const P &p) {
+       if (!p.exact)
+         out.value(p.firstBucket);
+     },
+     [](KeyIn &in, P &p) {
+       if (!p.exact)
+         p.firstBucket = in.i64();
+     }},
+    {K::DurationsBuckets,
+     [](KeyOut &out, const P &p) {
+       if (!p.exact)
+         out.values(p.buckets);
+     },
+     [](KeyIn &in, P &p) {
+       if (!p.exact)
+         p.buckets = in.u64s();
+     }},
+};
+static_assert(coversPart(ExportPart::Durations, kDurationFields),
+              "one entry per key of the part in ExportKeys.def, in order");
+
+/// Optional as a whole: rows of windows that tracked memory only.
+constexpr Field<Row> kRowMemoryFields[] = {
+    plain<K::RowMemoryAllocBytes, &Row::allocBytes>(),
+    plain<K::RowMemorySelfAllocBytes, &Row::selfAllocBytes>(),
+    plain<K::RowMemoryFreedBytes, &Row::freedBytes>(),
+    plain<K::RowMemoryPeakBytes, &Row::peakBytes>(),
+};
+static_assert(coversPart(ExportPart::RowMemory, kRowMemoryFields),
+              "one entry per key of the part in ExportKeys.def, in order");
+
+constexpr Field<Row> kRowFields[] = {
+    plain<K::RowName, &Row::name>(),
+    {K::RowKind, [](KeyOut &out, const Row &r) { out.value(kindName(r.kind)); },
+     [](KeyIn &in, Row &r) {
+       std::string kind = in.str();
+       r.kind = kind == "launch" ? TPUPROF_KIND_LAUNCH
+                : kind == "user" ? TPUPROF_KIND_USER
+                                 : TPUPROF_KIND_OP;
+     }},
+    plain<K::RowDevice, &Row::device>(),
+    {K::RowHash, [](KeyOut &out, const Row &r) { out.value(hashName(r.hash)); },
+     [](KeyIn &in, Row &r) {
+       std::string hash = in.str();
+       if (in.ok() && StringRef(hash).getAsInteger(16, r.hash))
+         in.fail("'hash' is not hexadecimal");
+     }},
+    plain<K::RowUnknownProbe, &Row::unknownProbe>(),
+    plain<K::RowProbeId, &Row::probeId>(),
+    // Exports from before runs, output shapes or mode 2's migrations lack
+    // them.
+    optionalPlain<K::RowRun, &Row::run>(),
+    plain<K::RowShapes, &Row::shapes>(),
+    {K::RowNumOuts, [](KeyOut &out, const Row &r) { out.value(r.numOuts); },
+     [](KeyIn &in, Row &r) {
+       if (in.present())
+         r.numOuts = uint8_t(std::min<uint64_t>(in.u64(), 255));
+     }},
+    optionalPlain<K::RowOutShapes, &Row::outShapes>(),
+    {K::RowMigrations,
+     [](KeyOut &out, const Row &r) {
+       if (r.cpuRecorded)
+         out.value(r.migrations);
+     },
+     [](KeyIn &in, Row &r) {
+       if (!in.present())
+         return;
+       r.cpuRecorded = true;
+       r.migrations = in.u64();
+     }},
+    {K::RowMemory,
+     [](KeyOut &out, const Row &r) {
+       if (r.memoryRecorded)
+         out.object(kRowMemoryFields, r);
+     },
+     [](KeyIn &in, Row &r) {
+       if (!in.present())
+         return;
+       r.memoryRecorded = true;
+       in.object(kRowMemoryFields, r);
+     }},
+    {K::RowLocations,
+     [](KeyOut &out, const Row &r) { out.values(r.locations); },
+     [](KeyIn &in, Row &r) { r.locations = in.strings(); }},
+    plain<K::RowFunction, &Row::function>(),
+    plain<K::RowFlops, &Row::flops>(),
+    plain<K::RowBytes, &Row::bytes>(),
+    plain<K::RowCount, &Row::count>(),
+    plain<K::RowUnfinished, &Row::unfinished>(),
+    plain<K::RowDurationNs, &Row::durationNs>(),
+    plain<K::RowSelfNs, &Row::selfNs>(),
+    // Too short to be measured to 5 % (docs/report.md).
+    {K::RowApprox,
+     [](KeyOut &out, const Row &r) {
+       out.value(isApprox(r, out.ctx.approxBelowNs));
+     },
+     derivedFromTheRest<Row>},
+    // Indexed like the top level's events (which pads them when read).
+    {K::RowCounters, [](KeyOut &out, const Row &r) { out.values(r.counters); },
+     [](KeyIn &in, Row &r) { r.counters = in.u64s(); }},
+    {K::RowCounterFlags,
+     [](KeyOut &out, const Row &r) { out.values(r.counterFlags); },
+     [](KeyIn &in, Row &r) {
+       for (uint64_t flags : in.u64s())
+         r.counterFlags.push_back(uint8_t(flags));
+     }},
+    {K::RowDurations,
+     [](KeyOut &out, const Row &r) {
+       out.object(kDurationFields, DurationParts::of(r.durations));
+     },
+     [](KeyIn &in, Row &r) {
+       DurationParts parts;
+       in.object(kDurationFields, parts);
+       r.durations = std::move(parts).sketch();
+     }},
+};
+static_assert(coversPart(ExportPart::Row, kRowFields),
+              "one entry per key of the part in ExportKeys.def, in order");
+
+constexpr Field<Profile> kTotalsFields[] = {
+    plain<K::TotalsCoveredNs, &Profile::coveredNs>(),
+    plain<K::TotalsTotalNs, &Profile::totalNs>(),
+    plain<K::TotalsUnfinished, &Profile::unfinished>(),
+    plain<K::TotalsDropped, &Profile::dropped>(),
+    {K::TotalsDrops,
+     [](KeyOut &out, const Profile &p) { out.object(kDropsFields, p.drops); },
+     [](KeyIn &in, Profile &p) { readDrops(in, p.dropped, p.drops); }},
+    {K::TotalsUnwound,
+     [](KeyOut &out, const Profile &p) { out.value(p.unwound); },
+     [](KeyIn &in, Profile &p) { readUnwound(in, K::TotalsDrops, p.unwound); }},
+    plain<K::TotalsThreads, &Profile::threads>(),
+    plain<K::TotalsRecords, &Profile::records>(),
+    {K::TotalsDumps,
+     [](KeyOut &out, const Profile &p) { out.value(uint64_t(p.dumps.size())); },
+     derivedFromTheRest<Profile>},
+    {K::TotalsRuns,
+     [](KeyOut &out, const Profile &p) { out.value(uint64_t(p.runs.size())); },
+     derivedFromTheRest<Profile>},
+    {K::TotalsIncompleteDumps,
+     [](KeyOut &out, const Profile &p) {
+       out.value(uint64_t(count_if(p.dumps, [](const DumpSummary &d) {
+         return !d.info.isComplete();
+       })));
+     },
+     derivedFromTheRest<Profile>},
+    {K::TotalsModes,
+     [](KeyOut &out, const Profile &p) {
+       std::vector<uint32_t> modes;
+       for (const DumpSummary &d : p.dumps)
+         if (!is_contained(modes, d.info.mode))
+           modes.push_back(d.info.mode);
+       out.values(modes);
+     },
+     derivedFromTheRest<Profile>},
+};
+static_assert(coversPart(ExportPart::Totals, kTotalsFields),
+              "one entry per key of the part in ExportKeys.def, in order");
+
+/// The reader of a key that readProfileJson() checks before all others.
+void checkedFirst(KeyIn &, Profile &) {}
+
+constexpr Field<Profile> kTopFields[] = {
+    {K::TopFormat,
+     [](KeyOut &out, const Profile &) { out.value(kExportFormat); },
+     checkedFirst},
+    {K::TopVersion,
+     [](KeyOut &out, const Profile &) { out.value(kProfileJsonVersion); },
+     checkedFirst},
+    {K::TopEvents, [](KeyOut &out, const Profile &p) { out.values(p.events); },
+     [](KeyIn &in, Profile &p) { p.events = in.strings(); }},
+    {K::TopTotals,
+     [](KeyOut &out, const Profile &p) { out.object(kTotalsFields, p); },
+     [](KeyIn &in, Profile &p) { in.object(kTotalsFields, p); }},
+    // Rows and dumps name their run by index into this list (in the order
+    // the runs started). Exports from before runs lack it and
+    // runs_merged: readProfileJson() then makes the runs up from the dumps.
+    {K::TopRuns,
+     [](KeyOut &out, const Profile &p) { out.objects(kRunFields, p.runs); },
+     [](KeyIn &in, Profile &p) {
+       if (in.present())
+         in.objects(kRunFields, p.runs);
+     }},
+    // The rows of all runs were added up.
+    {K::TopRunsMerged,
+     [](KeyOut &out, const Profile &p) { out.value(p.runsMerged); },
+     [](KeyIn &in, Profile &p) {
+       if (in.present(K::TopRuns))
+         p.runsMerged = in.boolean();
+     }},
+    {K::TopDumps,
+     [](KeyOut &out, const Profile &p) { out.objects(kDumpFields, p.dumps); },
+     [](KeyIn &in, Profile &p) { in.objects(kDumpFields, p.dumps); }},
+    {K::TopRows,
+     [](KeyOut &out, const Profile &p) { out.objects(kRowFields, p.rows); },
+     [](KeyIn &in, Profile &p) {
+       in.objects(kRowFields, p.rows);
+       for (Row &r : p.rows) {
+         r.counters.resize(p.events.size(), 0);
+         r.counterFlags.resize(p.events.size(), 0);
+       }
+     }},
+};
+static_assert(coversPart(ExportPart::Top, kTopFields),
+              "one entry per key of the part in ExportKeys.def, in order");
+
+/// Runs of an export from before runs: one per distinct (pid, start) among
+/// the dumps, whose rows were then added up.
+void runsFromDumps(Profile &p) {
+  for (DumpSummary &d : p.dumps) {
+    RunId id{d.info.pid, d.info.calibNs0};
+    if (!is_contained(p.runs, id))
+      p.runs.push_back(id);
   }
-  Fields r(f.object("drops"), where + ".drops", &error);
-  drops.full = r.u64("full");
-  drops.overwritten = r.u64("overwritten");
-  drops.depth = r.u64("depth");
-  drops.noSpace = r.u64("no_space");
-  drops.unknown = r.u64("unknown");
-  unwound = f.u64("unwound");
+  p.runsMerged = p.runs.size() > 1;
+}
+
+/// Whether every row's and dump's run is an index into the runs.
+std::string checkRunIndices(const Profile &p) {
+  std::string error;
+  if (p.runsMerged)
+    return error;
+  size_t numRuns = std::max<size_t>(p.runs.size(), 1);
+  for (const Row &r : p.rows)
+    if (r.run >= numRuns)
+      error = "a row's 'run' is not an index into 'runs'";
+  for (const DumpSummary &d : p.dumps)
+    if (d.run >= numRuns)
+      error = "a dump's 'run' is not an index into 'runs'";
+  return error;
 }
 
 } // namespace
+
+void tpuprof::report::writeExportJson(const Profile &p, json::OStream &j) {
+  WriteContext ctx{approxBelowNs(p)};
+  j.object([&] { writeFields(kTopFields, p, j, ctx); });
+}
+
+void tpuprof::report::writeExportTotals(const Profile &p, json::OStream &j) {
+  writeFields(kTotalsFields, p, j, WriteContext());
+}
 
 Expected<Profile> tpuprof::report::readProfileJson(StringRef path) {
   auto bad = [&](const Twine &what) {
@@ -138,199 +500,20 @@ Expected<Profile> tpuprof::report::readProfileJson(StringRef path) {
   if (!root)
     return bad(toString(root.takeError()));
   const json::Object *top = root->getAsObject();
-  if (!top || top->getString("format") != "tpuprof-report")
-    return bad("no \"format\": \"tpuprof-report\"");
+  if (!top || top->getString(exportKeyName(K::TopFormat)) != kExportFormat)
+    return bad("no \"" + exportKeyName(K::TopFormat) + "\": \"" +
+               kExportFormat + "\"");
   std::string error;
-  Fields f(top, "top level", &error);
-  if (f.i64("version") != kProfileJsonVersion)
+  Fields in(top, "", &error);
+  if (in.i64(exportKeyName(K::TopVersion)) != kProfileJsonVersion)
     return bad("unsupported version (this reader supports " +
                Twine(kProfileJsonVersion) + ")");
   Profile p;
-  if (const json::Array *events = f.array("events"))
-    for (const json::Value &e : *events)
-      p.events.push_back(e.getAsString().value_or("").str());
-  Fields t(f.object("totals"), "totals", &error);
-  p.coveredNs = t.u64("covered_ns");
-  p.totalNs = t.u64("total_ns");
-  p.unfinished = t.u64("unfinished");
-  p.dropped = t.u64("dropped");
-  readDrops(t, "totals", p.dropped, p.drops, p.unwound, error);
-  p.threads = t.u64("threads");
-  p.records = t.u64("records");
-  if (const json::Array *dumps = f.array("dumps"))
-    for (size_t n = 0; n != dumps->size() && error.empty(); ++n) {
-      Fields d((*dumps)[n].getAsObject(), "dumps[" + utostr(n) + "]", &error);
-      DumpSummary s;
-      DumpInfo &i = s.info;
-      s.path = d.str("path");
-      if (d.has("run"))
-        s.run = d.u64("run");
-      i.version = d.u64("version");
-      i.headerSize = d.u64("header_size");
-      i.mode = d.u64("mode");
-      i.device = d.u64("device");
-      i.pid = d.u64("pid");
-      i.callNum = d.u64("call_num");
-      i.clockSource = d.u64("clock_source");
-      i.flags = d.u64("flags");
-      i.calibTicks0 = d.u64("calib_ticks0");
-      i.calibNs0 = d.u64("calib_ns0");
-      i.calibTicks1 = d.u64("calib_ticks1");
-      i.calibNs1 = d.u64("calib_ns1");
-      i.windowBegin = d.u64("window_begin");
-      i.windowEnd = d.u64("window_end");
-      i.dropped = d.u64("dropped");
-      readDrops(d, "dumps[" + utostr(n) + "]", i.dropped, i.drops, i.unwound,
-                error);
-      i.numSections = d.u64("num_sections");
-      // Both optional: exports from before calibration lack them.
-      if (d.has("calibration")) {
-        Fields c(d.object("calibration"),
-                 "dumps[" + utostr(n) + "].calibration", &error);
-        i.hasCalibration = true;
-        i.calibSelfTicks = c.u64("self_ticks");
-        i.calibNestedTicks = c.u64("nested_ticks");
-        i.calibPairs = c.u64("pairs");
-        if (c.has("read_ticks")) // Exports from before READ_TICKS lack it.
-          i.calibReadTicks = c.u64("read_ticks");
-        if (c.has("self_counts") || c.has("nested_counts")) {
-          std::vector<uint64_t> self = c.u64s("self_counts");
-          std::vector<uint64_t> nested = c.u64s("nested_counts");
-          if (self.size() != nested.size() && error.empty())
-            error = "dumps[" + utostr(n) +
-                    "].calibration: 'self_counts' and 'nested_counts' "
-                    "differ in length";
-          for (size_t k = 0; k != self.size() && k != nested.size(); ++k)
-            i.calibCounts.push_back({self[k], nested[k]});
-        }
-      }
-      if (d.has("overhead_correction")) {
-        std::string name = d.str("overhead_correction");
-        std::optional<OverheadCorrection::State> state =
-            parseCorrectionName(name);
-        if (!state && error.empty())
-          error = "dumps[" + utostr(n) + "]: unknown overhead_correction '" +
-                  name + "'";
-        s.correction = state.value_or(OverheadCorrection::State::NoCalibration);
-      }
-      s.threads = d.u64("threads");
-      s.records = d.u64("records");
-      s.unfinished = d.u64("unfinished");
-      s.coveredNs = d.u64("covered_ns");
-      s.windowNs = d.u64("window_ns");
-      if (d.has("memory")) { // Exports from before memory tracking lack it.
-        Fields m(d.object("memory"), "dumps[" + utostr(n) + "].memory",
-                 &error);
-        MemorySummary &k = s.memory;
-        k.tracked = true;
-        k.allocs = m.u64("allocs");
-        k.allocBytes = m.u64("alloc_bytes");
-        k.frees = m.u64("frees");
-        k.freedBytes = m.u64("freed_bytes");
-        k.untrackedFrees = m.u64("untracked_frees");
-        k.peakBytes = m.u64("peak_bytes");
-        k.peakNs = m.u64("peak_ns");
-        k.peakOp = m.str("peak_op");
-        k.liveAtEnd = m.u64("live_at_end");
-      }
-      p.dumps.push_back(std::move(s));
-    }
-  if (const json::Array *rows = f.array("rows"))
-    for (size_t n = 0; n != rows->size() && error.empty(); ++n) {
-      std::string where = "rows[" + utostr(n) + "]";
-      Fields r((*rows)[n].getAsObject(), where, &error);
-      Row row;
-      row.name = r.str("name");
-      std::string kind = r.str("kind");
-      row.kind = kind == "launch" ? TPUPROF_KIND_LAUNCH
-                 : kind == "user" ? TPUPROF_KIND_USER
-                                  : TPUPROF_KIND_OP;
-      row.device = r.u64("device");
-      std::string hash = r.str("hash");
-      if (error.empty() && StringRef(hash).getAsInteger(16, row.hash))
-        error = where + ": 'hash' is not hexadecimal";
-      row.unknownProbe = r.boolean("unknown_probe");
-      row.probeId = r.u64("probe_id");
-      row.shapes = r.str("shapes");
-      // Exports from before runs, output shapes or mode 2's migrations lack
-      // them.
-      if (r.has("run"))
-        row.run = r.u64("run");
-      if (r.has("num_outs"))
-        row.numOuts = uint8_t(std::min<uint64_t>(r.u64("num_outs"), 255));
-      if (r.has("out_shapes"))
-        row.outShapes = r.str("out_shapes");
-      if (r.has("migrations")) {
-        row.cpuRecorded = true;
-        row.migrations = r.u64("migrations");
-      }
-      if (r.has("memory")) {
-        Fields m(r.object("memory"), where + ".memory", &error);
-        row.memoryRecorded = true;
-        row.allocBytes = m.u64("alloc_bytes");
-        row.selfAllocBytes = m.u64("self_alloc_bytes");
-        row.freedBytes = m.u64("freed_bytes");
-        row.peakBytes = m.u64("peak_bytes");
-      }
-      if (const json::Array *locs = r.array("locations"))
-        for (const json::Value &l : *locs)
-          row.locations.push_back(l.getAsString().value_or("").str());
-      row.function = r.str("function");
-      row.flops = r.u64("flops");
-      row.bytes = r.u64("bytes");
-      row.count = r.u64("count");
-      row.unfinished = r.u64("unfinished");
-      row.durationNs = r.u64("duration_ns");
-      row.selfNs = r.u64("self_ns");
-      row.counters = r.u64s("counters");
-      row.counters.resize(p.events.size(), 0);
-      for (uint64_t flag : r.u64s("counter_flags"))
-        row.counterFlags.push_back(uint8_t(flag));
-      row.counterFlags.resize(p.events.size(), 0);
-      Fields d(r.object("durations"), where + ".durations", &error);
-      bool exact = d.boolean("exact");
-      uint64_t count = d.u64("count");
-      std::vector<uint64_t> samples, buckets;
-      int64_t first = 0;
-      if (exact) {
-        samples = d.u64s("samples");
-        if (error.empty() && samples.size() != count)
-          error = where + ".durations: 'samples' does not hold 'count' values";
-      } else {
-        first = d.i64("first_bucket");
-        buckets = d.u64s("buckets");
-      }
-      row.durations = DurationSketch::fromParts(
-          count, d.u64("sum"), d.u64("min"), d.u64("max"), std::move(samples),
-          !exact, int32_t(first), std::move(buckets));
-      p.rows.push_back(std::move(row));
-    }
-  // Runs: as exported, or (exports from before runs) one per distinct
-  // (pid, start) among the dumps, whose rows were then added up.
-  if (f.has("runs")) {
-    if (const json::Array *runs = f.array("runs"))
-      for (size_t n = 0; n != runs->size() && error.empty(); ++n) {
-        Fields r((*runs)[n].getAsObject(), "runs[" + utostr(n) + "]", &error);
-        p.runs.push_back({uint32_t(r.u64("pid")), r.u64("start_ns")});
-      }
-    p.runsMerged = f.boolean("runs_merged");
-  } else {
-    for (DumpSummary &d : p.dumps) {
-      RunId id{d.info.pid, d.info.calibNs0};
-      if (!is_contained(p.runs, id))
-        p.runs.push_back(id);
-    }
-    p.runsMerged = p.runs.size() > 1;
-  }
-  if (error.empty() && !p.runsMerged) {
-    size_t numRuns = std::max<size_t>(p.runs.size(), 1);
-    for (const Row &r : p.rows)
-      if (r.run >= numRuns)
-        error = "a row's 'run' is not an index into 'runs'";
-    for (const DumpSummary &d : p.dumps)
-      if (d.run >= numRuns)
-        error = "a dump's 'run' is not an index into 'runs'";
-  }
+  readFields(kTopFields, in, p);
+  if (!in.has(exportKeyName(K::TopRuns)))
+    runsFromDumps(p);
+  if (error.empty())
+    error = checkRunIndices(p);
   if (!error.empty())
     return bad(error);
   return p;

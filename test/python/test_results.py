@@ -117,6 +117,23 @@ class ResultsTest(unittest.TestCase):
                                sum(r["duration_us"] for r in prof.rows()))
         self.assertEqual(frame.set_index("name").loc["py_block", "count"], 2)
 
+    def test_keys_are_the_exports(self):
+        # The package's keys, read from ExportKeys.def installed beside it,
+        # are those tpuprof-report writes.
+        from tpuprof import _keys
+        self.assertTrue(os.path.exists(os.path.join(os.path.dirname(_keys.__file__),
+                                                    "ExportKeys.def")))
+        keys = lambda part: set(vars(part).values())
+        exported = json.loads(support.report("export", "--format", "json", self.counters))
+        self.assertEqual(exported[_keys.Top.FORMAT], _keys.FORMAT)
+        self.assertEqual(set(exported), keys(_keys.Top))
+        self.assertEqual(set(exported["totals"]), keys(_keys.Totals))
+        for row in exported["rows"]:
+            self.assertLessEqual(set(row), keys(_keys.Row))
+            self.assertLessEqual(set(row["durations"]), keys(_keys.Durations))
+        for dump in exported["dumps"]:
+            self.assertLessEqual(set(dump), keys(_keys.Dump))
+
     def test_bad_inputs(self):
         with self.assertRaisesRegex(tpuprof.Error, "/nonexistent"):
             tpuprof.load("/nonexistent")
