@@ -50,7 +50,7 @@ static const char *const default_hw[] = {"perf::CYCLES", "perf::INSTRUCTIONS",
 static const char *const default_sw[] = {"perf::TASK-CLOCK", "perf::PAGE-FAULTS",
                                          "perf::CONTEXT-SWITCHES"};
 
-/*===-- Window event set (ctl mutex of control.c held by every writer) ---===*/
+/*===-- Window event set (the ctl lock held by every writer) ------------===*/
 
 typedef struct rt_event {
   char name[TPUPROF_RT_EVENT_NAME_MAX];

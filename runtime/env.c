@@ -1,6 +1,6 @@
 /*===- runtime/env.c - TPUPROF_* environment parsing ---------------*- C -*-===*\
 |*                                                                            *|
-|* The environment is read once, by the library constructor (control.c). The *|
+|* The environment is read once, by the library constructor (control.c). The  *|
 |* parser takes a lookup function so the tests can feed it any environment.   *|
 |* A bad value never stops the program: it is reported in one line naming the *|
 |* variable, the value and the default used instead (docs/environment.md).    *|
