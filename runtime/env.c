@@ -133,8 +133,15 @@ int __tpuprof_rt_parse_env(tpuprof_rt_config *cfg, tpuprof_rt_getenv_fn get,
     }
   }
 
+  // Strings taken as they are. The events are checked when a window opens
+  // (names), the schedule by the schedule (its syntax): both report
+  // problems there, in one line each.
   if ((v = lookup(get, ctx, "TPUPROF_OUTPUT", NULL, &name)))
     cfg->output = v;
+  if ((v = lookup(get, ctx, "TPUPROF_EVENTS", NULL, &name)))
+    cfg->events = v;
+  if ((v = lookup(get, ctx, "TPUPROF_SCHEDULE", NULL, &name)))
+    cfg->schedule = v;
 
   if ((v = lookup(get, ctx, "TPUPROF_DEVICE", NULL, &name))) {
     if (__tpuprof_rt_parse_uint(v, 0, UINT32_MAX, &n) == 0) {
@@ -155,8 +162,6 @@ int __tpuprof_rt_parse_env(tpuprof_rt_config *cfg, tpuprof_rt_getenv_fn get,
       cfg->clock = TPUPROF_RT_CLOCK_MONOTONIC;
     } else if (strcasecmp(v, "auto") == 0) {
       cfg->clock = TPUPROF_RT_CLOCK_AUTO;
-  cfg->events = NULL;
-  cfg->schedule = NULL;
     } else {
       fprintf(stderr,
               "tpuprof: %s='%s' is not tsc, monotonic or auto; using auto\n",
@@ -189,11 +194,5 @@ int __tpuprof_rt_parse_env(tpuprof_rt_config *cfg, tpuprof_rt_getenv_fn get,
       ++bad;
     }
   }
-  // Checked when a window opens (names) or by the schedule (its syntax):
-  // both report problems there, in one line each.
-  if ((v = lookup(get, ctx, "TPUPROF_EVENTS", NULL, &name)))
-    cfg->events = v;
-  if ((v = lookup(get, ctx, "TPUPROF_SCHEDULE", NULL, &name)))
-    cfg->schedule = v;
   return bad;
 }
