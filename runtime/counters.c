@@ -291,9 +291,10 @@ uint32_t __tpuprof_rt_counters_start_window_locked(uint32_t mode) {
   int old_cpu = win_cpu;
   memcpy(old, win_events, sizeof(old));
   win_nev = 0;
-  win_cpu = mode >= 2;
+  uint32_t records = tpuprof_mode_records(mode);
+  win_cpu = (records & TPUPROF_RECORDS_CPU) != 0;
   uint32_t words = win_cpu;
-  if (mode == 0 || __tpuprof_rt_pfm_init() != 0) {
+  if (!(records & TPUPROF_RECORDS_COUNTERS) || __tpuprof_rt_pfm_init() != 0) {
     publish_set(old, old_nev, old_cpu);
     return words;
   }

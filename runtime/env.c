@@ -111,7 +111,7 @@ int __tpuprof_rt_parse_env(tpuprof_rt_config *cfg, tpuprof_rt_getenv_fn get,
   }
 
   if ((v = lookup(get, ctx, "TPUPROF_MODE", "PROFILE_MODE", &name))) {
-    if (__tpuprof_rt_parse_uint(v, 0, TPUPROF_MODE_MAX, &n) == 0) {
+    if (__tpuprof_rt_parse_uint(v, 0, TPUPROF_MODE_COUNT - 1u, &n) == 0) {
       cfg->mode = (uint32_t)n;
     } else {
       fprintf(stderr, "tpuprof: %s='%s' is not 0, 1 or 2; using 0\n", name, v);

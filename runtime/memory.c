@@ -16,7 +16,7 @@ static void rt_memory(uint8_t event, uint32_t source, const void *ptr,
   // The inline check happened before the allocation: tracking may have
   // been switched off since.
   if (TPUPROF_RT_UNLIKELY(
-          !ptr || source > TPUPROF_MEMORY_SOURCE_MAX ||
+          !ptr || source >= TPUPROF_MEMORY_SOURCE_COUNT ||
           !__atomic_load_n(&__tpuprof_memory, __ATOMIC_RELAXED)))
     return;
   rt_thread *t = __tpuprof_rt_tls_thread;

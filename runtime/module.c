@@ -60,7 +60,7 @@ const char *__tpuprof_rt_validate_table(const void *table, uint64_t size,
     if (d.name >= h.strtab_size || d.shapes >= h.strtab_size ||
         d.location >= h.strtab_size || d.function >= h.strtab_size)
       return "a probe's string offset is past the string table";
-    if (d.kind > TPUPROF_KIND_USER)
+    if (d.kind >= TPUPROF_KIND_COUNT)
       return "a probe has an unknown kind";
   }
   *table_size = expected;

@@ -140,7 +140,7 @@ static int set_schedule_locked(const tpuprof_schedule *s, char *ready,
   sched_on = 0;
   if (!s)
     return 0;
-  if (s->active == 0 || s->mode < 0 || s->mode > (int)TPUPROF_MODE_MAX ||
+  if (s->active == 0 || s->mode < 0 || s->mode >= (int)TPUPROF_MODE_COUNT ||
       s->max_records > TPUPROF_RT_MAX_RECORDS) {
     fprintf(stderr, "tpuprof: tpuprof_set_schedule: invalid schedule (active "
                     "must be >= 1, mode 0..2, max_records <= 2^30)\n");

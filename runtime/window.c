@@ -57,7 +57,8 @@ static int calib_valid;
 
 /// Whether the open window (in `window_mode`) records memory events.
 static uint32_t window_tracks_memory(void) {
-  return memory_on || window_mode == TPUPROF_MODE_DETAILED;
+  return memory_on ||
+         (tpuprof_mode_records(window_mode) & TPUPROF_RECORDS_MEMORY) != 0;
 }
 
 /// Sets up `d` for a window of the current settings and creates its file,
@@ -102,7 +103,7 @@ int __tpuprof_rt_enable_locked(uint64_t max_records, int mode, int lazy) {
                     "already open\n");
     return -1;
   }
-  if (mode < 0 || mode > (int)TPUPROF_MODE_MAX) {
+  if (mode < 0 || mode >= (int)TPUPROF_MODE_COUNT) {
     fprintf(stderr, "tpuprof: tpuprof_enable: mode %d is not 0, 1 or 2\n",
             mode);
     return -1;
