@@ -1,8 +1,9 @@
 /*===- runtime/rt_internal.h - libtpuprof_rt internals -------------*- C -*-===*\
 |*                                                                            *|
 |* Shared between the runtime's C files and its GoogleTests; never installed. *|
-|* The runtime is split by concern, from the bottom up; a file calls only     *|
-|* files above it in this list (data it reads may come from anywhere below):  *|
+|* The runtime is split by concern, from the bottom up; a file uses (calls,   *|
+|* reads) only files before it in this list (test/runtime/check_layers.py     *|
+|* checks the objects):                                                       *|
 |*   rt_locks.h/locks.c  every lock of the runtime, and their order           *|
 |*   clock.c        tick source (rdtsc or CLOCK_MONOTONIC) and calibration    *|
 |*                  pairs                                                     *|
