@@ -22,10 +22,10 @@
 |*            (self) and the outer record's delta per inner pair (nested):    *|
 |*            the probes' share of every record's counts;                     *|
 |* each the mean of its fastest 90 % (fast_mean; nested counts: the mean).    *|
-|* Empty pairs stand for pairs between real work because end's clock read    *|
-|* is ordered (record.c, rt_now_end): an op's work cannot spill past its     *|
-|* record into the pair, so a pair costs the same there.                     *|
-|* Mode 0 runs 512 pairs (their mean moves by < 0.1 ns from 1024's); modes  *|
+|* Empty pairs stand for pairs between real work because end's clock read     *|
+|* is ordered (rt_thread.h, rt_now_end): an op's work cannot spill past its   *|
+|* record into the pair, so a pair costs the same there.                      *|
+|* Mode 0 runs 512 pairs (their mean moves by < 0.1 ns from 1024's); modes    *|
 |* 1/2 read the counter group twice per pair (~1-3 us), so they run 96.       *|
 |* Calibration adds ~75 us to a process's first tpuprof_enable in mode 0,     *|
 |* ~55 us to later ones and ~0.12-0.15 ms in mode 1 (correction_accuracy      *|

@@ -1,65 +1,26 @@
-/*===- runtime/control.c - Profiling windows and library setup -----*- C -*-===*\
+/*===- runtime/control.c - Library setup and the control API -------*- C -*-===*\
 |*                                                                            *|
-|* A window is the span between tpuprof_enable() and tpuprof_disable() (or    *|
-|* the next tpuprof_flush()); each one becomes exactly one dump. Control      *|
-|* calls are serialized by a mutex and are never on the hot path. Switching   *|
-|* windows happens under the thread-list lock, which is what makes the        *|
-|* lock-free hot path safe (see record.c):                                    *|
-|*   1. clear __tpuprof_enabled (disable only) and bump the generation, so    *|
-|*      every thread's next begin takes its slow path;                        *|
-|*   2. fix the record bytes of each thread's current segment and detach      *|
-|*      every thread's mappings of the window's file;                         *|
-|*   3. drop the lock (threads may now enter the next window) and finalize    *|
-|*      the file in place (dump_file.c): no record is copied.                 *|
+|* The top of the runtime: the one-time initialization (environment, clock,   *|
+|* settings, fork and exit handlers), the library constructor that opens      *|
+|* TPUPROF_ENABLE's window or starts TPUPROF_SCHEDULE's schedule, and every   *|
+|* public entry point that may be a process's first call into the library:    *|
+|* the control API of tpuprof.h and __tpuprof_register_module. Each one runs  *|
+|* the initialization first, then the machinery below it (window.c,           *|
+|* schedule.c, module.c, dump_file.c) under the ctl lock.                     *|
+|*                                                                            *|
+|* The registration entry lives here, with the constructor: a static link of  *|
+|* an instrumented program (every module registers) always brings both.       *|
 \*===----------------------------------------------------------------------===*/
 
 #include "rt_internal.h"
 
-#include <errno.h>
 #include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
-
-/// The flag instrumented code tests inline before calling a probe.
-TPUPROF_RT_API volatile uint32_t __tpuprof_enabled = 0;
-/// The flag wrapped allocations test inline: a window is open and tracks
-/// memory (memory_on, or mode 2). Set and cleared with __tpuprof_enabled.
-TPUPROF_RT_API volatile uint32_t __tpuprof_memory = 0;
 
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 static tpuprof_rt_config env_config;
-
-/// Everything below is guarded by ctl_mutex.
-static pthread_mutex_t ctl_mutex = PTHREAD_MUTEX_INITIALIZER;
-static int window_open;
-static uint32_t window_mode;
-static uint64_t window_begin;
-static char output_dir[PATH_MAX] = ".";
-static uint32_t output_device;
-/// Where the search for a free dump number starts: one past the last dump
-/// written to the same directory and device, so a long run does not probe
-/// every earlier file again. O_EXCL still decides.
-static uint32_t next_call_num;
-static char last_dump_path[sizeof(((tpuprof_rt_dump *)0)->path)];
-/// The open window's dump and the next window's, created before a flush
-/// switches to it (__tpuprof_rt_dump points at one of them).
-static tpuprof_rt_dump dumps[2];
-static int dump_cur;
-/// TPUPROF_BUFFER / tpuprof_set_buffer_policy, for the next window.
-static int buffer_policy;
-/// TPUPROF_MEMORY / tpuprof_set_memory.
-static int memory_on;
-/// The probe cost measured when the open window was enabled (calibrate.c);
-/// windows a flush or a schedule reopens keep it. calib_valid 0: none.
-static tpuprof_calibration_section window_calib;
-/// Its per-counter-word counts (format.h), `window_calib_words` of them
-/// (the window's counter words; 0 in mode 0).
-static tpuprof_calibration_counts window_calib_counts[TPUPROF_RT_MAX_WORDS];
-static uint32_t window_calib_words;
-static int calib_valid;
 
 /*===-- Initialization ---------------------------------------------------===*/
 
@@ -68,35 +29,10 @@ static void at_fork_parent(void);
 static void at_fork_child(void);
 static void at_exit(void);
 
-/// Sets output_dir, without trailing slashes. Returns -1 when too long.
-static int set_output_dir_locked(const char *dir) {
-  size_t n = strlen(dir);
-  while (n > 1 && dir[n - 1] == '/')
-    --n;
-  if (n == 0) {
-    dir = ".";
-    n = 1;
-  }
-  if (n >= sizeof(output_dir)) {
-    fprintf(stderr, "tpuprof: output directory '%s' is too long; keeping '%s'\n",
-            dir, output_dir);
-    return -1;
-  }
-  if (strncmp(output_dir, dir, n) != 0 || output_dir[n] != '\0')
-    next_call_num = 0;
-  memcpy(output_dir, dir, n);
-  output_dir[n] = '\0';
-  return 0;
-}
-
 static void init_once_fn(void) {
   __tpuprof_rt_parse_env(&env_config, NULL, NULL);
   __tpuprof_rt_clock_init(env_config.clock); // Takes the first pair.
-  if (env_config.output)
-    set_output_dir_locked(env_config.output);
-  output_device = env_config.device;
-  buffer_policy = env_config.buffer_ring;
-  memory_on = env_config.memory;
+  __tpuprof_rt_window_settings_from_env(&env_config);
   __tpuprof_rt_calibration_on = env_config.calibrate;
   if (env_config.events)
     (void)__tpuprof_rt_set_events_locked(env_config.events, 0);
@@ -109,224 +45,66 @@ static void init_once_fn(void) {
 
 void __tpuprof_rt_ensure_init(void) { pthread_once(&init_once, init_once_fn); }
 
-static int enable_locked(uint64_t max_records, int mode, int quiet, int lazy);
+void __tpuprof_rt_ctl_lock(void) {
+  __tpuprof_rt_ensure_init();
+  __tpuprof_rt_lock(TPUPROF_RT_LOCK_CTL);
+}
+void __tpuprof_rt_ctl_unlock(void) { __tpuprof_rt_unlock(TPUPROF_RT_LOCK_CTL); }
 
 __attribute__((constructor)) static void tpuprof_rt_constructor(void) {
   __tpuprof_rt_ensure_init();
   if (!env_config.enable && !env_config.schedule)
     return;
-  pthread_mutex_lock(&ctl_mutex);
+  __tpuprof_rt_lock(TPUPROF_RT_LOCK_CTL);
   if (env_config.schedule) {
     // A schedule drives the windows from step 0; it replaces TPUPROF_ENABLE.
     __tpuprof_rt_schedule_from_env_locked(env_config.schedule,
                                           (int)env_config.mode,
                                           env_config.record_size);
-  } else if (!window_open) {
+  } else if (!__tpuprof_rt_window_open_locked()) {
     // Another constructor may have opened a window through the API already.
     // The file comes with the first record: a process that never runs a
     // probe (a shell, a helper it execs) leaves none.
-    enable_locked(env_config.record_size, (int)env_config.mode, 0, 1);
+    __tpuprof_rt_enable_locked(env_config.record_size, (int)env_config.mode,
+                               1);
   }
-  pthread_mutex_unlock(&ctl_mutex);
+  __tpuprof_rt_unlock(TPUPROF_RT_LOCK_CTL);
+}
+
+/*===-- Module registration (the probe ABI) ------------------------------===*/
+
+TPUPROF_RT_API void __tpuprof_register_module(const void *table, uint64_t size,
+                                              uint32_t *first_probe) {
+  __tpuprof_rt_ensure_init();
+  if (__tpuprof_rt_module_add(table, size, first_probe) != 0)
+    return;
+  // Into the open window's file now, so that a crash dump names its records
+  // (registration at start-up under TPUPROF_ENABLE=1, or a dlopen).
+  __tpuprof_rt_threads_lock();
+  if (__tpuprof_rt_dump)
+    __tpuprof_rt_dump_sync_modules_locked(__tpuprof_rt_dump);
+  __tpuprof_rt_threads_unlock();
 }
 
 /*===-- Windows ----------------------------------------------------------===*/
 
-/// Whether the open window (in `window_mode`) records memory events.
-static uint32_t window_tracks_memory(void) {
-  return memory_on || window_mode == TPUPROF_MODE_DETAILED;
-}
-
-/// Sets up `d` for a window of the current settings and creates its file,
-/// or (`lazy`: a window opened by TPUPROF_ENABLE, a forked child's) leaves
-/// that to the first record: a process that records nothing (a child that
-/// execs, a helper program) leaves no file.
-static void open_dump_locked(tpuprof_rt_dump *d, int lazy) {
-  tpuprof_dump_header *h = &d->h;
-  memset(h, 0, sizeof(*h));
-  memcpy(h->magic, TPUPROF_DUMP_MAGIC, sizeof(h->magic));
-  h->version = TPUPROF_DUMP_VERSION;
-  h->header_size = sizeof(*h);
-  h->mode = window_mode;
-  h->device = output_device;
-  h->pid = (uint32_t)getpid();
-  h->clock_source = __tpuprof_rt_clock_source();
-  if (window_tracks_memory())
-    h->flags |= TPUPROF_DUMP_MEMORY;
-  h->calib_ticks0 = __tpuprof_rt_calib_ticks0;
-  h->calib_ns0 = __tpuprof_rt_calib_ns0;
-  // Until the close, the second pair is refreshed as segments are added.
-  __tpuprof_rt_calibration_pair(&h->calib_ticks1, &h->calib_ns1);
-  d->calibrated = calib_valid;
-  d->calib = window_calib;
-  d->num_counts = window_calib_words;
-  memcpy(d->counts, window_calib_counts,
-         window_calib_words * sizeof(window_calib_counts[0]));
-  snprintf(d->dir, sizeof(d->dir), "%s", output_dir);
-  d->first_n = next_call_num;
-  if (lazy) {
-    d->state = TPUPROF_RT_DUMP_PENDING;
-    return;
-  }
-  __tpuprof_rt_dump_create(d);
-  if (d->state == TPUPROF_RT_DUMP_OPEN)
-    next_call_num = h->call_num + 1;
-}
-
-static int enable_locked(uint64_t max_records, int mode, int quiet,
-                         int lazy) {
-  if (window_open) {
-    if (!quiet)
-      fprintf(stderr, "tpuprof: tpuprof_enable: a profiling window is "
-                      "already open\n");
-    return -1;
-  }
-  if (mode < 0 || mode > (int)TPUPROF_MODE_MAX) {
-    fprintf(stderr, "tpuprof: tpuprof_enable: mode %d is not 0, 1 or 2\n",
-            mode);
-    return -1;
-  }
-  if (max_records == 0)
-    max_records = env_config.record_size;
-  if (max_records > TPUPROF_RT_MAX_RECORDS) {
-    fprintf(stderr,
-            "tpuprof: tpuprof_enable: %llu records per thread is more than "
-            "the limit of %llu\n",
-            (unsigned long long)max_records,
-            (unsigned long long)TPUPROF_RT_MAX_RECORDS);
-    return -1;
-  }
-  // Choose the event set (modes 1/2) on this thread: unknown names and
-  // events that cannot open are reported here, once, not on a probe.
-  uint32_t words = __tpuprof_rt_counters_start_window_locked((uint32_t)mode);
-  window_mode = (uint32_t)mode;
-  // Before the window exists, in its mode: the pairs record privately.
-  window_calib_words = words;
-  calib_valid =
-      __tpuprof_rt_calibration_on &&
-      __tpuprof_rt_calibrate(words, &window_calib, window_calib_counts) == 0;
-  tpuprof_rt_dump *d = &dumps[dump_cur];
-  open_dump_locked(d, lazy);
-  // The enabling thread usually records first: its state and counter group
-  // exist before the window starts, so neither is window time.
-  __tpuprof_rt_prepare_thread();
-  __tpuprof_rt_threads_lock();
-  __tpuprof_rt_dump = d;
-  // max_records counts records: with counters each one is bigger. It caps
-  // what a thread keeps; nothing is allocated for it up front.
-  __tpuprof_rt_window_cap = max_records * TPUPROF_RECORD_BYTES(0, words);
-  __tpuprof_rt_window_ring = buffer_policy == TPUPROF_BUFFER_RING;
-  __atomic_store_n(&__tpuprof_rt_lost, 0, __ATOMIC_RELAXED);
-  __tpuprof_rt_next_gen_locked();
-  window_begin = __tpuprof_rt_now();
-  __tpuprof_rt_dump_begin(d, window_begin);
-  __tpuprof_rt_dump_sync_modules_locked(d);
-  __atomic_store_n(&__tpuprof_enabled, 1, __ATOMIC_RELEASE);
-  __atomic_store_n(&__tpuprof_memory, window_tracks_memory(), __ATOMIC_RELEASE);
-  __tpuprof_rt_threads_unlock();
-  window_open = 1;
-  return 0;
-}
-
-/// Ends the open window, writes its dump (unless `write` is 0: a schedule's
-/// warmup is discarded) and, with `reopen`, starts the next window at the
-/// same instant. The window is over even when writing fails.
-static int close_window_locked(int reopen, int write) {
-  uint32_t gen = __tpuprof_rt_gen;
-  tpuprof_rt_dump *d = &dumps[dump_cur];
-  tpuprof_rt_dump *next = &dumps[dump_cur ^ 1];
-  // The next window's file exists before the switch, so threads entering
-  // it take their segments there from their first record on. A child that
-  // has not recorded yet stays lazy.
-  if (reopen && write)
-    open_dump_locked(next, d->state == TPUPROF_RT_DUMP_PENDING);
-
-  __tpuprof_rt_threads_lock();
-  if (!reopen) {
-    __atomic_store_n(&__tpuprof_memory, 0, __ATOMIC_RELEASE);
-    __atomic_store_n(&__tpuprof_enabled, 0, __ATOMIC_RELEASE);
-  }
-  __tpuprof_rt_next_gen_locked();
-  uint64_t end = __tpuprof_rt_now();
-  uint64_t lost = __atomic_exchange_n(&__tpuprof_rt_lost, 0, __ATOMIC_RELAXED);
-  int detach_err = 0;
-  if (d->state == TPUPROF_RT_DUMP_OPEN &&
-      __tpuprof_rt_threads_close_locked(gen, d) != 0)
-    detach_err = errno;
-  if (!write && reopen && !detach_err) {
-    // A discarded window's file becomes the next one's, under its name.
-    __tpuprof_rt_dump_restart_locked(d);
-    __tpuprof_rt_dump_begin(d, end);
-  } else if (reopen) {
-    if (!write) { // Its file could not be detached: leave it, start anew.
-      __tpuprof_rt_dump_forget(d);
-      open_dump_locked(next, 0);
-    }
-    __tpuprof_rt_dump = next;
-    dump_cur ^= 1;
-    __tpuprof_rt_dump_begin(next, end);
-    __tpuprof_rt_dump_sync_modules_locked(next);
-  } else {
-    __tpuprof_rt_dump = NULL;
-  }
-  __tpuprof_rt_threads_reap_locked();
-  __tpuprof_rt_threads_unlock();
-
-  if (reopen)
-    window_begin = end;
-  else
-    window_open = 0;
-  if (!write) {
-    if (!reopen) {
-      // The number of a discarded dump is free for the next window.
-      if (d->state == TPUPROF_RT_DUMP_OPEN &&
-          next_call_num == d->h.call_num + 1)
-        next_call_num = d->h.call_num;
-      __tpuprof_rt_dump_discard(d);
-    }
-    return 0;
-  }
-  if (detach_err) {
-    fprintf(stderr, "tpuprof: cannot write dump '%s': %s\n", d->path,
-            strerror(detach_err));
-    // The file stays: an incomplete dump of every record.
-    __tpuprof_rt_dump_forget(d);
-    return -1;
-  }
-  char path[sizeof(last_dump_path)];
-  uint32_t n = 0;
-  int rc = __tpuprof_rt_dump_finish(d, end, lost, path, sizeof(path), &n);
-  if (rc < 0)
-    return -1;
-  if (rc == 0) {
-    memcpy(last_dump_path, path, sizeof(path));
-    if (next_call_num <= n)
-      next_call_num = n + 1;
-  }
-  return 0;
-}
-
-/*===-- Public API -------------------------------------------------------===*/
-
 TPUPROF_RT_API int tpuprof_enable(uint64_t max_records, int mode) {
-  __tpuprof_rt_ensure_init();
-  pthread_mutex_lock(&ctl_mutex);
-  int rc = enable_locked(max_records, mode, 0, 0);
-  pthread_mutex_unlock(&ctl_mutex);
+  __tpuprof_rt_ctl_lock();
+  int rc = __tpuprof_rt_enable_locked(max_records, mode, 0);
+  __tpuprof_rt_ctl_unlock();
   return rc;
 }
 
 static int close_window(const char *who, int reopen) {
-  __tpuprof_rt_ensure_init();
-  pthread_mutex_lock(&ctl_mutex);
+  __tpuprof_rt_ctl_lock();
   int rc;
-  if (!window_open) {
+  if (!__tpuprof_rt_window_open_locked()) {
     fprintf(stderr, "tpuprof: %s: no profiling window is open\n", who);
     rc = -1;
   } else {
-    rc = close_window_locked(reopen, 1);
+    rc = __tpuprof_rt_close_window_locked(1, reopen);
   }
-  pthread_mutex_unlock(&ctl_mutex);
+  __tpuprof_rt_ctl_unlock();
   return rc;
 }
 
@@ -343,19 +121,15 @@ TPUPROF_RT_API int tpuprof_is_enabled(void) {
 }
 
 TPUPROF_RT_API const char *tpuprof_last_dump_path(void) {
-  return last_dump_path;
+  return __tpuprof_rt_last_dump_locked(); // A fixed buffer: no lock needed.
 }
 
+/*===-- Settings ---------------------------------------------------------===*/
+
 TPUPROF_RT_API void tpuprof_set_output(const char *dir, int device) {
-  __tpuprof_rt_ensure_init();
-  pthread_mutex_lock(&ctl_mutex);
-  if (dir)
-    set_output_dir_locked(dir);
-  if (device >= 0 && (uint32_t)device != output_device) {
-    output_device = (uint32_t)device;
-    next_call_num = 0;
-  }
-  pthread_mutex_unlock(&ctl_mutex);
+  __tpuprof_rt_ctl_lock();
+  __tpuprof_rt_set_output_locked(dir, device);
+  __tpuprof_rt_ctl_unlock();
 }
 
 TPUPROF_RT_API int tpuprof_set_buffer_policy(int policy) {
@@ -365,67 +139,65 @@ TPUPROF_RT_API int tpuprof_set_buffer_policy(int policy) {
                     "TPUPROF_BUFFER_STOP or TPUPROF_BUFFER_RING\n", policy);
     return -1;
   }
-  pthread_mutex_lock(&ctl_mutex);
-  buffer_policy = policy;
-  pthread_mutex_unlock(&ctl_mutex);
+  __tpuprof_rt_lock(TPUPROF_RT_LOCK_CTL);
+  __tpuprof_rt_set_buffer_policy_locked(policy);
+  __tpuprof_rt_unlock(TPUPROF_RT_LOCK_CTL);
   return 0;
 }
 
 TPUPROF_RT_API int tpuprof_set_memory(int on) {
-  __tpuprof_rt_ensure_init();
-  pthread_mutex_lock(&ctl_mutex);
-  int was = memory_on;
-  memory_on = on != 0;
-  if (window_open) {
-    __tpuprof_rt_threads_lock();
-    if (window_tracks_memory())
-      dumps[dump_cur].h.flags |= TPUPROF_DUMP_MEMORY;
-    __atomic_store_n(&__tpuprof_memory, window_tracks_memory(),
-                     __ATOMIC_RELEASE);
-    __tpuprof_rt_threads_unlock();
-  }
-  pthread_mutex_unlock(&ctl_mutex);
+  __tpuprof_rt_ctl_lock();
+  int was = __tpuprof_rt_set_memory_locked(on);
+  __tpuprof_rt_ctl_unlock();
   return was;
 }
 
 TPUPROF_RT_API int tpuprof_set_events(const char *events) {
-  __tpuprof_rt_ensure_init();
-  pthread_mutex_lock(&ctl_mutex);
+  __tpuprof_rt_ctl_lock();
   int rc = __tpuprof_rt_set_events_locked(events, 1);
-  pthread_mutex_unlock(&ctl_mutex);
+  __tpuprof_rt_ctl_unlock();
   return rc;
 }
 
-/*===-- For the schedule (schedule.c) -------------------------------------===*/
+/*===-- Schedules --------------------------------------------------------===*/
 
-void __tpuprof_rt_ctl_lock(void) {
-  __tpuprof_rt_ensure_init();
-  pthread_mutex_lock(&ctl_mutex);
+// The on-ready callback runs once the lock is released, so that it may call
+// the API (e.g. read the dump).
+
+TPUPROF_RT_API int tpuprof_set_schedule(const tpuprof_schedule *s) {
+  tpuprof_rt_ready ready;
+  __tpuprof_rt_ctl_lock();
+  int rc = __tpuprof_rt_set_schedule_locked(s, &ready);
+  __tpuprof_rt_ctl_unlock();
+  if (ready.cb && ready.path[0])
+    ready.cb(ready.path, ready.user);
+  return rc;
 }
-void __tpuprof_rt_ctl_unlock(void) { pthread_mutex_unlock(&ctl_mutex); }
-int __tpuprof_rt_window_open_locked(void) { return window_open; }
-int __tpuprof_rt_enable_locked(uint64_t max_records, int mode) {
-  return enable_locked(max_records, mode, 0, 0);
+
+TPUPROF_RT_API uint64_t tpuprof_step(void) {
+  tpuprof_rt_ready ready;
+  __tpuprof_rt_ctl_lock();
+  uint64_t k = __tpuprof_rt_step_locked(&ready);
+  __tpuprof_rt_ctl_unlock();
+  if (ready.cb && ready.path[0])
+    ready.cb(ready.path, ready.user);
+  return k;
 }
-int __tpuprof_rt_close_window_locked(int write, int reopen) {
-  return window_open ? close_window_locked(reopen, write) : -1;
-}
-const char *__tpuprof_rt_last_dump_locked(void) { return last_dump_path; }
 
 /*===-- Process events ---------------------------------------------------===*/
 
 static void at_exit(void) {
-  pthread_mutex_lock(&ctl_mutex);
-  if (window_open)
-    close_window_locked(0, 1);
-  pthread_mutex_unlock(&ctl_mutex);
+  __tpuprof_rt_lock(TPUPROF_RT_LOCK_CTL);
+  if (__tpuprof_rt_window_open_locked())
+    __tpuprof_rt_close_window_locked(1, 0);
+  __tpuprof_rt_unlock(TPUPROF_RT_LOCK_CTL);
 }
 
-// Lock order everywhere: ctl_mutex, thread list, module registry. Holding
-// all three across fork() means the child never inherits one held by a
-// thread that does not exist there.
+// Holding the ctl, thread-list and registry locks across fork() (in their
+// order, rt_locks.h) means the child never inherits one held by a thread
+// that does not exist there.
 static void at_fork_prepare(void) {
-  pthread_mutex_lock(&ctl_mutex);
+  __tpuprof_rt_lock(TPUPROF_RT_LOCK_CTL);
   __tpuprof_rt_threads_lock();
   __tpuprof_rt_modules_lock();
 }
@@ -433,27 +205,13 @@ static void at_fork_prepare(void) {
 static void at_fork_parent(void) {
   __tpuprof_rt_modules_unlock();
   __tpuprof_rt_threads_unlock();
-  pthread_mutex_unlock(&ctl_mutex);
+  __tpuprof_rt_unlock(TPUPROF_RT_LOCK_CTL);
 }
 
 static void at_fork_child(void) {
-  // The parent's windows and files are the parent's: the child forgets
-  // them and, if a window is open, goes on in a window of its own, whose
-  // file its first record creates (its pid in the header).
   __tpuprof_rt_threads_after_fork_child_locked();
   __tpuprof_rt_modules_unlock();
-  __tpuprof_rt_dump_forget(&dumps[0]);
-  __tpuprof_rt_dump_forget(&dumps[1]);
-  __tpuprof_rt_dump = NULL;
-  if (window_open) {
-    __tpuprof_rt_next_gen_locked();
-    window_begin = __tpuprof_rt_now();
-    __atomic_store_n(&__tpuprof_rt_lost, 0, __ATOMIC_RELAXED);
-    tpuprof_rt_dump *d = &dumps[dump_cur];
-    open_dump_locked(d, 1);
-    __tpuprof_rt_dump_begin(d, window_begin);
-    __tpuprof_rt_dump = d;
-  }
+  __tpuprof_rt_window_after_fork_child_locked();
   __tpuprof_rt_threads_unlock();
-  pthread_mutex_unlock(&ctl_mutex);
+  __tpuprof_rt_unlock(TPUPROF_RT_LOCK_CTL);
 }

@@ -50,7 +50,7 @@ static const char *const default_hw[] = {"perf::CYCLES", "perf::INSTRUCTIONS",
 static const char *const default_sw[] = {"perf::TASK-CLOCK", "perf::PAGE-FAULTS",
                                          "perf::CONTEXT-SWITCHES"};
 
-/*===-- Window event set (ctl mutex of control.c held by every writer) ---===*/
+/*===-- Window event set (the ctl lock held by every writer) ------------===*/
 
 typedef struct rt_event {
   char name[TPUPROF_RT_EVENT_NAME_MAX];
@@ -291,9 +291,10 @@ uint32_t __tpuprof_rt_counters_start_window_locked(uint32_t mode) {
   int old_cpu = win_cpu;
   memcpy(old, win_events, sizeof(old));
   win_nev = 0;
-  win_cpu = mode >= 2;
+  uint32_t records = tpuprof_mode_records(mode);
+  win_cpu = (records & TPUPROF_RECORDS_CPU) != 0;
   uint32_t words = win_cpu;
-  if (mode == 0 || __tpuprof_rt_pfm_init() != 0) {
+  if (!(records & TPUPROF_RECORDS_COUNTERS) || __tpuprof_rt_pfm_init() != 0) {
     publish_set(old, old_nev, old_cpu);
     return words;
   }

@@ -3,7 +3,7 @@
 |* Everything the runtime writes to disk goes through this file: the first    *|
 |* free name, the prefix (header, MODULE, EVENTS, CALIBRATION), MODULE        *|
 |* sections of modules that register during the window, the SEGMENT sections  *|
-|* threads take as they fill them, and the finalization in place at the      *|
+|* threads take as they fill them, and the finalization in place at the       *|
 |* close (docs/runtime.md, "Storage"; docs/formats.md, SEGMENT sections).     *|
 |*                                                                            *|
 |* Rules from the design:                                                     *|
@@ -23,7 +23,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,7 +36,6 @@
 #define MADV_POPULATE_WRITE 23 /* Linux 5.14 */
 #endif
 
-tpuprof_rt_dump *__tpuprof_rt_dump;
 int __tpuprof_rt_kill_before_step;
 
 static uint32_t dump_serial;
@@ -60,7 +58,6 @@ static uint64_t page_size(void) {
 /// A program that flushes often while the disk stays full would print the
 /// same line for every window: say each (kind, error, directory) once, until
 /// a window gets through without it.
-static pthread_mutex_t said_mutex = PTHREAD_MUTEX_INITIALIZER;
 static int said_kind, said_err;
 static char said_dir[TPUPROF_RT_DIR_MAX];
 
@@ -68,7 +65,7 @@ enum { SAID_CREATE = 1, SAID_GROW = 2 };
 
 static void say_once(int kind, const tpuprof_rt_dump *d, int err,
                      const char *what) {
-  pthread_mutex_lock(&said_mutex);
+  __tpuprof_rt_lock(TPUPROF_RT_LOCK_MESSAGES);
   int same = said_kind == kind && said_err == err &&
              strcmp(said_dir, d->dir) == 0;
   if (!same) {
@@ -79,13 +76,13 @@ static void say_once(int kind, const tpuprof_rt_dump *d, int err,
             kind == SAID_CREATE ? "cannot create dump" : "dump",
             d->path, strerror(err), what);
   }
-  pthread_mutex_unlock(&said_mutex);
+  __tpuprof_rt_unlock(TPUPROF_RT_LOCK_MESSAGES);
 }
 
 static void said_nothing(void) {
-  pthread_mutex_lock(&said_mutex);
+  __tpuprof_rt_lock(TPUPROF_RT_LOCK_MESSAGES);
   said_kind = 0;
-  pthread_mutex_unlock(&said_mutex);
+  __tpuprof_rt_unlock(TPUPROF_RT_LOCK_MESSAGES);
 }
 
 /*===-- Plain writing ----------------------------------------------------===*/
@@ -197,7 +194,7 @@ static int reserve(tpuprof_rt_dump *d, uint64_t new_end) {
 }
 
 /// A growth failed: said once per window. The thread that asked takes no
-/// more segments in the window (record.c), so a full file system costs each
+/// more segments in the window (segments.c), so a full file system costs each
 /// thread one failed request, not a system call per dropped record; other
 /// threads still try (a smaller segment may fit).
 static void grow_failed(tpuprof_rt_dump *d, int err) {
@@ -275,7 +272,7 @@ static int write_prefix(tpuprof_rt_dump *d) {
     errno = ENOMEM;
     return -1;
   }
-  d->h.flags &= TPUPROF_DUMP_MEMORY; // Set by control.c for the window.
+  d->h.flags &= TPUPROF_DUMP_MEMORY; // Set by window.c for the window.
   d->h.num_sections = modules + 1 + (d->calibrated ? 1u : 0u);
   memcpy(image, &d->h, sizeof(d->h));
   int rc = reserve(d, size) == 0 ? write_all(d->fd, image, size, 0) : -1;
@@ -393,13 +390,6 @@ void __tpuprof_rt_dump_sync_modules_locked(tpuprof_rt_dump *d) {
   d->modules = count;
   d->h.num_sections += count - from;
   (void)write_header(d);
-}
-
-void __tpuprof_rt_dump_module_registered(void) {
-  __tpuprof_rt_threads_lock();
-  if (__tpuprof_rt_dump)
-    __tpuprof_rt_dump_sync_modules_locked(__tpuprof_rt_dump);
-  __tpuprof_rt_threads_unlock();
 }
 
 /*===-- Segments ---------------------------------------------------------===*/

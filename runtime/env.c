@@ -1,6 +1,6 @@
 /*===- runtime/env.c - TPUPROF_* environment parsing ---------------*- C -*-===*\
 |*                                                                            *|
-|* The environment is read once, by the library constructor (control.c). The *|
+|* The environment is read once, by the library constructor (control.c). The  *|
 |* parser takes a lookup function so the tests can feed it any environment.   *|
 |* A bad value never stops the program: it is reported in one line naming the *|
 |* variable, the value and the default used instead (docs/environment.md).    *|
@@ -111,7 +111,7 @@ int __tpuprof_rt_parse_env(tpuprof_rt_config *cfg, tpuprof_rt_getenv_fn get,
   }
 
   if ((v = lookup(get, ctx, "TPUPROF_MODE", "PROFILE_MODE", &name))) {
-    if (__tpuprof_rt_parse_uint(v, 0, TPUPROF_MODE_MAX, &n) == 0) {
+    if (__tpuprof_rt_parse_uint(v, 0, TPUPROF_MODE_COUNT - 1u, &n) == 0) {
       cfg->mode = (uint32_t)n;
     } else {
       fprintf(stderr, "tpuprof: %s='%s' is not 0, 1 or 2; using 0\n", name, v);
@@ -133,8 +133,15 @@ int __tpuprof_rt_parse_env(tpuprof_rt_config *cfg, tpuprof_rt_getenv_fn get,
     }
   }
 
+  // Strings taken as they are. The events are checked when a window opens
+  // (names), the schedule by the schedule (its syntax): both report
+  // problems there, in one line each.
   if ((v = lookup(get, ctx, "TPUPROF_OUTPUT", NULL, &name)))
     cfg->output = v;
+  if ((v = lookup(get, ctx, "TPUPROF_EVENTS", NULL, &name)))
+    cfg->events = v;
+  if ((v = lookup(get, ctx, "TPUPROF_SCHEDULE", NULL, &name)))
+    cfg->schedule = v;
 
   if ((v = lookup(get, ctx, "TPUPROF_DEVICE", NULL, &name))) {
     if (__tpuprof_rt_parse_uint(v, 0, UINT32_MAX, &n) == 0) {
@@ -155,8 +162,6 @@ int __tpuprof_rt_parse_env(tpuprof_rt_config *cfg, tpuprof_rt_getenv_fn get,
       cfg->clock = TPUPROF_RT_CLOCK_MONOTONIC;
     } else if (strcasecmp(v, "auto") == 0) {
       cfg->clock = TPUPROF_RT_CLOCK_AUTO;
-  cfg->events = NULL;
-  cfg->schedule = NULL;
     } else {
       fprintf(stderr,
               "tpuprof: %s='%s' is not tsc, monotonic or auto; using auto\n",
@@ -189,11 +194,5 @@ int __tpuprof_rt_parse_env(tpuprof_rt_config *cfg, tpuprof_rt_getenv_fn get,
       ++bad;
     }
   }
-  // Checked when a window opens (names) or by the schedule (its syntax):
-  // both report problems there, in one line each.
-  if ((v = lookup(get, ctx, "TPUPROF_EVENTS", NULL, &name)))
-    cfg->events = v;
-  if ((v = lookup(get, ctx, "TPUPROF_SCHEDULE", NULL, &name)))
-    cfg->schedule = v;
   return bad;
 }

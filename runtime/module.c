@@ -4,12 +4,14 @@
 |* The runtime copies the table (so dlclose of the module is harmless: its    *|
 |* dump still describes its probes) and hands out a contiguous range of       *|
 |* global probe ids, [first, first + num_probes), in registration order.      *|
-|* This runs at load time, never on the hot path, so a mutex is fine.         *|
+|* This runs at load time, never on the hot path, so a mutex is fine. The     *|
+|* entry point instrumented code calls, __tpuprof_register_module, is         *|
+|* control.c's: it initializes the library first and writes the new module    *|
+|* into the open window's dump after.                                         *|
 \*===----------------------------------------------------------------------===*/
 
 #include "rt_internal.h"
 
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,7 +23,6 @@ typedef struct rt_module {
   uint32_t num_probes;
 } rt_module;
 
-static pthread_mutex_t module_mutex = PTHREAD_MUTEX_INITIALIZER;
 static rt_module *modules;
 static uint32_t num_modules;
 static uint32_t modules_capacity;
@@ -59,7 +60,7 @@ const char *__tpuprof_rt_validate_table(const void *table, uint64_t size,
     if (d.name >= h.strtab_size || d.shapes >= h.strtab_size ||
         d.location >= h.strtab_size || d.function >= h.strtab_size)
       return "a probe's string offset is past the string table";
-    if (d.kind > TPUPROF_KIND_USER)
+    if (d.kind >= TPUPROF_KIND_COUNT)
       return "a probe has an unknown kind";
   }
   *table_size = expected;
@@ -82,9 +83,8 @@ static const char *table_name(const void *table, uint64_t size) {
   return memchr(s, '\0', max) ? s : "?";
 }
 
-TPUPROF_RT_API void __tpuprof_register_module(const void *table, uint64_t size,
-                                              uint32_t *first_probe) {
-  __tpuprof_rt_ensure_init();
+int __tpuprof_rt_module_add(const void *table, uint64_t size,
+                            uint32_t *first_probe) {
   uint64_t exact = 0;
   const char *why = __tpuprof_rt_validate_table(table, size, &exact);
   void *copy = NULL;
@@ -98,7 +98,7 @@ TPUPROF_RT_API void __tpuprof_register_module(const void *table, uint64_t size,
       memcpy(copy, table, exact);
   }
 
-  pthread_mutex_lock(&module_mutex);
+  __tpuprof_rt_modules_lock();
   if (!why && h.num_probes > TPUPROF_IGNORED_PROBE_BASE - next_probe_id)
     why = "the process ran out of probe ids";
   if (!why && num_modules == modules_capacity) {
@@ -112,7 +112,7 @@ TPUPROF_RT_API void __tpuprof_register_module(const void *table, uint64_t size,
     }
   }
   if (why) {
-    pthread_mutex_unlock(&module_mutex);
+    __tpuprof_rt_modules_unlock();
     free(copy);
     fprintf(stderr,
             "tpuprof: ignoring probe table of module '%s' (%s); its probes "
@@ -120,7 +120,7 @@ TPUPROF_RT_API void __tpuprof_register_module(const void *table, uint64_t size,
             table_name(table, size), why);
     if (first_probe)
       *first_probe = TPUPROF_IGNORED_PROBE_BASE;
-    return;
+    return -1;
   }
   rt_module *m = &modules[num_modules++];
   m->table = copy;
@@ -130,15 +130,17 @@ TPUPROF_RT_API void __tpuprof_register_module(const void *table, uint64_t size,
   next_probe_id += h.num_probes;
   if (first_probe)
     *first_probe = m->first_probe;
-  pthread_mutex_unlock(&module_mutex);
-  // Into the open window's file now, so that a crash dump names its records
-  // (registration at start-up under TPUPROF_ENABLE=1, or a dlopen).
-  __tpuprof_rt_dump_module_registered();
+  __tpuprof_rt_modules_unlock();
+  return 0;
 }
 
-void __tpuprof_rt_modules_lock(void) { pthread_mutex_lock(&module_mutex); }
+void __tpuprof_rt_modules_lock(void) {
+  __tpuprof_rt_lock(TPUPROF_RT_LOCK_MODULES);
+}
 
-void __tpuprof_rt_modules_unlock(void) { pthread_mutex_unlock(&module_mutex); }
+void __tpuprof_rt_modules_unlock(void) {
+  __tpuprof_rt_unlock(TPUPROF_RT_LOCK_MODULES);
+}
 
 uint32_t __tpuprof_rt_modules_count_locked(void) { return num_modules; }
 
@@ -150,8 +152,8 @@ const void *__tpuprof_rt_module_locked(uint32_t i, uint64_t *table_size,
 }
 
 uint32_t __tpuprof_rt_num_modules(void) {
-  pthread_mutex_lock(&module_mutex);
+  __tpuprof_rt_modules_lock();
   uint32_t n = num_modules;
-  pthread_mutex_unlock(&module_mutex);
+  __tpuprof_rt_modules_unlock();
   return n;
 }

@@ -1,14 +1,34 @@
 /*===- runtime/rt_internal.h - libtpuprof_rt internals -------------*- C -*-===*\
 |*                                                                            *|
 |* Shared between the runtime's C files and its GoogleTests; never installed. *|
-|* The runtime is split by concern:                                           *|
+|* The runtime is split by concern, from the bottom up; a file uses (calls,   *|
+|* reads) only files before it in this list (test/runtime/check_layers.py     *|
+|* checks the objects):                                                       *|
+|*   rt_locks.h/locks.c  every lock of the runtime, and their order           *|
 |*   clock.c        tick source (rdtsc or CLOCK_MONOTONIC) and calibration    *|
+|*                  pairs                                                     *|
 |*   env.c          parsing of the TPUPROF_* environment                      *|
-|*   module.c       probe-table registration (__tpuprof_register_module)      *|
-|*   record.c       the hot path (__tpuprof_begin/_dims/_end), thread states  *|
-|*   control.c      windows: enable/disable/flush, library constructor        *|
+|*   counters.c     PMU counters: event sets, groups, reads (libpfm4)         *|
+|*   module.c       the probe-table registry                                  *|
 |*   dump_file.c    the one writer of dump files: first free name, sections,  *|
-|*                  segments taken on demand, finalization in place           *|
+|*                  segments, stages, finalization in place                   *|
+|*   threads.c      thread states (rt_thread.h): creation, the thread list,   *|
+|*                  exit, fork; the window state threads read                 *|
+|*   segments.c     a thread's segments of the window's dump: entering a      *|
+|*                  window, taking, reusing and staging segments; detaching   *|
+|*                  them at a close                                           *|
+|*   record.c       the hot path: __tpuprof_begin/_dims/_end, non-local exits *|
+|*   memory.c       memory records (__tpuprof_alloc/_free/...)                *|
+|*   calibrate.c    the probe pair's own cost, measured when a window opens   *|
+|*   window.c       windows: enable, close, flush, their settings, fork child *|
+|*   schedule.c     step-driven windows (TPUPROF_SCHEDULE, tpuprof_step)      *|
+|*   control.c      one-time setup, library constructor, the control API,     *|
+|*                  __tpuprof_register_module, exit and fork handlers         *|
+|*   user_ranges.c  named user ranges as kind-user probes                     *|
+|* (earlier lines are called by later ones, never the reverse).               *|
+|*                                                                            *|
+|* Locks (rt_locks.h) nest in one order: CTL, RANGES, THREADS, MODULES,       *|
+|* MESSAGES; a thread takes a lock only while it holds none later in it.      *|
 |*                                                                            *|
 |* Every symbol here is hidden in the shared library; in the static one they  *|
 |* are visible to the program, hence the reserved __tpuprof_rt_ prefix.       *|
@@ -17,9 +37,12 @@
 #ifndef TPUPROF_RUNTIME_RT_INTERNAL_H
 #define TPUPROF_RUNTIME_RT_INTERNAL_H
 
+#include "rt_locks.h"
+#include "tpuprof/events.h"
 #include "tpuprof/format.h"
 #include "tpuprof/tpuprof.h"
 
+#include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -28,6 +51,9 @@ extern "C" {
 #endif
 
 #define TPUPROF_RT_API __attribute__((visibility("default")))
+/// On a declaration of a variable the hot path reads: accessed directly,
+/// not through the GOT, as if it were defined in the same file.
+#define TPUPROF_RT_HIDDEN __attribute__((visibility("hidden")))
 #define TPUPROF_RT_LIKELY(x) __builtin_expect(!!(x), 1)
 #define TPUPROF_RT_UNLIKELY(x) __builtin_expect(!!(x), 0)
 
@@ -63,7 +89,7 @@ extern "C" {
 
 /// How ticks are read, inline by the hot path: 0 CLOCK_MONOTONIC ns, else
 /// rdtsc, and a probe's end reads them ordered after the op's work
-/// (record.c, rt_now_end) by rdtscp where the CPU has it, by lfence; rdtsc
+/// (rt_thread.h, rt_now_end) by rdtscp where the CPU has it, by lfence; rdtsc
 /// where not.
 enum {
   TPUPROF_RT_TICKS_MONOTONIC = 0,
@@ -90,7 +116,7 @@ uint32_t __tpuprof_rt_clock_source(void);
 void __tpuprof_rt_set_clock_source(uint32_t source);
 
 /// Current tick value of the active source (out of line; the hot path has
-/// its own inline copy in record.c).
+/// its own inline copy in rt_thread.h).
 uint64_t __tpuprof_rt_now(void);
 
 /// CLOCK_MONOTONIC in ns.
@@ -101,97 +127,6 @@ void __tpuprof_rt_calibration_pair(uint64_t *ticks, uint64_t *ns);
 
 /// Whether the CPU reports an invariant TSC (cpuid 0x80000007 EDX bit 8).
 int __tpuprof_rt_cpu_has_invariant_tsc(void);
-
-/*===-- Counters (counters.c) -------------------------------------------===*/
-
-/// Events one perf_event group holds at most.
-#define TPUPROF_RT_MAX_EVENTS 16u
-/// Longest event name kept, NUL included.
-#define TPUPROF_RT_EVENT_NAME_MAX 128u
-/// Longest event list (TPUPROF_EVENTS, tpuprof_set_events), NUL included.
-#define TPUPROF_RT_EVENT_LIST_MAX 2048u
-
-struct perf_event_attr;
-struct perf_event_mmap_page;
-
-/// A thread's perf_event group for the window's event set. Cold: touched by
-/// the slow path (open/close) and, through the pointer, by the counter read.
-typedef struct tpuprof_rt_group {
-  int fd[TPUPROF_RT_MAX_EVENTS];  ///< fd[0] leads the group.
-  struct perf_event_mmap_page *page[TPUPROF_RT_MAX_EVENTS]; ///< rdpmc only.
-  uint32_t nfd;    ///< Open fds: 0 (no group on this thread) or nev.
-  uint32_t nev;    ///< Events in the window's set.
-  uint32_t setgen; ///< __tpuprof_rt_ctr_setgen it was opened for (0: none).
-  int cpu;         ///< Mode 2: records carry the CPU word.
-  int rdpmc;       ///< Read with rdpmc (every page allows it).
-} tpuprof_rt_group;
-
-/// Bumped when the window's event set changes and after fork().
-extern uint32_t __tpuprof_rt_ctr_setgen;
-
-/// Initializes libpfm4 once; -1 (with one warning) if it cannot.
-int __tpuprof_rt_pfm_init(void);
-
-/// /proc/sys/kernel/perf_event_paranoid, or -100 when unreadable.
-int __tpuprof_rt_perf_paranoid(void);
-
-/// Encodes `name` with libpfm4 (PFM_OS_PERF_EVENT_EXT, user level unless
-/// the name has :k/:u) into a group-readable attr. 0, or -1 with *why.
-int __tpuprof_rt_encode_event(const char *name, struct perf_event_attr *attr,
-                              const char **why);
-
-/// perf_event_open for the calling thread on any CPU.
-int __tpuprof_rt_perf_open(struct perf_event_attr *attr, int group_fd);
-
-/// Writes "perf_event_open: <strerror>, <likely cause>; perf_event_paranoid=N".
-void __tpuprof_rt_explain_open_error(int err, const struct perf_event_attr *attr,
-                                     char *out, size_t n);
-
-/// Sets the requested event list (NULL/"" = the default set). With
-/// `strict`, a name libpfm4 cannot encode rejects the whole list (-1, one
-/// line). ctl mutex held (or during initialization).
-int __tpuprof_rt_set_events_locked(const char *list, int strict);
-
-/// Chooses the window's event set on the calling (enabling) thread: encodes
-/// and test-opens the requested or default events, warns once about those
-/// that do not open, and returns the counter words per record
-/// (TPUPROF_RT_EVENT_WORDS, + 1 CPU word in mode 2). ctl mutex held, no
-/// window open.
-uint32_t __tpuprof_rt_counters_start_window_locked(uint32_t mode);
-
-/// PMU events in the window's set (its counter words: format.h and
-/// TPUPROF_RT_EVENT_WORDS). ctl mutex held.
-uint32_t __tpuprof_rt_counters_window_nev(void);
-
-/// The EVENTS section's names: their bytes (NULs included), and writing
-/// them at `p` (returns the count, = counter words per record).
-uint32_t __tpuprof_rt_counters_names_bytes(void);
-uint32_t __tpuprof_rt_counters_write_names(uint8_t *p);
-
-/// Copies the window's real event names (tests, tpuprof-events).
-uint32_t __tpuprof_rt_counters_window_events(
-    char names[][TPUPROF_RT_EVENT_NAME_MAX], uint32_t max);
-
-/// Opens (or keeps) the calling thread's group for the current set and
-/// returns the counter words per record. Thread-list lock held.
-uint32_t __tpuprof_rt_group_sync(tpuprof_rt_group *g);
-
-/// Closes a group's fds (any thread may call it).
-void __tpuprof_rt_group_close(tpuprof_rt_group *g);
-
-/// Counter words per record of a window with `nev` events, before the mode-2
-/// CPU word: the event deltas, TIME_ENABLED, TIME_RUNNING and READ_TICKS
-/// (format.h); none without events.
-#define TPUPROF_RT_EVENT_WORDS(nev) ((nev) ? (nev) + 3u : 0u)
-/// Index of the READ_TICKS word, which the hot path (record.c) fills: the
-/// ticks its two group reads took.
-#define TPUPROF_RT_READ_TICKS_WORD(nev) ((nev) + 2u)
-
-/// Hot path: stores the begin readings (event values, time_enabled,
-/// time_running, mode 2 CPU) into a record's counter words, and at end
-/// replaces them by deltas (atomic stores: the record is published).
-void __tpuprof_rt_counters_begin(const tpuprof_rt_group *g, uint64_t *words);
-void __tpuprof_rt_counters_end(const tpuprof_rt_group *g, uint64_t *words);
 
 /*===-- Environment (env.c) ----------------------------------------------===*/
 
@@ -235,6 +170,81 @@ int __tpuprof_rt_parse_uint(const char *s, uint64_t min, uint64_t max,
 /// and sets *out on success, -1 otherwise.
 int __tpuprof_rt_parse_bool(const char *s, int *out);
 
+/*===-- Counters (counters.c) -------------------------------------------===*/
+
+/// Events one perf_event group holds at most.
+#define TPUPROF_RT_MAX_EVENTS 16u
+/// Longest event name kept, NUL included.
+#define TPUPROF_RT_EVENT_NAME_MAX 128u
+/// Longest event list (TPUPROF_EVENTS, tpuprof_set_events), NUL included.
+#define TPUPROF_RT_EVENT_LIST_MAX 2048u
+
+struct perf_event_attr;
+struct perf_event_mmap_page;
+
+/// A thread's perf_event group for the window's event set. Cold: touched by
+/// the slow path (open/close) and, through the pointer, by the counter read.
+typedef struct tpuprof_rt_group {
+  int fd[TPUPROF_RT_MAX_EVENTS];  ///< fd[0] leads the group.
+  struct perf_event_mmap_page *page[TPUPROF_RT_MAX_EVENTS]; ///< rdpmc only.
+  uint32_t nfd;    ///< Open fds: 0 (no group on this thread) or nev.
+  uint32_t nev;    ///< Events in the window's set.
+  uint32_t setgen; ///< __tpuprof_rt_ctr_setgen it was opened for (0: none).
+  int cpu;         ///< Mode 2: records carry the CPU word.
+  int rdpmc;       ///< Read with rdpmc (every page allows it).
+} tpuprof_rt_group;
+
+/// Bumped when the window's event set changes and after fork().
+extern uint32_t __tpuprof_rt_ctr_setgen;
+
+// libpfm4 set-up, encoding, opening and explaining: tpuprof/events.h.
+
+/// Sets the requested event list (NULL/"" = the default set). With
+/// `strict`, a name libpfm4 cannot encode rejects the whole list (-1, one
+/// line). ctl lock held (or during initialization).
+int __tpuprof_rt_set_events_locked(const char *list, int strict);
+
+/// Chooses the window's event set on the calling (enabling) thread: encodes
+/// and test-opens the requested or default events, warns once about those
+/// that do not open, and returns the counter words per record
+/// (TPUPROF_RT_EVENT_WORDS, + 1 CPU word in mode 2). ctl lock held, no
+/// window open.
+uint32_t __tpuprof_rt_counters_start_window_locked(uint32_t mode);
+
+/// PMU events in the window's set (its counter words: format.h and
+/// TPUPROF_RT_EVENT_WORDS). ctl lock held.
+uint32_t __tpuprof_rt_counters_window_nev(void);
+
+/// The EVENTS section's names: their bytes (NULs included), and writing
+/// them at `p` (returns the count, = counter words per record).
+uint32_t __tpuprof_rt_counters_names_bytes(void);
+uint32_t __tpuprof_rt_counters_write_names(uint8_t *p);
+
+/// Copies the window's real event names (tests, tpuprof-events).
+uint32_t __tpuprof_rt_counters_window_events(
+    char names[][TPUPROF_RT_EVENT_NAME_MAX], uint32_t max);
+
+/// Opens (or keeps) the calling thread's group for the current set and
+/// returns the counter words per record. Thread-list lock held.
+uint32_t __tpuprof_rt_group_sync(tpuprof_rt_group *g);
+
+/// Closes a group's fds (any thread may call it).
+void __tpuprof_rt_group_close(tpuprof_rt_group *g);
+
+/// Counter words per record of a window with `nev` events, before the mode-2
+/// CPU word: the event deltas, TIME_ENABLED, TIME_RUNNING and READ_TICKS
+/// (format.h); none without events.
+#define TPUPROF_RT_EVENT_WORDS(nev) ((nev) ? (nev) + 3u : 0u)
+/// Index of the READ_TICKS word, which the hot path (record.c) fills: the
+/// ticks its two group reads took.
+#define TPUPROF_RT_READ_TICKS_WORD(nev) ((nev) + 2u)
+
+/// Hot path: stores the begin readings (event values, time_enabled,
+/// time_running, mode 2 CPU) into a record's counter words, and at end
+/// replaces them by deltas (atomic stores: the record is published).
+void __tpuprof_rt_counters_begin(const tpuprof_rt_group *g, uint64_t *words);
+void __tpuprof_rt_counters_end(const tpuprof_rt_group *g, uint64_t *words);
+
 /*===-- Modules (module.c) -----------------------------------------------===*/
 
 /// Checks a probe table's header, sizes and string offsets. Returns NULL when
@@ -242,8 +252,14 @@ int __tpuprof_rt_parse_bool(const char *s, int *out);
 const char *__tpuprof_rt_validate_table(const void *table, uint64_t size,
                                         uint64_t *table_size);
 
-/// The registry, for the dump writer: lock it, then read modules [0, count).
-/// Lock order: thread list, then registry.
+/// Adds a copy of a probe table to the registry and stores the global id of
+/// its probe 0 in `*first_probe`. 0, or -1 (one stderr line; *first_probe
+/// is TPUPROF_IGNORED_PROBE_BASE) when the table is refused.
+int __tpuprof_rt_module_add(const void *table, uint64_t size,
+                            uint32_t *first_probe);
+
+/// The registry, for the dump writer: lock it (rt_locks.h, MODULES), then
+/// read modules [0, count).
 void __tpuprof_rt_modules_lock(void);
 void __tpuprof_rt_modules_unlock(void);
 uint32_t __tpuprof_rt_modules_count_locked(void);
@@ -253,135 +269,6 @@ const void *__tpuprof_rt_module_locked(uint32_t i, uint64_t *table_size,
 
 /// Modules registered so far (tests).
 uint32_t __tpuprof_rt_num_modules(void);
-
-/*===-- Threads and windows (record.c) -----------------------------------===*/
-
-/// Window generation: bumped under the thread-list lock at every enable,
-/// flush and disable. A thread records only while its state carries the
-/// current generation; stack entries carry it too, so an end never writes
-/// into a buffer that was reset for a later window.
-extern uint32_t __tpuprof_rt_gen;
-
-/// Record bytes one thread may keep in the open window (TPUPROF_RECORD_SIZE
-/// timing-only records, or max_records of tpuprof_enable).
-extern uint64_t __tpuprof_rt_window_cap;
-
-/// Begins dropped where no segment could count them (a thread that got no
-/// segment at all, or no state): part of the header's `dropped`.
-extern uint64_t __tpuprof_rt_lost;
-
-/// Full-buffer policy of the open window: 0 stop recording, 1 ring (keep the
-/// newest records). Threads take it when they enter the window.
-extern int __tpuprof_rt_window_ring;
-
-/// The thread-list lock. Held by control.c while it switches windows, by a
-/// thread taking a segment, and by the writer's module sync.
-void __tpuprof_rt_threads_lock(void);
-void __tpuprof_rt_threads_unlock(void);
-
-/// Creates the calling thread's state and opens its counter group ahead of
-/// a window (takes the thread-list lock), so neither is window time.
-void __tpuprof_rt_prepare_thread(void);
-
-/// Bumps the generation (skipping 0) and returns the new one. Lock held.
-uint32_t __tpuprof_rt_next_gen_locked(void);
-
-struct tpuprof_rt_dump;
-
-/// Ends window `gen` for the threads, lock held: fixes in `d` the record
-/// bytes of every thread's current segment (release-published by the
-/// owner), then swaps every thread's mapping of `d`'s file for anonymous
-/// memory of the same size at the same address (mmap MAP_FIXED), so that an
-/// owner still inside a probe, or racing the close, stores into memory no
-/// dump reads, and `d`'s file can be finished and truncated without a
-/// SIGBUS. 0, or -1 with errno when a swap failed (the file then stays as
-/// an incomplete dump).
-int __tpuprof_rt_threads_close_locked(uint32_t gen, struct tpuprof_rt_dump *d);
-
-/// Frees the states of threads that exited (their records are flushed).
-/// Lock held.
-void __tpuprof_rt_threads_reap_locked(void);
-
-/// In the child after fork(): releases the states of all threads but the
-/// caller's (those threads do not exist there) and forgets the parent's
-/// segments (never mapped in the child: MADV_DONTFORK). Lock held.
-void __tpuprof_rt_threads_after_fork_child_locked(void);
-
-/// The pthread key whose destructor retires a thread's state; created once.
-void __tpuprof_rt_threads_init(void);
-
-/// Calibration support: points the calling thread's probes at a private
-/// state that records into `buf` (`cap` bytes, which the caller has touched)
-/// with the counter group and counter words of the thread's own state, so
-/// the real hot path runs but nothing reaches a window's dump. Returns the
-/// counter words per record, or -1 when the thread cannot get a state.
-/// ctl mutex held; every probe begun in between must end before
-/// __tpuprof_rt_private_end(), which restores the thread's own state and
-/// returns the bytes recorded.
-int __tpuprof_rt_private_begin(uint8_t *buf, uint64_t cap);
-uint64_t __tpuprof_rt_private_end(void);
-
-/// Begins user range `probe` for a caller whose frame is `frame`
-/// (__builtin_dwarf_cfa() of the API function): the range is not bound to
-/// that frame (it may end in another function), but frames left without
-/// their probes' ends below it are closed first (user_ranges.c).
-void __tpuprof_rt_begin_range(uint32_t probe, uintptr_t frame);
-
-/*===-- Calibration (calibrate.c) ----------------------------------------===*/
-
-/// Whether windows calibrate (TPUPROF_CALIBRATE; tests set it directly).
-extern int __tpuprof_rt_calibration_on;
-
-/// Measures the runtime's own cost per probe pair on the calling thread in
-/// the coming window's mode (its event set chosen, `words` counter words
-/// per record) and fills `out` (ticks) and `counts[0, words)` (what the
-/// probes add to each word; zeros where it cannot tell). 0, or -1 when it
-/// could not measure (no memory, no thread state): the window then has no
-/// CALIBRATION section. ctl mutex held, no window open on this thread's
-/// behalf.
-int __tpuprof_rt_calibrate(uint32_t words, tpuprof_calibration_section *out,
-                           tpuprof_calibration_counts *counts);
-
-/*===-- Control (control.c) ----------------------------------------------===*/
-
-/// Runs the one-time initialization (clock, calibration, environment) if the
-/// library constructor has not run yet, e.g. when another constructor calls
-/// the API first.
-void __tpuprof_rt_ensure_init(void);
-
-/// Opens a window / closes it (writing its dump when `write`, else
-/// discarding it), for the schedule. ctl mutex held via the lock below.
-void __tpuprof_rt_ctl_lock(void);
-void __tpuprof_rt_ctl_unlock(void);
-int __tpuprof_rt_window_open_locked(void);
-int __tpuprof_rt_enable_locked(uint64_t max_records, int mode);
-/// Ends the window: `write` 0 discards its records, 1 writes the dump;
-/// `reopen` starts the next window at once. 0, or -1 if the write failed.
-int __tpuprof_rt_close_window_locked(int write, int reopen);
-/// Path of the last dump written (ctl mutex held).
-const char *__tpuprof_rt_last_dump_locked(void);
-
-/*===-- Schedule (schedule.c) --------------------------------------------===*/
-
-/// Parses "skip_first=N,wait=N,warmup=N,active=N,repeat=N" into `s`
-/// (missing keys keep their value). 0, or -1 with a reason in `why`.
-int __tpuprof_rt_parse_schedule(const char *spec, tpuprof_schedule *s,
-                                char *why, size_t why_size);
-
-/// Starts the TPUPROF_SCHEDULE schedule at initialization. ctl mutex held.
-void __tpuprof_rt_schedule_from_env_locked(const char *spec, int mode,
-                                           uint64_t record_size);
-
-/// Whether a schedule drives windows (ctl mutex held).
-int __tpuprof_rt_schedule_active_locked(void);
-
-/*===-- User ranges (user_ranges.c) --------------------------------------===*/
-
-/// Innermost open probe of the calling thread, or UINT32_MAX (record.c).
-uint32_t __tpuprof_rt_innermost_probe(void);
-
-/// Stable hash of a user range name (FNV-1a 64 of "user:" + name).
-uint64_t __tpuprof_rt_user_range_hash(const char *name);
 
 /*===-- The dump file (dump_file.c): the one writer ----------------------===*/
 
@@ -439,7 +326,7 @@ typedef struct tpuprof_rt_dump {
   uint32_t threads;       ///< Threads numbered (SEGMENT `thread`).
   tpuprof_rt_dump_seg *segs; ///< Its SEGMENT sections, in file order.
   uint32_t num_segs, segs_capacity;
-  /// The header as last written. control.c fills mode, device, pid, clock
+  /// The header as last written. window.c fills mode, device, pid, clock
   /// and the first calibration pair before creating the file.
   tpuprof_dump_header h;
   /// The window's CALIBRATION section, when `calibrated`.
@@ -452,12 +339,8 @@ typedef struct tpuprof_rt_dump {
   char path[TPUPROF_RT_DIR_MAX + 64]; ///< Its name, once created.
 } tpuprof_rt_dump;
 
-/// The open window's dump, or NULL. Switched with the ctl mutex and the
-/// thread-list lock held; read by threads under the thread-list lock.
-extern tpuprof_rt_dump *__tpuprof_rt_dump;
-
 /// Creates `d`'s file (state OPEN) or, when it cannot, prints one line and
-/// sets state FAILED. Thread-list lock or ctl mutex held (nobody else sees
+/// sets state FAILED. Thread-list lock or ctl lock held (nobody else sees
 /// `d` yet, or only under the thread-list lock); takes the registry lock.
 void __tpuprof_rt_dump_create(tpuprof_rt_dump *d);
 
@@ -473,10 +356,6 @@ void __tpuprof_rt_dump_begin(tpuprof_rt_dump *d, uint64_t window_begin);
 /// Appends the MODULE sections of modules registered since `d`'s file was
 /// written. Thread-list lock held.
 void __tpuprof_rt_dump_sync_modules_locked(tpuprof_rt_dump *d);
-
-/// Called by __tpuprof_register_module: writes the new module into the open
-/// window's file at once, so a crash dump names its records.
-void __tpuprof_rt_dump_module_registered(void);
 
 /// Appends a SEGMENT section for about `want` record bytes of thread `tid`
 /// (number `thread`, segment `seq`), reserves its space, maps it and fills
@@ -534,6 +413,184 @@ void __tpuprof_rt_dump_forget(tpuprof_rt_dump *d);
 /// stage's records were written, before the stage starts over; as a
 /// process killed there would die. 0 (the default): never.
 extern int __tpuprof_rt_kill_before_step;
+
+/*===-- Thread states and the window state (threads.c) ------------------===*/
+
+/// Window generation: bumped under the thread-list lock at every enable,
+/// flush and disable. A thread records only while its state carries the
+/// current generation; stack entries carry it too, so an end never writes
+/// into a buffer that was reset for a later window. Hidden: the hot path
+/// reads it on every begin.
+extern uint32_t __tpuprof_rt_gen TPUPROF_RT_HIDDEN;
+
+/// Record bytes one thread may keep in the open window (TPUPROF_RECORD_SIZE
+/// timing-only records, or max_records of tpuprof_enable).
+extern uint64_t __tpuprof_rt_window_cap;
+
+/// Begins dropped where no segment could count them (a thread that got no
+/// segment at all, or no state): part of the header's `dropped`.
+extern uint64_t __tpuprof_rt_lost TPUPROF_RT_HIDDEN;
+
+/// Full-buffer policy of the open window: 0 stop recording, 1 ring (keep the
+/// newest records). Threads take it when they enter the window.
+extern int __tpuprof_rt_window_ring;
+
+/// The open window's dump, or NULL. Switched with the ctl lock and the
+/// thread-list lock held; read by threads under the thread-list lock.
+extern tpuprof_rt_dump *__tpuprof_rt_dump;
+
+/// The thread-list lock (rt_locks.h, THREADS). Held by window.c while it
+/// switches windows, by a thread taking a segment, and by the writer's
+/// module sync.
+void __tpuprof_rt_threads_lock(void);
+void __tpuprof_rt_threads_unlock(void);
+
+/// Creates the calling thread's state and opens its counter group ahead of
+/// a window (takes the thread-list lock), so neither is window time.
+void __tpuprof_rt_prepare_thread(void);
+
+/// Bumps the generation (skipping 0) and returns the new one. Lock held.
+uint32_t __tpuprof_rt_next_gen_locked(void);
+
+/// Frees the states of threads that exited (their records are flushed).
+/// Lock held.
+void __tpuprof_rt_threads_reap_locked(void);
+
+/// In the child after fork(): releases the states of all threads but the
+/// caller's (those threads do not exist there) and forgets the parent's
+/// segments (never mapped in the child: MADV_DONTFORK). Lock held.
+void __tpuprof_rt_threads_after_fork_child_locked(void);
+
+/// The pthread key whose destructor retires a thread's state; created once.
+void __tpuprof_rt_threads_init(void);
+
+/// Calibration support: points the calling thread's probes at a private
+/// state that records into `buf` (`cap` bytes, which the caller has touched)
+/// with the counter group and counter words of the thread's own state, so
+/// the real hot path runs but nothing reaches a window's dump. Returns the
+/// counter words per record, or -1 when the thread cannot get a state.
+/// ctl lock held; every probe begun in between must end before
+/// __tpuprof_rt_private_end(), which restores the thread's own state and
+/// returns the bytes recorded.
+int __tpuprof_rt_private_begin(uint8_t *buf, uint64_t cap);
+uint64_t __tpuprof_rt_private_end(void);
+
+/*===-- Segments (segments.c) --------------------------------------------===*/
+
+/// Ends window `gen` for the threads, thread-list lock held: fixes in `d`
+/// the record bytes of every thread's current segment (release-published
+/// by the owner), then swaps every thread's mapping of `d`'s file for
+/// anonymous memory of the same size at the same address (mmap MAP_FIXED),
+/// so that an owner still inside a probe, or racing the close, stores into
+/// memory no dump reads, and `d`'s file can be finished and truncated
+/// without a SIGBUS. 0, or -1 with errno when a swap failed (the file then
+/// stays as an incomplete dump).
+int __tpuprof_rt_segments_close_locked(uint32_t gen, tpuprof_rt_dump *d);
+
+/*===-- The hot path (record.c) ------------------------------------------===*/
+
+/// Begins user range `probe` for a caller whose frame is `frame`
+/// (__builtin_dwarf_cfa() of the API function): the range is not bound to
+/// that frame (it may end in another function), but frames left without
+/// their probes' ends below it are closed first.
+void __tpuprof_rt_begin_range(uint32_t probe, uintptr_t frame);
+
+/// Innermost open probe of the calling thread, or UINT32_MAX.
+uint32_t __tpuprof_rt_innermost_probe(void);
+
+/*===-- Calibration (calibrate.c) ----------------------------------------===*/
+
+/// Whether windows calibrate (TPUPROF_CALIBRATE; tests set it directly).
+extern int __tpuprof_rt_calibration_on;
+
+/// Measures the runtime's own cost per probe pair on the calling thread in
+/// the coming window's mode (its event set chosen, `words` counter words
+/// per record) and fills `out` (ticks) and `counts[0, words)` (what the
+/// probes add to each word; zeros where it cannot tell). 0, or -1 when it
+/// could not measure (no memory, no thread state): the window then has no
+/// CALIBRATION section. ctl lock held, no window open on this thread's
+/// behalf.
+int __tpuprof_rt_calibrate(uint32_t words, tpuprof_calibration_section *out,
+                           tpuprof_calibration_counts *counts);
+
+/*===-- Windows (window.c) -----------------------------------------------===*/
+
+/// Sets later windows' settings from the environment (output directory,
+/// device, buffer policy, memory tracking, default max_records) at
+/// initialization.
+void __tpuprof_rt_window_settings_from_env(const tpuprof_rt_config *cfg);
+
+/// Whether a window is open. ctl lock held, as for everything below.
+int __tpuprof_rt_window_open_locked(void);
+
+/// Opens a window of `max_records` (0: TPUPROF_RECORD_SIZE) per thread in
+/// `mode`; with `lazy` its file is created by its first record. 0, or -1
+/// (one stderr line) when one is open or the arguments are bad.
+int __tpuprof_rt_enable_locked(uint64_t max_records, int mode, int lazy);
+
+/// Ends the window: `write` 0 discards its records, 1 writes the dump;
+/// `reopen` starts the next window at once. 0, or -1 if the write failed
+/// or no window is open.
+int __tpuprof_rt_close_window_locked(int write, int reopen);
+
+/// Path of the last dump written ("" before the first). The buffer stays.
+const char *__tpuprof_rt_last_dump_locked(void);
+
+/// tpuprof_set_output, tpuprof_set_buffer_policy (`policy` checked),
+/// tpuprof_set_memory (returns the previous setting).
+void __tpuprof_rt_set_output_locked(const char *dir, int device);
+void __tpuprof_rt_set_buffer_policy_locked(int policy);
+int __tpuprof_rt_set_memory_locked(int on);
+
+/// In the child after fork(), thread-list lock held: forgets the parent's
+/// dumps and, if a window is open, starts the child's own (its file created
+/// by its first record).
+void __tpuprof_rt_window_after_fork_child_locked(void);
+
+/*===-- Schedule (schedule.c) --------------------------------------------===*/
+
+/// Parses "skip_first=N,wait=N,warmup=N,active=N,repeat=N" into `s`
+/// (missing keys keep their value). 0, or -1 with a reason in `why`.
+int __tpuprof_rt_parse_schedule(const char *spec, tpuprof_schedule *s,
+                                char *why, size_t why_size);
+
+/// Starts the TPUPROF_SCHEDULE schedule at initialization. ctl lock held.
+void __tpuprof_rt_schedule_from_env_locked(const char *spec, int mode,
+                                           uint64_t record_size);
+
+/// Whether a schedule drives windows (ctl lock held).
+int __tpuprof_rt_schedule_active_locked(void);
+
+/// An active window's dump written under the ctl lock, for the schedule's
+/// on-ready callback, which the API calls once the lock is released (`cb`
+/// NULL or `path` empty: none).
+typedef struct tpuprof_rt_ready {
+  void (*cb)(const char *dump_path, void *user);
+  void *user;
+  char path[PATH_MAX + 64];
+} tpuprof_rt_ready;
+
+/// tpuprof_set_schedule and tpuprof_step under the ctl lock; each fills
+/// `ready`.
+int __tpuprof_rt_set_schedule_locked(const tpuprof_schedule *s,
+                                     tpuprof_rt_ready *ready);
+uint64_t __tpuprof_rt_step_locked(tpuprof_rt_ready *ready);
+
+/*===-- Control (control.c) ----------------------------------------------===*/
+
+/// Runs the one-time initialization (environment, clock, settings, fork
+/// and exit handlers) if the library constructor has not run yet, e.g.
+/// when another constructor calls the API first.
+void __tpuprof_rt_ensure_init(void);
+
+/// Initializes, then takes the ctl lock (rt_locks.h, CTL).
+void __tpuprof_rt_ctl_lock(void);
+void __tpuprof_rt_ctl_unlock(void);
+
+/*===-- User ranges (user_ranges.c) --------------------------------------===*/
+
+/// Stable hash of a user range name (FNV-1a 64 of "user:" + name).
+uint64_t __tpuprof_rt_user_range_hash(const char *name);
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -7,19 +7,19 @@
 |*   WARMUP  profiled but discarded (counter groups and buffers get warm),    *|
 |*   ACTIVE  profiled; the active steps of one cycle become ONE dump.         *|
 |* Windows are opened and closed with the same machinery as tpuprof_enable /  *|
-|* tpuprof_disable (control.c), under its mutex; the on-ready callback runs   *|
-|* after the mutex is released so it may call the API (e.g. read the dump).  *|
+|* tpuprof_disable (window.c), under the ctl lock; the API (control.c) runs   *|
+|* the on-ready callback after the lock is released so it may call the API    *|
+|* (e.g. read the dump).                                                      *|
 \*===----------------------------------------------------------------------===*/
 
 #include "rt_internal.h"
 
-#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
 enum { ACT_NONE = 0, ACT_WARMUP = 1, ACT_ACTIVE = 2 };
 
-/// Guarded by control.c's ctl mutex.
+/// Guarded by the ctl lock.
 static int sched_on;
 static tpuprof_schedule sched;
 static uint64_t step_no;
@@ -105,7 +105,7 @@ static void close_sched_window(char *ready, size_t ready_size) {
     snprintf(ready, ready_size, "%s", __tpuprof_rt_last_dump_locked());
 }
 
-/// Makes the windows match step `step_no`. ctl mutex held.
+/// Makes the windows match step `step_no`. ctl lock held.
 static void enter_step(char *ready, size_t ready_size) {
   if (sched_window && !__tpuprof_rt_window_open_locked())
     sched_window = ACT_NONE; // tpuprof_disable() closed it.
@@ -121,7 +121,7 @@ static void enter_step(char *ready, size_t ready_size) {
     // Warmup over: drop its records, keep going in a fresh window.
     __tpuprof_rt_close_window_locked(0, 1);
   } else if (__tpuprof_rt_window_open_locked() ||
-             __tpuprof_rt_enable_locked(sched.max_records, sched.mode) != 0) {
+             __tpuprof_rt_enable_locked(sched.max_records, sched.mode, 0) != 0) {
     static int warned;
     if (!warned++)
       fprintf(stderr, "tpuprof: schedule: cannot open a window at step %llu "
@@ -140,7 +140,7 @@ static int set_schedule_locked(const tpuprof_schedule *s, char *ready,
   sched_on = 0;
   if (!s)
     return 0;
-  if (s->active == 0 || s->mode < 0 || s->mode > (int)TPUPROF_MODE_MAX ||
+  if (s->active == 0 || s->mode < 0 || s->mode >= (int)TPUPROF_MODE_COUNT ||
       s->max_records > TPUPROF_RT_MAX_RECORDS) {
     fprintf(stderr, "tpuprof: tpuprof_set_schedule: invalid schedule (active "
                     "must be >= 1, mode 0..2, max_records <= 2^30)\n");
@@ -177,31 +177,23 @@ void __tpuprof_rt_schedule_from_env_locked(const char *spec, int mode,
 
 int __tpuprof_rt_schedule_active_locked(void) { return sched_on; }
 
-TPUPROF_RT_API int tpuprof_set_schedule(const tpuprof_schedule *s) {
-  char ready[PATH_MAX + 64] = "";
-  __tpuprof_rt_ctl_lock();
-  void (*cb)(const char *, void *) = sched_on ? sched.on_ready : NULL;
-  void *user = sched.user;
-  int rc = set_schedule_locked(s, ready, sizeof(ready));
-  __tpuprof_rt_ctl_unlock();
-  if (cb && ready[0])
-    cb(ready, user);
-  return rc;
+int __tpuprof_rt_set_schedule_locked(const tpuprof_schedule *s,
+                                     tpuprof_rt_ready *ready) {
+  ready->path[0] = '\0';
+  ready->cb = sched_on ? sched.on_ready : NULL;
+  ready->user = sched.user;
+  return set_schedule_locked(s, ready->path, sizeof(ready->path));
 }
 
-TPUPROF_RT_API uint64_t tpuprof_step(void) {
-  char ready[PATH_MAX + 64] = "";
-  __tpuprof_rt_ctl_lock();
+uint64_t __tpuprof_rt_step_locked(tpuprof_rt_ready *ready) {
+  ready->path[0] = '\0';
+  ready->cb = NULL;
+  ready->user = NULL;
   uint64_t k = ++step_no;
-  void (*cb)(const char *, void *) = NULL;
-  void *user = NULL;
   if (sched_on) {
-    cb = sched.on_ready;
-    user = sched.user;
-    enter_step(ready, sizeof(ready));
+    ready->cb = sched.on_ready;
+    ready->user = sched.user;
+    enter_step(ready->path, sizeof(ready->path));
   }
-  __tpuprof_rt_ctl_unlock();
-  if (cb && ready[0])
-    cb(ready, user);
   return k;
 }

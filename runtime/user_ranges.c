@@ -13,7 +13,6 @@
 
 #include "rt_internal.h"
 
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,7 +33,6 @@ static slot by_name[SLOTS];
 /// Ids of user ranges + 1 (0 = empty), for tpuprof_range_pop().
 static uint32_t by_id[SLOTS];
 static uint32_t num_ranges;
-static pthread_mutex_t ranges_mutex = PTHREAD_MUTEX_INITIALIZER;
 
 uint64_t __tpuprof_rt_user_range_hash(const char *name) {
   uint64_t h = 0xcbf29ce484222325ull; // FNV-1a 64
@@ -100,7 +98,7 @@ TPUPROF_RT_API uint32_t tpuprof_range_id(const char *name) {
   slot *sl = find(name, n);
   if (TPUPROF_RT_LIKELY(__atomic_load_n(&sl->name, __ATOMIC_ACQUIRE) != NULL))
     return sl->id;
-  pthread_mutex_lock(&ranges_mutex);
+  __tpuprof_rt_lock(TPUPROF_RT_LOCK_RANGES);
   sl = find(name, n); // Another thread may have inserted it.
   uint32_t id = sl->name ? sl->id : TPUPROF_IGNORED_PROBE_BASE;
   if (!sl->name) {
@@ -110,7 +108,7 @@ TPUPROF_RT_API uint32_t tpuprof_range_id(const char *name) {
         fprintf(stderr, "tpuprof: more than %u user range names; '%.*s' and "
                         "later new names are not recorded\n",
                 MAX_RANGES, (int)n, name);
-      pthread_mutex_unlock(&ranges_mutex);
+      __tpuprof_rt_unlock(TPUPROF_RT_LOCK_RANGES);
       return TPUPROF_IGNORED_PROBE_BASE;
     }
     char *copy = malloc(n + 1);
@@ -131,7 +129,7 @@ TPUPROF_RT_API uint32_t tpuprof_range_id(const char *name) {
       free(copy); // Not recorded; the next call tries again.
     }
   }
-  pthread_mutex_unlock(&ranges_mutex);
+  __tpuprof_rt_unlock(TPUPROF_RT_LOCK_RANGES);
   return id;
 }
 

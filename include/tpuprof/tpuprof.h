@@ -4,13 +4,17 @@
 |* entry points that instrumented code calls. Links only libc, pthreads and   *|
 |* libpfm4.                                                                   *|
 |*                                                                            *|
-|* Environment (read once when the library loads; docs/environment.md):       *|
+|* Environment, read once when the library loads (every variable, its values  *|
+|* and what a bad value does: docs/environment.md):                           *|
 |*   TPUPROF_ENABLE=1 (ENABLE_ALL_PROFILE)     profile the whole run          *|
-|*   TPUPROF_MODE=0|1|2 (PROFILE_MODE)         detail, default 0              *|
+|*   TPUPROF_MODE=0|1|2 (PROFILE_MODE)         what a window records, def. 0  *|
 |*   TPUPROF_RECORD_SIZE=N (PROFILE_RECORD_SIZE) most records a thread keeps  *|
 |*   TPUPROF_OUTPUT=DIR                        where dumps go, default "."    *|
 |*   TPUPROF_DEVICE=N                          device id in dump names        *|
 |*   TPUPROF_CLOCK=auto|tsc|monotonic          tick source, default auto      *|
+|*   TPUPROF_BUFFER=stop|ring                  full-buffer policy, def. stop  *|
+|*   TPUPROF_MEMORY=0|1                        record allocations and frees   *|
+|*   TPUPROF_CALIBRATE=1|0                     measure the probe cost, def. 1 *|
 |*   TPUPROF_EVENTS=a,b,...                    libpfm4 events, modes 1 and 2  *|
 |*   TPUPROF_SCHEDULE=wait=1,active=2,...      step-driven windows            *|
 \*===----------------------------------------------------------------------===*/
@@ -133,7 +137,7 @@ void tpuprof_range_pop(void);
 /*===-- Entry points for instrumented code (the probe ABI) ---------------===*/
 
 /// Non-zero while a window is open. Instrumented code loads it inline and
-/// calls the runtime only when it is set (design.md, "Disabled cost").
+/// calls the runtime only when it is set (docs/probes.md, "Disabled cost").
 extern volatile uint32_t __tpuprof_enabled;
 
 /// Registers an instrumented module's probe table (format.h) and stores the

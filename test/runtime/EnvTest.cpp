@@ -117,6 +117,24 @@ TEST(Env, ClockSpellings) {
   EXPECT_EQ(parse({{"TPUPROF_CLOCK", "auto"}}).clock, TPUPROF_RT_CLOCK_AUTO);
 }
 
+// Every variable sets its own setting and no other, whatever order the
+// parser reads them in: TPUPROF_CLOCK=auto once also cleared the events and
+// the schedule.
+TEST(Env, EachVariableSetsOnlyItsOwnSetting) {
+  for (const char *clock : {"auto", "tsc", "monotonic"}) {
+    const Env env = {{"TPUPROF_CLOCK", clock},
+                     {"TPUPROF_EVENTS", "perf::PAGE-FAULTS"},
+                     {"TPUPROF_SCHEDULE", "wait=1,active=2"},
+                     {"TPUPROF_OUTPUT", "/tmp/dumps"}};
+    std::string err;
+    tpuprof_rt_config cfg = parse(env, &err);
+    EXPECT_EQ(err, "") << clock;
+    EXPECT_STREQ(cfg.events, "perf::PAGE-FAULTS") << clock;
+    EXPECT_STREQ(cfg.schedule, "wait=1,active=2") << clock;
+    EXPECT_STREQ(cfg.output, "/tmp/dumps") << clock;
+  }
+}
+
 TEST(Env, CalibrateIsOnUnlessTurnedOff) {
   EXPECT_EQ(parse({}).calibrate, 1);
   EXPECT_EQ(parse({{"TPUPROF_CALIBRATE", "0"}}).calibrate, 0);

@@ -15,7 +15,7 @@
 \*===----------------------------------------------------------------------===*/
 
 #define _GNU_SOURCE /* strcasestr */
-#include "rt_internal.h"
+#include "tpuprof/events.h"
 
 #include <errno.h>
 #include <linux/perf_event.h>
