@@ -329,7 +329,7 @@ Error walkRecords(const Input &in, const HtmlOptions &opts, ReportData &data) {
               for (unsigned i = 0; i != r.numCounters && i != events.size();
                    ++i)
                 if (eventColumn[i] != numShown)
-                  c[eventColumn[i]] = f.counter(i);
+                  c[eventColumn[i]] = f.count(i).value;
             }
             lane->events.push_back(e);
             return;

@@ -177,12 +177,18 @@ Error tpuprof::report::exportSqlite(const Input &in, StringRef outPath) {
               shapes = substituteShapes(f.probe->shapes, dims);
             }
             recordRow(StringRef(shapes)).run();
-            // PMU events only: the runtime's own words are not counters.
-            for (unsigned i = 0; i != r.numCounters && i != events.size(); ++i)
-              if (!isPseudoEvent(events[i]))
+            // PMU events only: the runtime's own words are not counters,
+            // and an event never scheduled in the record has no value.
+            for (unsigned i = 0; i != r.numCounters && i != events.size();
+                 ++i) {
+              if (isPseudoEvent(events[i]))
+                continue;
+              CounterValue v = f.count(i);
+              if (v.counted)
                 counterRow(dumpId)(int64_t(tid))(int64_t(f.seq))(
-                    StringRef(events[i]))(int64_t(f.counter(i)))
+                    StringRef(events[i]))(int64_t(v.value))
                     .run();
+            }
           },
           [&](const ThreadInfo &t) { tid = t.tid; });
       ++dumpId;

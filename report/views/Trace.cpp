@@ -215,7 +215,10 @@ Error tpuprof::report::writeTrace(const Input &in, const TraceOptions &opts,
                                          ? utostr(from)
                                          : utostr(from) + " -> " + utostr(to));
               } else if (!isPseudoEvent(events[i])) {
-                j.attribute(events[i], f.counter(i));
+                // An event never scheduled in the record has no value.
+                CounterValue v = f.count(i);
+                if (v.counted)
+                  j.attribute(events[i], v.value);
               }
             }
           });
@@ -227,7 +230,7 @@ Error tpuprof::report::writeTrace(const Input &in, const TraceOptions &opts,
                  ++i) {
               if (isPseudoEvent(events[i]))
                 continue;
-              running[i] += f.counter(i);
+              running[i] += f.count(i).value;
               j.object([&] {
                 j.attribute("ph", "C");
                 j.attribute("pid", pid);

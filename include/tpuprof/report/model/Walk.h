@@ -26,6 +26,7 @@
 #define TPUPROF_REPORT_MODEL_WALK_H
 
 #include "tpuprof/report/model/Correction.h"
+#include "tpuprof/report/model/CounterWords.h"
 #include "tpuprof/report/read/Dump.h"
 
 #include "llvm/ADT/ArrayRef.h"
@@ -75,6 +76,7 @@ struct WalkFrame {
   uint64_t endNs = 0;         ///< For unfinished records: when closed.
   uint64_t rawDurationNs = 0; ///< end - begin, uncorrected.
   const OverheadCorrection *correction = nullptr; ///< The dump's.
+  const CounterWords *words = nullptr;            ///< The dump's layout.
 
   uint64_t selfNs() const {
     return durationNs - std::min(childrenNs, durationNs);
@@ -91,6 +93,17 @@ struct WalkFrame {
                ? correction->correctedCount(i, value, descendants, nestedTicks,
                                             durationNs)
                : value;
+  }
+  /// Counter word `i` as every view shows it (valid once the record has
+  /// closed): a PMU event scaled for multiplexing (CounterWords), then less
+  /// the probes' own counts; `counted` is false for an event the record
+  /// never had scheduled.
+  CounterValue count(unsigned i) const {
+    CounterValue v = words ? words->value(record, i)
+                           : CounterValue{record.counter(i), true, false};
+    if (v.counted)
+      v.value = counter(i, v.value);
+    return v;
   }
 };
 
@@ -115,6 +128,7 @@ void walkDump(const DumpReader &dump, Visitor &visitor, bool timeline) {
   const DumpInfo &info = dump.info();
   OverheadCorrection correction =
       OverheadCorrection::forDump(info, dump.events());
+  const CounterWords words(dump.events());
   const uint64_t windowEndNs = timeline ? absoluteNs(info, info.windowEnd) : 0;
 
   // Probes of the common small ids without a search: known[id] says
@@ -194,6 +208,7 @@ void walkDump(const DumpReader &dump, Visitor &visitor, bool timeline) {
       f.finished = finished;
       f.pairTicks = correction.pairTicks(r);
       f.correction = &correction;
+      f.words = &words;
       if (timeline) {
         f.beginNs = beginNs;
         f.rawDurationNs = rawNs;
