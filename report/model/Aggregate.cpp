@@ -306,8 +306,8 @@ void Aggregator::add(const DumpReader &dump) {
       ++t.records;
       t.unfinished += !f.finished;
       if (f.topLevel())
-        t.busyNs[f.probe ? std::min<unsigned>(f.probe->kind, 2) : 3] +=
-            f.durationNs;
+        t.busyNs[f.probe ? tpuprof_kind_bucket(f.probe->kind)
+                         : TPUPROF_KIND_COUNT] += f.durationNs;
       if (summary.memory.tracked) {
         Row &row = agg.result.rows[f.user];
         uint64_t end = f.finished ? f.record.end : dump.info().windowEnd;

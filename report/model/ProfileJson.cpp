@@ -242,9 +242,8 @@ Expected<Profile> tpuprof::report::readProfileJson(StringRef path) {
       Row row;
       row.name = r.str("name");
       std::string kind = r.str("kind");
-      row.kind = kind == "launch" ? TPUPROF_KIND_LAUNCH
-                 : kind == "user" ? TPUPROF_KIND_USER
-                                  : TPUPROF_KIND_OP;
+      // "unknown" (a row of an unknown probe) reads as an op, as before.
+      row.kind = parseKindName(kind).value_or(TPUPROF_KIND_OP);
       row.device = r.u64("device");
       std::string hash = r.str("hash");
       if (error.empty() && StringRef(hash).getAsInteger(16, row.hash))

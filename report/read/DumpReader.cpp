@@ -354,7 +354,8 @@ Error DumpParser::readHeader() {
                        "header size " + Twine(h.headerSize) +
                            " runs past the end of the file (" + Twine(size) +
                            " bytes)");
-  if (h.mode > 2)
+  static_assert(TPUPROF_MODE_COUNT == 3, "the message below lists the modes");
+  if (h.mode >= TPUPROF_MODE_COUNT)
     return formatError(file, offsetof(H, mode),
                        "unknown mode " + Twine(h.mode) +
                            " (expected 0, 1 or 2)");

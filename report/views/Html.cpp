@@ -96,7 +96,8 @@ struct Lane {
   uint32_t run = 0, device = 0, pid = 0;
   uint64_t tid = 0;
   uint64_t windowNs = 0, records = 0, unfinished = 0, dropped = 0;
-  uint64_t byKind[4] = {0, 0, 0, 0}; ///< Top-level ns: op, launch, user, ?.
+  /// Top-level ns by tpuprof_kind_bucket(): op, launch, user, unknown.
+  uint64_t byKind[TPUPROF_KIND_BUCKETS] = {};
   unsigned maxDepth = 0;
   std::vector<Event> events;
   std::vector<uint64_t> counters; ///< numEvents values per event.
@@ -315,7 +316,8 @@ Error walkRecords(const Input &in, const HtmlOptions &opts, ReportData &data) {
           uint64_t correction =
               f.finished ? dur - std::min(dur, f.durationNs) : 0;
           if (topLevel) {
-            unsigned k = f.probe ? std::min<unsigned>(f.probe->kind, 2) : 3;
+            unsigned k = f.probe ? tpuprof_kind_bucket(f.probe->kind)
+                                 : TPUPROF_KIND_COUNT;
             lane->byKind[k] += dur - correction;
           }
           if (!data.bucketed) {

@@ -60,18 +60,6 @@ std::string formatSpan(uint64_t ns) {
   return formatv("{0:F2} us", double(ns) / 1e3).str();
 }
 
-StringRef modeName(uint32_t mode) {
-  switch (mode) {
-  case 0:
-    return "timing";
-  case 1:
-    return "counters";
-  case 2:
-    return "detailed";
-  }
-  return "unknown";
-}
-
 /// The Clock line's value, over all dumps.
 std::string clockDescription(const Profile &profile) {
   unsigned tsc = 0, mono = 0;
@@ -394,16 +382,12 @@ Error tpuprof::report::parseKinds(StringRef spec, TableOptions &opts) {
   spec.split(names, ',', -1, /*KeepEmpty=*/false);
   for (StringRef n : names) {
     n = n.trim();
-    if (n == "op")
-      opts.kinds |= 1u << TPUPROF_KIND_OP;
-    else if (n == "launch")
-      opts.kinds |= 1u << TPUPROF_KIND_LAUNCH;
-    else if (n == "user")
-      opts.kinds |= 1u << TPUPROF_KIND_USER;
-    else
-      return createStringError(inconvertibleErrorCode(),
-                               "--kind: unknown probe kind '" + n +
-                                   "' (expected one of: op, launch, user)");
+    std::optional<uint8_t> kind = parseKindName(n);
+    if (!kind)
+      return createStringError("--kind: unknown probe kind '" + n +
+                               "' (expected one of: " + kindNames() + ")");
+    static_assert(TPUPROF_KIND_COUNT <= 32, "kinds fit TableOptions::kinds");
+    opts.kinds |= 1u << *kind;
   }
   return Error::success();
 }
@@ -479,7 +463,7 @@ Error tpuprof::report::printTable(const Input &in, const TableOptions &opts,
     os << "-";
   ListSeparator sep;
   for (uint32_t m : modes)
-    os << sep << m << " (" << modeName(m) << ")";
+    os << sep << m << " (" << tpuprof_mode_name(m) << ")";
   os << '\n';
   os << "Threads: " << profile.threads << '\n';
   os << "Clock: " << clockDescription(profile) << '\n';

@@ -219,23 +219,29 @@ Error tpuprof::report::writeWorkbook(const Input &in, StringRef path) {
   }
 
   // Threads: the summary's per-thread lines.
-  threads.header({"run", "device", "pid", "tid", "window_ns", "busy_ns",
-                  "busy_percent", "ops_percent", "launches_percent",
-                  "user_percent", "unknown_percent", "records", "unfinished",
-                  "dropped"});
+  std::vector<std::string> threadTitles = {
+      "run", "device", "pid", "tid", "window_ns", "busy_ns", "busy_percent"};
+  for (const KindColumn &k : kKindColumns)
+    threadTitles.push_back(k.exportName);
+  for (const char *title : {"records", "unfinished", "dropped"})
+    threadTitles.push_back(title);
+  threads.header(threadTitles);
   for (const DumpSummary &d : p.dumps)
     for (const ThreadSummary &t : d.threadStats) {
-      const uint64_t *k = t.busyNs;
-      uint64_t busy = k[0] + k[1] + k[2] + k[3];
+      uint64_t busy = t.totalBusyNs();
       auto share = [&](uint64_t ns) {
         return d.windowNs ? 100.0 * double(ns) / double(d.windowNs) : 0.0;
       };
-      double cells[] = {double(runNumber(p, d.run)), double(d.info.device),
-                        double(d.info.pid), double(t.tid), double(d.windowNs),
-                        double(busy), share(busy), share(k[0]), share(k[1]),
-                        share(k[2]), share(k[3]), double(t.records),
-                        double(t.unfinished), double(t.dropped)};
-      for (lxw_col_t c = 0; c != std::size(cells); ++c)
+      std::vector<double> cells = {
+          double(runNumber(p, d.run)), double(d.info.device),
+          double(d.info.pid),          double(t.tid),
+          double(d.windowNs),          double(busy),
+          share(busy)};
+      for (uint64_t ns : t.busyNs)
+        cells.push_back(share(ns));
+      for (uint64_t n : {t.records, t.unfinished, t.dropped})
+        cells.push_back(double(n));
+      for (lxw_col_t c = 0; c != cells.size(); ++c)
         threads.number(c, cells[c]);
       threads.next();
     }

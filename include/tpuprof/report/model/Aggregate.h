@@ -23,6 +23,7 @@
 #include "llvm/Support/Error.h"
 
 #include <cstdint>
+#include <iterator>
 #include <map>
 #include <string>
 #include <tuple>
@@ -128,9 +129,33 @@ struct ThreadSummary {
   uint64_t unfinished = 0;
   uint64_t dropped = 0;
   /// Corrected time of top-level records (WalkFrame::topLevel()) by probe
-  /// kind: op, launch, user, unknown probe.
-  uint64_t busyNs[4] = {0, 0, 0, 0};
+  /// kind, indexed by tpuprof_kind_bucket(): op, launch, user, then records
+  /// of an unknown probe (TPUPROF_KIND_COUNT).
+  uint64_t busyNs[TPUPROF_KIND_BUCKETS] = {};
+  /// The sum of busyNs.
+  uint64_t totalBusyNs() const {
+    uint64_t sum = 0;
+    for (uint64_t ns : busyNs)
+      sum += ns;
+    return sum;
+  }
 };
+
+/// The summary's share of the window per probe kind, one column per slot of
+/// ThreadSummary::busyNs: its title in the text summary and its name in the
+/// exports (the workbook's threads sheet).
+struct KindColumn {
+  const char *title;
+  const char *exportName;
+};
+inline constexpr KindColumn kKindColumns[] = {
+    {"Ops %", "ops_percent"},
+    {"Launches %", "launches_percent"},
+    {"User %", "user_percent"},
+    {"Unknown %", "unknown_percent"},
+};
+static_assert(std::size(kKindColumns) == TPUPROF_KIND_BUCKETS,
+              "a summary column for every kind and the unknown slot");
 
 /// A dump's memory records (MemoryTimeline), for the summary.
 struct MemorySummary {
