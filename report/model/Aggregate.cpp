@@ -407,8 +407,7 @@ tpuprof::report::expandDumpPaths(ArrayRef<std::string> paths) {
       return createStringError(
           ec, path + ": cannot list directory: " + ec.message());
     if (found.empty())
-      return createStringError(inconvertibleErrorCode(),
-                               path + ": no tpuprof_data_dev* dumps in "
+      return createStringError(path + ": no tpuprof_data_dev* dumps in "
                                       "directory");
     llvm::sort(found);
     llvm::append_range(out, found);

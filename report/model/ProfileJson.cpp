@@ -127,8 +127,7 @@ void readDrops(Fields &f, const std::string &where, uint64_t dropped,
 
 Expected<Profile> tpuprof::report::readProfileJson(StringRef path) {
   auto bad = [&](const Twine &what) {
-    return createStringError(inconvertibleErrorCode(),
-                             path + ": not a tpuprof JSON export: " + what);
+    return createStringError(path + ": not a tpuprof JSON export: " + what);
   };
   ErrorOr<std::unique_ptr<MemoryBuffer>> buf = MemoryBuffer::getFile(path);
   if (!buf)

@@ -49,10 +49,6 @@ namespace {
 
 #include "HtmlAssets.inc"
 
-Error errorf(const Twine &msg) {
-  return createStringError(inconvertibleErrorCode(), msg);
-}
-
 /// The line of a "file:line[:col]" location and its file; false without a
 /// line number.
 bool splitLocation(StringRef loc, StringRef &file, unsigned &line) {
@@ -394,7 +390,8 @@ Error walkRecords(const Input &in, const HtmlOptions &opts, ReportData &data) {
 Error readIr(StringRef path, ReportData &data) {
   ErrorOr<std::unique_ptr<MemoryBuffer>> buf = MemoryBuffer::getFile(path);
   if (!buf)
-    return errorf(path + ": cannot open: " + buf.getError().message());
+    return createStringError(path +
+                             ": cannot open: " + buf.getError().message());
   SmallVector<StringRef, 0> lines;
   (*buf)->getBuffer().split(lines, '\n');
   if (!lines.empty() && lines.back().empty())

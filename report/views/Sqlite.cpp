@@ -96,7 +96,7 @@ Error tpuprof::report::exportSqlite(const Input &in, StringRef outPath) {
                        (db ? sqlite3_errmsg(db) : "out of memory"))
                           .str();
     sqlite3_close(db);
-    return createStringError(inconvertibleErrorCode(), msg);
+    return createStringError(msg);
   };
   if (sqlite3_open(outPath.str().c_str(), &db) != SQLITE_OK)
     return dbError("cannot create database");
@@ -251,8 +251,7 @@ Error tpuprof::report::exportSqlite(const Input &in, StringRef outPath) {
 bool tpuprof::report::sqliteAvailable() { return false; }
 
 Error tpuprof::report::exportSqlite(const Input &, StringRef) {
-  return createStringError(inconvertibleErrorCode(),
-                           "this tpuprof-report was built without SQLite "
+  return createStringError("this tpuprof-report was built without SQLite "
                            "(install libsqlite3-dev and reconfigure)");
 }
 #endif

@@ -88,9 +88,8 @@ tpuprof::report::parseStacksFormat(StringRef name) {
     return StacksOptions::Format::Folded;
   if (name == "speedscope")
     return StacksOptions::Format::Speedscope;
-  return createStringError(inconvertibleErrorCode(),
-                           "unknown stacks format '" + name +
-                               "' (expected one of: folded, speedscope)");
+  return createStringError("unknown stacks format '" + name +
+                           "' (expected one of: folded, speedscope)");
 }
 
 namespace {

@@ -36,10 +36,9 @@ const Column *findSortColumn(StringRef name) {
 }
 
 Error unknownSortColumn(StringRef name) {
-  return createStringError(inconvertibleErrorCode(),
-                           "unknown sort column '" + name +
-                               "' (expected one of: " +
-                               join(sortColumnNames(), ", ") + ")");
+  return createStringError(
+      "unknown sort column '" + name +
+      "' (expected one of: " + join(sortColumnNames(), ", ") + ")");
 }
 
 std::string formatUs(uint64_t ns) {
@@ -206,11 +205,9 @@ Error printSection(const Profile &p, const TableOptions &opts,
           known.push_back(c.id);
       for (const CounterColumn &cc : counterCols)
         known.push_back(cc.title);
-      return createStringError(
-          inconvertibleErrorCode(),
-          "--columns: unknown column '" + title + "' (expected one of: " +
-              join(known, ", ") +
-              ", counters, default, stats, work)");
+      return createStringError("--columns: unknown column '" + title +
+                               "' (expected one of: " + join(known, ", ") +
+                               ", counters, default, stats, work)");
     }
     if (!is_contained(counters, size_t(it - counterCols.begin())))
       counters.push_back(it - counterCols.begin());
@@ -371,8 +368,7 @@ Error tpuprof::report::parseColumns(StringRef spec, TableOptions &opts) {
   for (StringRef id : ids)
     opts.columns.push_back(id.trim().str());
   if (opts.columns.empty())
-    return createStringError(inconvertibleErrorCode(),
-                             "--columns: no column named");
+    return createStringError("--columns: no column named");
   return Error::success();
 }
 
@@ -430,9 +426,8 @@ Error tpuprof::report::printTable(const Input &in, const TableOptions &opts,
   Regex filter(opts.filter);
   std::string regexError;
   if (!opts.filter.empty() && !filter.isValid(regexError))
-    return createStringError(inconvertibleErrorCode(),
-                             "--filter: bad regular expression '" +
-                                 opts.filter + "': " + regexError);
+    return createStringError("--filter: bad regular expression '" +
+                             opts.filter + "': " + regexError);
   if (!profile.runsApart()) {
     if (Error err = printSection(profile, opts, filter, os))
       return err;

@@ -69,18 +69,15 @@ Error tpuprof::report::writeTrace(const Input &in, const TraceOptions &opts,
           opts.externalTrace + ": cannot open: " + buf.getError().message());
     Expected<json::Value> v = parseJson((*buf)->getBuffer());
     if (!v)
-      return createStringError(inconvertibleErrorCode(),
-                               opts.externalTrace +
-                                   ": not a Chrome trace: " +
-                                   toString(v.takeError()));
+      return createStringError(opts.externalTrace + ": not a Chrome trace: " +
+                               toString(v.takeError()));
     json::Array *events = v->getAsArray();
     if (json::Object *o = v->getAsObject())
       events = o->getArray("traceEvents");
     if (!events)
-      return createStringError(inconvertibleErrorCode(),
-                               opts.externalTrace +
-                                   ": not a Chrome trace (expected an array "
-                                   "or an object with \"traceEvents\")");
+      return createStringError(opts.externalTrace +
+                               ": not a Chrome trace (expected an array "
+                               "or an object with \"traceEvents\")");
     external = json::Value(std::move(*events));
   }
 

@@ -86,14 +86,13 @@ Error tpuprof::report::writeWorkbook(const Input &in, StringRef path) {
   std::string file = path.str();
   lxw_workbook *book = workbook_new_opt(file.c_str(), &options);
   if (!book)
-    return createStringError(inconvertibleErrorCode(),
-                             path + ": cannot create the workbook");
+    return createStringError(path + ": cannot create the workbook");
   lxw_format *bold = workbook_add_format(book);
   format_set_bold(bold);
   auto fail = [&](const Twine &what) {
     workbook_close(book);
     sys::fs::remove(path);
-    return createStringError(inconvertibleErrorCode(), path + ": " + what);
+    return createStringError(path + ": " + what);
   };
 
   // Records first: their count decides what the summary says of them.
@@ -252,9 +251,8 @@ Error tpuprof::report::writeWorkbook(const Input &in, StringRef path) {
   lxw_error closed = workbook_close(book);
   if (closed != LXW_NO_ERROR) {
     sys::fs::remove(path);
-    return createStringError(inconvertibleErrorCode(),
-                             path + ": cannot write the workbook: " +
-                                 lxw_strerror(closed));
+    return createStringError(
+        path + ": cannot write the workbook: " + lxw_strerror(closed));
   }
   return Error::success();
 }
@@ -262,8 +260,7 @@ Error tpuprof::report::writeWorkbook(const Input &in, StringRef path) {
 bool tpuprof::report::workbookAvailable() { return false; }
 
 Error tpuprof::report::writeWorkbook(const Input &, StringRef) {
-  return createStringError(inconvertibleErrorCode(),
-                           "this tpuprof-report was built without the .xlsx "
+  return createStringError("this tpuprof-report was built without the .xlsx "
                            "workbook (install libxlsxwriter-dev and "
                            "reconfigure)");
 }

@@ -85,6 +85,7 @@ int main(int argc, char **argv) {
     names.push_back(s->cmd.getName());
   }
   llvm::sort(names);
-  return fail(errorf("no subcommand given; expected one of: " +
-                     join(names, ", ") + " (see 'tpuprof-report --help')"));
+  return fail(createStringError(
+      "no subcommand given; expected one of: " + join(names, ", ") +
+      " (see 'tpuprof-report --help')"));
 }
