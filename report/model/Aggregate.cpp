@@ -169,7 +169,8 @@ DumpSummary Aggregator::summarize(const DumpReader &dump) {
   summary.info = dump.info();
   summary.windowNs = dump.info().windowNs();
   summary.threads = dump.threads().size();
-  summary.correction = OverheadCorrection::forDump(dump.info()).state;
+  summary.correction =
+      OverheadCorrection::forDump(dump.info(), overheadCorrection).state;
   return summary;
 }
 
@@ -374,7 +375,7 @@ void Aggregator::add(const DumpReader &dump) {
   Folder folder(*this, dump, summary, eventSlot, memoryTimeline);
   summary.events = dump.events().vec();
   summary.topLevelCounters.assign(summary.events.size(), 0);
-  walkDump(dump, folder, /*timeline=*/false);
+  walkDump(dump, folder, /*timeline=*/false, overheadCorrection);
   book(std::move(summary));
 }
 
@@ -415,11 +416,12 @@ tpuprof::report::expandDumpPaths(ArrayRef<std::string> paths) {
   return out;
 }
 
-Expected<Profile> tpuprof::report::aggregateDumps(ArrayRef<std::string> paths) {
+Expected<Profile> tpuprof::report::aggregateDumps(ArrayRef<std::string> paths,
+                                                  bool overheadCorrection) {
   Expected<std::vector<std::string>> files = expandDumpPaths(paths);
   if (!files)
     return files.takeError();
-  Aggregator agg;
+  Aggregator agg(overheadCorrection);
   for (const std::string &file : *files)
     if (Error err = agg.addFile(file))
       return std::move(err);

@@ -223,6 +223,7 @@ Expected<Input> tpuprof::report::loadInput(ArrayRef<std::string> inputs,
   Input in;
   in.args = inputs.vec();
   in.progress = opts.progress;
+  in.overheadCorrection = opts.overheadCorrection;
   std::vector<std::string> dumpArgs;
   for (const std::string &arg : inputs)
     (isJsonExport(arg) ? in.exports : dumpArgs).push_back(arg);
@@ -238,7 +239,7 @@ Expected<Input> tpuprof::report::loadInput(ArrayRef<std::string> inputs,
     for (const std::string &f : *files)
       bytes += sizeOf(f);
     Progress bar(opts.progress, "reading dumps", bytes);
-    Aggregator agg;
+    Aggregator agg(opts.overheadCorrection);
     for (const std::string &file : *files) {
       Expected<DumpReader> reader = DumpReader::open(file);
       if (!reader)

@@ -271,7 +271,7 @@ Error walkRecords(const Input &in, const HtmlOptions &opts, ReportData &data) {
     SmallVector<int64_t, 8> dims;
     Lane *lane = nullptr;
     walkDump(
-        reader,
+        reader, in.overheadCorrection,
         [&](const WalkFrame &f, ArrayRef<WalkFrame> up) {
           const RecordView &r = f.record;
           ++lane->records;

@@ -133,9 +133,8 @@ Error tpuprof::report::exportSqlite(const Input &in, StringRef outPath) {
           info.clockSource == TPUPROF_CLOCK_TSC ? "tsc" : "monotonic"))(
           int64_t(info.isComplete()))(int64_t(windowBegin))(
           int64_t(info.windowNs()))(int64_t(info.dropped))(
-          correctionName(OverheadCorrection::forDump(info).state))(
-          calibSelfNs(info))(calibNestedNs(info))(calibReadNs(info))(
-          runNumber(in.profile, d.run))
+          correctionName(d.correction))(calibSelfNs(info))(calibNestedNs(info))(
+          calibReadNs(info))(runNumber(in.profile, d.run))
           .run();
       for (const Module &m : dump.modules()) {
         moduleRow(dumpId)(int64_t(m.moduleId))(m.table.moduleName)(
@@ -153,9 +152,8 @@ Error tpuprof::report::exportSqlite(const Input &in, StringRef outPath) {
       uint64_t tid = 0;
       ArrayRef<std::string> events = dump.events();
       walkDump(
-          dump,
-          [&](const WalkFrame &f,
-              ArrayRef<WalkFrame> up) {
+          dump, in.overheadCorrection,
+          [&](const WalkFrame &f, ArrayRef<WalkFrame> up) {
             const RecordView &r = f.record;
             recordRow(dumpId)(int64_t(tid))(int64_t(f.seq))(int64_t(r.probe))(
                 int64_t(r.depth));

@@ -188,7 +188,7 @@ tpuprof::report::foldStacks(const Input &in, bool shapes) {
           tree.add(unsigned(f.user), f.selfNs());
       }
     } visitor(tree, dump, shapes, run);
-    walkDump(dump, visitor, /*timeline=*/false);
+    walkDump(dump, visitor, /*timeline=*/false, in.overheadCorrection);
     return Error::success();
   });
   if (err)

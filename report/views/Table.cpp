@@ -515,11 +515,12 @@ Error tpuprof::report::printTable(const Input &in, const TableOptions &opts,
 }
 
 Error tpuprof::report::printTable(ArrayRef<std::string> dumpPaths,
-                                  const TableOptions &opts, raw_ostream &os) {
+                                  const TableOptions &opts, raw_ostream &os,
+                                  const LoadOptions &load) {
   // Check the options before reading possibly large dumps.
   if (!findSortColumn(opts.sortColumn))
     return unknownSortColumn(opts.sortColumn);
-  Expected<Input> in = loadInput(dumpPaths);
+  Expected<Input> in = loadInput(dumpPaths, load);
   if (!in)
     return in.takeError();
   return printTable(*in, opts, os);

@@ -107,7 +107,7 @@ Error tpuprof::report::writeTrace(const Input &in, const TraceOptions &opts,
     // finished slice's args carry its overhead-corrected duration.
     j.attributeArray("overhead_correction", [&] {
       for (const DumpSummary &d : dumps)
-        j.value(describeCorrection(d.info));
+        j.value(describeCorrection(d.correction, d.info));
     });
     j.attributeArray("runs", [&] {
       for (uint32_t r = 0; r != profile.runs.size(); ++r)
@@ -159,7 +159,7 @@ Error tpuprof::report::writeTrace(const Input &in, const TraceOptions &opts,
     std::string shapes;
     SmallVector<int64_t, 8> dims;
     walkDump(
-        reader,
+        reader, in.overheadCorrection,
         [&](const WalkFrame &f, ArrayRef<WalkFrame> up) {
           const RecordView &r = f.record;
           j.objectBegin();

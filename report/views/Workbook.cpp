@@ -114,7 +114,7 @@ Error tpuprof::report::writeWorkbook(const Input &in, StringRef path) {
     uint64_t tid = 0;
     SmallVector<int64_t, 8> dims;
     walkDump(
-        dump,
+        dump, in.overheadCorrection,
         [&](const WalkFrame &f, ArrayRef<WalkFrame> up) {
           ++total;
           if (records.full())

@@ -39,6 +39,13 @@ cl::opt<bool> mergeRunsOption(
              "apart, one section each)"),
     cl::sub(cl::SubCommand::getAll()),
     cl::cat(tpuprof::reporttool::commonOptions));
+// Every view: subtract the runtime's measured probe cost (Correction.h).
+cl::opt<bool> noOverheadCorrection(
+    "no-overhead-correction",
+    cl::desc("Report raw probe intervals: do not subtract the probe cost the "
+             "runtime measured at window start"),
+    cl::sub(cl::SubCommand::getAll()),
+    cl::cat(tpuprof::reporttool::commonOptions));
 } // namespace
 
 cl::opt<std::string> tpuprof::reporttool::outputPath(
@@ -95,6 +102,7 @@ Expected<Input> tpuprof::reporttool::load(ArrayRef<std::string> inputs,
   opts.progress = showProgress();
   opts.run = runOption;
   opts.mergeRuns = mergeRunsOption;
+  opts.overheadCorrection = !noOverheadCorrection;
   return loadInput(inputs, opts);
 }
 

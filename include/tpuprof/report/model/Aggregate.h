@@ -247,6 +247,10 @@ RowKey rowKey(const Row &row);
 /// Accumulates dumps into a Profile.
 class Aggregator {
 public:
+  /// `overheadCorrection`: subtract the probes' own cost where a dump has a
+  /// calibration (Correction.h).
+  explicit Aggregator(bool overheadCorrection = true)
+      : overheadCorrection(overheadCorrection) {}
   /// Folds in one validated dump.
   void add(const DumpReader &dump);
 
@@ -270,6 +274,7 @@ private:
   DumpSummary summarize(const DumpReader &dump);
   void book(DumpSummary summary);
 
+  bool overheadCorrection;
   Profile result;
   std::map<RowKey, size_t> rowIndex;
   llvm::StringMap<unsigned> eventIndex;
@@ -287,8 +292,9 @@ std::string substituteShapes(llvm::StringRef shapes,
 llvm::Expected<std::vector<std::string>>
 expandDumpPaths(llvm::ArrayRef<std::string> paths);
 
-/// Expands `paths` and aggregates every dump they name.
-llvm::Expected<Profile> aggregateDumps(llvm::ArrayRef<std::string> paths);
+/// Expands `paths` and aggregates every dump they name (Aggregator).
+llvm::Expected<Profile> aggregateDumps(llvm::ArrayRef<std::string> paths,
+                                       bool overheadCorrection = true);
 
 /// Sets the sums of Profile (covered, total, unfinished, dropped and why,
 /// unwound, threads, records) to those over `p.dumps`.

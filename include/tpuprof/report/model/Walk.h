@@ -122,12 +122,14 @@ struct WalkVisitor {
 
 /// Walks every record of every thread of `dump` (see the file comment).
 /// `timeline` fills WalkFrame's positions (absolute ns), which the row
-/// views do not need.
+/// views do not need; `overheadCorrection` (LoadOptions) subtracts the
+/// probes' cost where the dump has a calibration.
 template <typename Visitor>
-void walkDump(const DumpReader &dump, Visitor &visitor, bool timeline) {
+void walkDump(const DumpReader &dump, Visitor &visitor, bool timeline,
+              bool overheadCorrection) {
   const DumpInfo &info = dump.info();
   OverheadCorrection correction =
-      OverheadCorrection::forDump(info, dump.events());
+      OverheadCorrection::forDump(info, overheadCorrection, dump.events());
   const CounterWords words(dump.events());
   const uint64_t windowEndNs = timeline ? absoluteNs(info, info.windowEnd) : 0;
 
@@ -230,7 +232,7 @@ void walkDump(const DumpReader &dump, Visitor &visitor, bool timeline) {
 /// closes (ancestors root first), `onThread` (optional) before each
 /// thread's records; positions included.
 inline void
-walkDump(const DumpReader &dump,
+walkDump(const DumpReader &dump, bool overheadCorrection,
          llvm::function_ref<void(const WalkFrame &, llvm::ArrayRef<WalkFrame>)>
              onRecord,
          llvm::function_ref<void(const ThreadInfo &)> onThread = nullptr) {
@@ -248,7 +250,7 @@ walkDump(const DumpReader &dump,
   } callbacks;
   callbacks.onRecord = onRecord;
   callbacks.onThread = onThread;
-  walkDump(dump, callbacks, /*timeline=*/true);
+  walkDump(dump, callbacks, /*timeline=*/true, overheadCorrection);
 }
 
 } // namespace report
