@@ -129,8 +129,8 @@ Error tpuprof::report::exportSqlite(const Input &in, StringRef outPath) {
       uint64_t windowBegin =
           absoluteNs(info, info.windowBegin);
       dumpRow(dumpId)(dump.path())(int64_t(info.device))(int64_t(info.pid))(
-          int64_t(info.callNum))(int64_t(info.mode))(StringRef(
-          info.clockSource == TPUPROF_CLOCK_TSC ? "tsc" : "monotonic"))(
+          int64_t(info.callNum))(int64_t(info.mode))(
+          StringRef(tpuprof_clock_source_name(info.clockSource)))(
           int64_t(info.isComplete()))(int64_t(windowBegin))(
           int64_t(info.windowNs()))(int64_t(info.dropped))(
           correctionName(d.correction))(calibSelfNs(info))(calibNestedNs(info))(
