@@ -1,4 +1,4 @@
-//===- tpuprof/report/model/CounterWords.h - Decode counter words -*- C++ -*-===//
+//===- tpuprof/report/model/CounterWords.h - Counter words -----*- C++ -*-===//
 //
 // A record's counter words, one per name of its dump's EVENTS section, are
 // PMU event deltas followed by the runtime's pseudo-words (format.h): the
