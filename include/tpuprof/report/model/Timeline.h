@@ -1,4 +1,4 @@
-//===- tpuprof/report/model/Timeline.h - The HTML page's timeline -*- C++
+//===- tpuprof/report/model/Timeline.h - The HTML page's timeline -*- C++ -*-===//
 //-*-===//
 //
 // What the HTML report's timeline shows, computed from the dumps' records
