@@ -1,5 +1,4 @@
-//===- tpuprof/report/model/Timeline.h - The HTML page's timeline -*- C++ -*-===//
-//-*-===//
+//===- tpuprof/report/model/Timeline.h - HTML timeline ---------*- C++ -*-===//
 //
 // What the HTML report's timeline shows, computed from the dumps' records
 // (walkDump) so that the view only prints it: one lane per (run, device,
