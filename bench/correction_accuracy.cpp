@@ -201,8 +201,7 @@ struct Calibration {
 
 std::vector<Recorded> readBack(const std::string &dump, bool corrected,
                                unsigned rounds, Calibration &calib) {
-  setOverheadCorrection(corrected);
-  Aggregator agg;
+  Aggregator agg(corrected);
   if (llvm::Error err = agg.addFile(dump)) {
     llvm::errs() << "correction_accuracy: " << llvm::toString(std::move(err))
                  << '\n';

@@ -169,7 +169,8 @@ DumpSummary Aggregator::summarize(const DumpReader &dump) {
   summary.info = dump.info();
   summary.windowNs = dump.info().windowNs();
   summary.threads = dump.threads().size();
-  summary.correction = OverheadCorrection::forDump(dump.info()).state;
+  summary.correction =
+      OverheadCorrection::forDump(dump.info(), overheadCorrection).state;
   return summary;
 }
 
@@ -229,11 +230,8 @@ void Aggregator::add(const DumpReader &dump) {
     DumpSummary &summary;
     ArrayRef<unsigned> eventSlot;
     const MemoryTimeline &memoryTimeline;
-    // The runtime's time_enabled/time_running words (format.h): a PMU event
-    // counted for only part of a probe (multiplexed) is scaled up by their
-    // ratio; one never scheduled (running == 0) adds nothing.
-    int enabledWord = -1, runningWord = -1, cpuWord = -1, readWord = -1;
-    bool scalable = false;
+    // The tpuprof::CPU word: CPU ids, not a count.
+    int cpuWord = -1;
     // Rows of records without dims depend only on the probe id, so most
     // records skip building a shapes string and the map lookup: by index
     // for the common small ids (SIZE_MAX until first seen), else keyed by
@@ -248,20 +246,8 @@ void Aggregator::add(const DumpReader &dump) {
     Folder(Aggregator &agg, const DumpReader &dump, DumpSummary &summary,
            ArrayRef<unsigned> eventSlot, const MemoryTimeline &memoryTimeline)
         : agg(agg), dump(dump), summary(summary), eventSlot(eventSlot),
-          memoryTimeline(memoryTimeline) {
-      for (unsigned i = 0; i != dump.events().size(); ++i) {
-        StringRef name = dump.events()[i];
-        if (name == TPUPROF_EVENT_TIME_ENABLED)
-          enabledWord = i;
-        else if (name == TPUPROF_EVENT_TIME_RUNNING)
-          runningWord = i;
-        else if (name == TPUPROF_EVENT_CPU)
-          cpuWord = i;
-        else if (name == TPUPROF_EVENT_READ_TICKS)
-          readWord = i;
-      }
-      scalable = enabledWord >= 0 && runningWord >= 0;
-    }
+          memoryTimeline(memoryTimeline),
+          cpuWord(CounterWords(dump.events()).cpuWord()) {}
 
     void mergeLocation(const RecordView &record, const Probe *probe,
                        size_t rowIdx) {
@@ -321,8 +307,8 @@ void Aggregator::add(const DumpReader &dump) {
       ++t.records;
       t.unfinished += !f.finished;
       if (f.topLevel())
-        t.busyNs[f.probe ? std::min<unsigned>(f.probe->kind, 2) : 3] +=
-            f.durationNs;
+        t.busyNs[f.probe ? tpuprof_kind_bucket(f.probe->kind)
+                         : TPUPROF_KIND_COUNT] += f.durationNs;
       if (summary.memory.tracked) {
         Row &row = agg.result.rows[f.user];
         uint64_t end = f.finished ? f.record.end : dump.info().windowEnd;
@@ -357,35 +343,30 @@ void Aggregator::add(const DumpReader &dump) {
         agg.result.rows[open.back().user].selfAllocBytes += bytes;
     }
 
-    // A finished record's counter deltas, scaled for multiplexing and less
-    // the probes' own counts (Correction.h); a top-level record's also go
-    // to the dump's totals.
+    // A finished record's counter words as every view shows them (scaled
+    // for multiplexing, less the probes' own counts: WalkFrame::count()); a
+    // top-level record's also go to the dump's totals.
     void addCounters(Row &row, const WalkFrame &f) {
       const RecordView &record = f.record;
-      uint64_t enabled = scalable ? record.counter(enabledWord) : 0;
-      uint64_t running = scalable ? record.counter(runningWord) : 0;
       for (unsigned i = 0; i != record.numCounters; ++i) {
-        uint64_t v = record.counter(i);
         if (int(i) == cpuWord) {
           // CPU ids (begin: low half, end: high half), not a count.
+          uint64_t v = record.counter(i);
           uint32_t from = uint32_t(v), to = uint32_t(v >> 32);
           row.cpuRecorded = true;
           row.migrations +=
               from != UINT32_MAX && to != UINT32_MAX && from != to;
           continue;
         }
-        if (scalable && int(i) != enabledWord && int(i) != runningWord &&
-            int(i) != readWord && running < enabled) {
-          if (running == 0)
-            continue;
-          v = uint64_t(double(v) * double(enabled) / double(running) + 0.5);
+        CounterValue v = f.count(i);
+        if (!v.counted)
+          continue;
+        if (v.scaled)
           row.counterFlags[eventSlot[i]] |= Row::CounterScaled;
-        }
         row.counterFlags[eventSlot[i]] |= Row::CounterRecorded;
-        uint64_t corrected = f.counter(i, v);
-        row.counters[eventSlot[i]] += corrected;
+        row.counters[eventSlot[i]] += v.value;
         if (f.topLevel())
-          summary.topLevelCounters[i] += corrected;
+          summary.topLevelCounters[i] += v.value;
       }
     }
   };
@@ -394,7 +375,7 @@ void Aggregator::add(const DumpReader &dump) {
   Folder folder(*this, dump, summary, eventSlot, memoryTimeline);
   summary.events = dump.events().vec();
   summary.topLevelCounters.assign(summary.events.size(), 0);
-  walkDump(dump, folder, /*timeline=*/false);
+  walkDump(dump, folder, /*timeline=*/false, overheadCorrection);
   book(std::move(summary));
 }
 
@@ -427,8 +408,7 @@ tpuprof::report::expandDumpPaths(ArrayRef<std::string> paths) {
       return createStringError(
           ec, path + ": cannot list directory: " + ec.message());
     if (found.empty())
-      return createStringError(inconvertibleErrorCode(),
-                               path + ": no tpuprof_data_dev* dumps in "
+      return createStringError(path + ": no tpuprof_data_dev* dumps in "
                                       "directory");
     llvm::sort(found);
     llvm::append_range(out, found);
@@ -436,11 +416,12 @@ tpuprof::report::expandDumpPaths(ArrayRef<std::string> paths) {
   return out;
 }
 
-Expected<Profile> tpuprof::report::aggregateDumps(ArrayRef<std::string> paths) {
+Expected<Profile> tpuprof::report::aggregateDumps(ArrayRef<std::string> paths,
+                                                  bool overheadCorrection) {
   Expected<std::vector<std::string>> files = expandDumpPaths(paths);
   if (!files)
     return files.takeError();
-  Aggregator agg;
+  Aggregator agg(overheadCorrection);
   for (const std::string &file : *files)
     if (Error err = agg.addFile(file))
       return std::move(err);

@@ -23,9 +23,8 @@ Expected<json::Value> tpuprof::report::parseJson(StringRef text) {
       inString = true;
     } else if (c == '[' || c == '{') {
       if (++depth > kMaxJsonDepth)
-        return createStringError(inconvertibleErrorCode(),
-                                 "nested deeper than " + Twine(kMaxJsonDepth) +
-                                     " levels at offset " + Twine(i));
+        return createStringError("nested deeper than " + Twine(kMaxJsonDepth) +
+                                 " levels at offset " + Twine(i));
     } else if ((c == ']' || c == '}') && depth) {
       --depth;
     }

@@ -213,10 +213,9 @@ Error tpuprof::report::needOneRun(const Profile &p, StringRef view) {
   for (uint32_t r = 0; r != p.runs.size(); ++r)
     runs += (r ? "; " : "") + describeRun(p, r);
   return createStringError(
-      inconvertibleErrorCode(),
       view + " needs one set of rows, but the inputs hold " +
-          Twine(p.runs.size()) + " runs (" + runs +
-          "): choose one with --run N or add them up with --merge-runs");
+      Twine(p.runs.size()) + " runs (" + runs +
+      "): choose one with --run N or add them up with --merge-runs");
 }
 
 Expected<Input> tpuprof::report::loadInput(ArrayRef<std::string> inputs,
@@ -224,6 +223,7 @@ Expected<Input> tpuprof::report::loadInput(ArrayRef<std::string> inputs,
   Input in;
   in.args = inputs.vec();
   in.progress = opts.progress;
+  in.overheadCorrection = opts.overheadCorrection;
   std::vector<std::string> dumpArgs;
   for (const std::string &arg : inputs)
     (isJsonExport(arg) ? in.exports : dumpArgs).push_back(arg);
@@ -239,7 +239,7 @@ Expected<Input> tpuprof::report::loadInput(ArrayRef<std::string> inputs,
     for (const std::string &f : *files)
       bytes += sizeOf(f);
     Progress bar(opts.progress, "reading dumps", bytes);
-    Aggregator agg;
+    Aggregator agg(opts.overheadCorrection);
     for (const std::string &file : *files) {
       Expected<DumpReader> reader = DumpReader::open(file);
       if (!reader)
@@ -263,11 +263,10 @@ Expected<Input> tpuprof::report::loadInput(ArrayRef<std::string> inputs,
     in.profile = mergeRuns(in.profile);
   } else if (opts.run) {
     if (opts.run > in.profile.runs.size())
-      return createStringError(inconvertibleErrorCode(),
-                               "--run " + Twine(opts.run) +
-                                   ": the inputs hold " +
-                                   Twine(in.profile.runs.size()) + " run" +
-                                   (in.profile.runs.size() == 1 ? "" : "s"));
+      return createStringError("--run " + Twine(opts.run) +
+                               ": the inputs hold " +
+                               Twine(in.profile.runs.size()) + " run" +
+                               (in.profile.runs.size() == 1 ? "" : "s"));
     in.profile = selectRun(in.profile, opts.run - 1);
   }
   return in;
@@ -276,10 +275,9 @@ Expected<Input> tpuprof::report::loadInput(ArrayRef<std::string> inputs,
 Error Input::needDumps(StringRef view) const {
   if (exports.empty())
     return Error::success();
-  return createStringError(inconvertibleErrorCode(),
-                           exports.front() + ": " + view +
-                               " needs dumps (a JSON export has rows, not "
-                               "records)");
+  return createStringError(exports.front() + ": " + view +
+                           " needs dumps (a JSON export has rows, not "
+                           "records)");
 }
 
 Error Input::forEachDump(
@@ -312,10 +310,9 @@ Expected<GroupBy> tpuprof::report::parseGroupBy(StringRef name) {
     return GroupBy::Location;
   if (name == "shape")
     return GroupBy::Shape;
-  return createStringError(inconvertibleErrorCode(),
-                           "unknown grouping '" + name +
-                               "' (expected one of: op, name, function, "
-                               "location, shape)");
+  return createStringError("unknown grouping '" + name +
+                           "' (expected one of: op, name, function, "
+                           "location, shape)");
 }
 
 std::vector<Row> tpuprof::report::groupRows(ArrayRef<Row> rows, GroupBy by) {

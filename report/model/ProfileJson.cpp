@@ -280,10 +280,8 @@ constexpr Field<Row> kRowFields[] = {
     plain<K::RowName, &Row::name>(),
     {K::RowKind, [](KeyOut &out, const Row &r) { out.value(kindName(r.kind)); },
      [](KeyIn &in, Row &r) {
-       std::string kind = in.str();
-       r.kind = kind == "launch" ? TPUPROF_KIND_LAUNCH
-                : kind == "user" ? TPUPROF_KIND_USER
-                                 : TPUPROF_KIND_OP;
+       // "unknown" (a row of an unknown probe) reads as an op, as before.
+       r.kind = parseKindName(in.str()).value_or(TPUPROF_KIND_OP);
      }},
     plain<K::RowDevice, &Row::device>(),
     {K::RowHash, [](KeyOut &out, const Row &r) { out.value(hashName(r.hash)); },
@@ -489,8 +487,7 @@ void tpuprof::report::writeExportTotals(const Profile &p, json::OStream &j) {
 
 Expected<Profile> tpuprof::report::readProfileJson(StringRef path) {
   auto bad = [&](const Twine &what) {
-    return createStringError(inconvertibleErrorCode(),
-                             path + ": not a tpuprof JSON export: " + what);
+    return createStringError(path + ": not a tpuprof JSON export: " + what);
   };
   ErrorOr<std::unique_ptr<MemoryBuffer>> buf = MemoryBuffer::getFile(path);
   if (!buf)

@@ -23,9 +23,8 @@ namespace detail {
 /// "<file>: <what> at offset <offset>".
 inline llvm::Error formatError(llvm::StringRef file, uint64_t offset,
                                const llvm::Twine &what) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                 file + ": " + what + " at offset " +
-                                     llvm::Twine(offset));
+  return llvm::createStringError(file + ": " + what + " at offset " +
+                                 llvm::Twine(offset));
 }
 
 /// Reads a little-endian value at `p`, which need not be aligned.

@@ -146,17 +146,7 @@ static MemoryEventView memoryViewAt(const char *r, uint64_t off) {
 }
 
 StringRef tpuprof::report::memorySourceName(uint8_t source) {
-  switch (source) {
-  case TPUPROF_SOURCE_HEAP:
-    return "heap";
-  case TPUPROF_SOURCE_MEMREF:
-    return "memref";
-  case TPUPROF_SOURCE_STACK:
-    return "stack";
-  case TPUPROF_SOURCE_DEVICE:
-    return "device";
-  }
-  return "unknown";
+  return tpuprof_memory_source_name(source);
 }
 
 bool DumpReader::hasMemoryEvents() const {
@@ -354,11 +344,12 @@ Error DumpParser::readHeader() {
                        "header size " + Twine(h.headerSize) +
                            " runs past the end of the file (" + Twine(size) +
                            " bytes)");
-  if (h.mode > 2)
+  static_assert(TPUPROF_MODE_COUNT == 3, "the message below lists the modes");
+  if (h.mode >= TPUPROF_MODE_COUNT)
     return formatError(file, offsetof(H, mode),
                        "unknown mode " + Twine(h.mode) +
                            " (expected 0, 1 or 2)");
-  if (h.clockSource > TPUPROF_CLOCK_MONOTONIC)
+  if (h.clockSource >= TPUPROF_CLOCK_SOURCE_COUNT)
     return formatError(file, offsetof(H, clock_source),
                        "unknown clock source " + Twine(h.clockSource));
   // Only TSC ticks go through the calibration; CLOCK_MONOTONIC ticks are ns.
@@ -840,7 +831,7 @@ static const char *checkMemoryRecord(const char *r, uint8_t numWords,
   uint8_t event = TPUPROF_READ_FIELD(r, M, event);
   if (event != TPUPROF_MEMORY_ALLOC && event != TPUPROF_MEMORY_FREE)
     return "is a memory record of an unknown event";
-  if (TPUPROF_READ_FIELD(r, M, source) > TPUPROF_MEMORY_SOURCE_MAX)
+  if (TPUPROF_READ_FIELD(r, M, source) >= TPUPROF_MEMORY_SOURCE_COUNT)
     return "is a memory record of an unknown source";
   return nullptr;
 }

@@ -119,7 +119,7 @@ Expected<ProbeTable> tpuprof::report::parseProbeTable(StringRef bytes,
     probe.numDynDims = TPUPROF_READ_FIELD(d, tpuprof_probe_desc, num_dyn_dims);
     probe.numOuts = TPUPROF_READ_FIELD(d, tpuprof_probe_desc, num_outs);
     uint8_t flags = TPUPROF_READ_FIELD(d, tpuprof_probe_desc, flags);
-    if (probe.kind > TPUPROF_KIND_USER)
+    if (probe.kind >= TPUPROF_KIND_COUNT)
       return formatError(
           file, TPUPROF_FIELD_OFFSET(base + off, tpuprof_probe_desc, kind),
           "probe " + Twine(i) + " has unknown kind " +
@@ -163,13 +163,19 @@ std::string tpuprof::report::hashName(uint64_t hash) {
 }
 
 llvm::StringRef tpuprof::report::kindName(uint8_t kind) {
-  switch (kind) {
-  case TPUPROF_KIND_OP:
-    return "op";
-  case TPUPROF_KIND_LAUNCH:
-    return "launch";
-  case TPUPROF_KIND_USER:
-    return "user";
-  }
-  return "unknown";
+  return tpuprof_probe_kind_name(kind);
+}
+
+std::optional<uint8_t> tpuprof::report::parseKindName(llvm::StringRef name) {
+  for (uint32_t k = 0; k != TPUPROF_KIND_COUNT; ++k)
+    if (name == tpuprof_probe_kind_name(k))
+      return uint8_t(k);
+  return std::nullopt;
+}
+
+std::string tpuprof::report::kindNames() {
+  std::string out;
+  for (uint32_t k = 0; k != TPUPROF_KIND_COUNT; ++k)
+    out += (k ? ", " : "") + std::string(tpuprof_probe_kind_name(k));
+  return out;
 }

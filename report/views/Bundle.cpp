@@ -29,10 +29,6 @@ using namespace tpuprof::report;
 
 namespace {
 
-Error errorf(const Twine &msg) {
-  return createStringError(inconvertibleErrorCode(), msg);
-}
-
 /// Runs `write` on `path`.tmp and renames that to `path` when it
 /// succeeded: a failed view leaves no partial file under its name.
 Error writeOwnFile(StringRef path, function_ref<Error(StringRef)> write) {
@@ -43,7 +39,7 @@ Error writeOwnFile(StringRef path, function_ref<Error(StringRef)> write) {
   }
   if (std::error_code ec = sys::fs::rename(tmp, path)) {
     sys::fs::remove(tmp);
-    return errorf(path + ": cannot write: " + ec.message());
+    return createStringError(path + ": cannot write: " + ec.message());
   }
   return Error::success();
 }
@@ -54,11 +50,11 @@ Error writeFile(StringRef path, function_ref<Error(raw_ostream &)> write) {
     std::error_code ec;
     raw_fd_ostream os(tmp, ec);
     if (ec)
-      return errorf(tmp + ": cannot write: " + ec.message());
+      return createStringError(tmp + ": cannot write: " + ec.message());
     Error err = write(os);
     os.close();
     if (!err && os.has_error())
-      err = errorf(tmp + ": cannot write: " + os.error().message());
+      err = createStringError(tmp + ": cannot write: " + os.error().message());
     os.clear_error();
     return err;
   });
@@ -72,7 +68,8 @@ Error tpuprof::report::writeBundle(const Input &input,
   if (Error err = input.needDumps("bundle"))
     return err;
   if (std::error_code ec = sys::fs::create_directories(outDir))
-    return errorf(outDir + ": cannot create the directory: " + ec.message());
+    return createStringError(outDir +
+                             ": cannot create the directory: " + ec.message());
   // The bundle draws one bar over its files, not one per view.
   Input in = input;
   in.progress = false;

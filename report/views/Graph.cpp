@@ -95,7 +95,7 @@ Error tpuprof::report::writeGraph(const Input &in, const GraphOptions &opts,
       void open(WalkFrame &f, const WalkFrame *) { f.user = vertexOf(f); }
       void close(const WalkFrame &f, ArrayRef<WalkFrame> up) { onClose(f, up); }
     } visitor(vertexOfFrame, onClose);
-    walkDump(dump, visitor, /*timeline=*/false);
+    walkDump(dump, visitor, /*timeline=*/false, in.overheadCorrection);
     return Error::success();
   });
   if (err)

@@ -1,8 +1,9 @@
 //===- report/views/Html.cpp - Self-contained HTML report -----------------===//
 //
-// Builds the data of `tpuprof-report html` and writes the page: the template,
-// style and script compiled in from report/html/ (HtmlAssets.inc, generated
-// at build time) around one JSON document:
+// Writes the page of `tpuprof-report html`, its timeline computed by
+// model/Timeline.h: the template, style and script compiled in from
+// report/html/ (HtmlAssets.inc, generated at build time) around one JSON
+// document:
 //
 //   rows      the `table` view's rows (loadInput), with the IR lines of
 //             their locations when --ir is given;
@@ -20,14 +21,14 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tpuprof/report/model/Walk.h"
 
-#include "tpuprof/report/views/Html.h"
-#include "tpuprof/report/views/Export.h"
 #include "tpuprof/report/model/Compare.h"
 #include "tpuprof/report/model/EventNames.h"
 #include "tpuprof/report/model/Load.h"
 #include "tpuprof/report/model/Memory.h"
+#include "tpuprof/report/model/Timeline.h"
+#include "tpuprof/report/views/Export.h"
+#include "tpuprof/report/views/Html.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringExtras.h"
@@ -49,10 +50,6 @@ namespace {
 
 #include "HtmlAssets.inc"
 
-Error errorf(const Twine &msg) {
-  return createStringError(inconvertibleErrorCode(), msg);
-}
-
 /// The line of a "file:line[:col]" location and its file; false without a
 /// line number.
 bool splitLocation(StringRef loc, StringRef &file, unsigned &line) {
@@ -72,319 +69,15 @@ bool splitLocation(StringRef loc, StringRef &file, unsigned &line) {
   return true;
 }
 
-
-/// One timeline event, before it is written column by column.
-struct Event {
-  uint64_t begin, dur;
-  /// dur less the duration the views report: the probe overhead the walk
-  /// subtracted (Correction.h); 0 for uncorrected dumps.
-  uint64_t corrected;
-  uint32_t site;
-  uint16_t depth;
-  bool unfinished;
-  uint32_t counterIndex; ///< Into Lane::counters (events × numEvents).
-};
-
-/// Per-lane aggregate of one bucket: busy (top-level) ns, records begun in
-/// it, and ns per site of the top-level records overlapping it.
-struct Bucket {
-  uint64_t busy = 0, count = 0;
-  SmallDenseMap<uint32_t, uint64_t, 4> bySite;
-};
-
-struct Lane {
-  uint32_t run = 0, device = 0, pid = 0;
-  uint64_t tid = 0;
-  uint64_t windowNs = 0, records = 0, unfinished = 0, dropped = 0;
-  uint64_t byKind[4] = {0, 0, 0, 0}; ///< Top-level ns: op, launch, user, ?.
-  unsigned maxDepth = 0;
-  std::vector<Event> events;
-  std::vector<uint64_t> counters; ///< numEvents values per event.
-  std::vector<Bucket> buckets;
-};
-
-/// One process window's memory records (MemoryTimeline), for the memory
-/// timeline and the buffer view under the op timeline. Times are ns from
-/// the run's origin.
-struct MemoryLane {
-  uint32_t run = 0, device = 0, pid = 0;
-  uint64_t peak = 0;
-  std::vector<std::pair<uint64_t, uint64_t>> points; ///< (time, live bytes)
-  struct Buffer {
-    uint64_t begin, end, size, address, base; ///< base: live bytes below it
-    std::string op;                           ///< The allocating probe.
-    uint8_t source;
-  };
-  std::vector<Buffer> buffers;
-  uint64_t buffersLeftOut = 0;
-};
-
-/// Everything the page shows, gathered before anything is written.
-struct ReportData {
+/// Everything the page shows, gathered before anything is written: the
+/// timeline (model/Timeline.h) and the IR pane's lines.
+struct ReportData : Timeline {
   explicit ReportData(const Profile &profile) : profile(profile) {}
   const Profile &profile;
-  std::vector<std::pair<uint32_t, uint32_t>> sites; ///< (row, location idx).
-  std::vector<Lane> lanes;
-  std::vector<MemoryLane> memory;
-  /// Per run, the earliest window begin (absolute ns): its time axis's 0.
-  std::vector<uint64_t> runOrigin;
-  uint64_t spanNs = 0; ///< The longest run's origin to its last window end.
-  uint64_t numEvents = 0;
-  bool bucketed = false;
-  bool anyCorrected = false; ///< Some event's duration was corrected.
-  uint64_t bucketNs = 1;
-  /// Indexes into profile.events of the PMU events the page shows (the
-  /// runtime's own words are inputs to the figures, not counters).
-  std::vector<unsigned> shownEvents;
   std::vector<std::string> irLines;
   std::map<std::string, std::vector<unsigned>> irLinesByLocation;
   const Input *baseline = nullptr;
 };
-
-/// The memory lane of one dump (none without memory records). At most
-/// opts.maxEvents buffers (the largest) and points (the highest live bytes
-/// per time bucket beyond that) keep the page's size bounded.
-void addMemoryLane(const DumpReader &reader, const DumpSummary &d,
-                   uint64_t origin, const HtmlOptions &opts,
-                   ReportData &data) {
-  MemoryTimeline t(reader);
-  if (t.empty())
-    return;
-  const DumpInfo &info = reader.info();
-  auto rel = [&](uint64_t ticks) {
-    uint64_t ns = absoluteNs(info, ticks);
-    return ns > origin ? ns - origin : 0;
-  };
-  MemoryLane m;
-  m.run = d.run;
-  m.device = info.device;
-  m.pid = info.pid;
-  m.peak = t.peakBytes;
-  uint64_t bucket = 0;
-  if (t.timeline().size() > opts.maxEvents)
-    bucket = std::max<uint64_t>(1, data.spanNs / std::max(1u, opts.buckets));
-  for (const MemoryPoint &p : t.timeline()) {
-    uint64_t at = rel(p.ticks);
-    if (bucket && !m.points.empty() &&
-        m.points.back().first / bucket == at / bucket) {
-      m.points.back().second = std::max(m.points.back().second, p.live);
-      continue;
-    }
-    m.points.push_back({at, p.live});
-  }
-  // Each buffer sits on the live bytes below it when it was allocated.
-  std::vector<size_t> order(t.buffers().size());
-  for (size_t i = 0; i != order.size(); ++i)
-    order[i] = i;
-  if (order.size() > opts.maxEvents) {
-    llvm::sort(order, [&](size_t a, size_t b) {
-      return t.buffers()[a].size > t.buffers()[b].size;
-    });
-    m.buffersLeftOut = order.size() - opts.maxEvents;
-    order.resize(opts.maxEvents);
-    llvm::sort(order);
-  }
-  const uint64_t end = rel(info.windowEnd);
-  auto point = t.timeline().begin();
-  for (size_t i : order) {
-    const AllocatedBuffer &b = t.buffers()[i];
-    while (point != t.timeline().end() && point->ticks < b.allocTicks)
-      ++point;
-    // The point of the allocation itself: live after it, less its size.
-    uint64_t after = point != t.timeline().end() ? point->live : b.size;
-    std::string op = "outside every op";
-    if (b.probe != kNoProbe) {
-      const Probe *p = reader.findProbe(b.probe);
-      op = p ? p->name.str() + (p->location.empty()
-                                    ? std::string()
-                                    : " at " + p->location.str())
-             : ("<unknown probe " + Twine(b.probe) + ">").str();
-    }
-    m.buffers.push_back({rel(b.allocTicks),
-                         b.freeTicks ? rel(b.freeTicks) : end, b.size,
-                         b.address, after - std::min(after, b.size),
-                         std::move(op), b.source});
-  }
-  data.memory.push_back(std::move(m));
-}
-
-/// Reads dumps a second time, after aggregation, walking records with their
-/// nesting to build lanes and the timeline.
-Error walkRecords(const Input &in, const HtmlOptions &opts, ReportData &data) {
-  // Each run on its own time axis: times are relative to the earliest
-  // window begin of the record's run.
-  size_t numRuns = std::max<size_t>(1, in.profile.runs.size());
-  data.runOrigin.assign(numRuns, UINT64_MAX);
-  std::vector<uint64_t> runLast(numRuns, 0);
-  for (const DumpSummary &d : in.profile.dumps) {
-    uint64_t &origin = data.runOrigin[d.run];
-    origin = std::min(origin, absoluteNs(d.info, d.info.windowBegin));
-    runLast[d.run] =
-        std::max(runLast[d.run], absoluteNs(d.info, d.info.windowEnd));
-    data.numEvents += d.records;
-  }
-  if (in.profile.dumps.empty())
-    return Error::success();
-  data.spanNs = 1;
-  for (size_t r = 0; r != numRuns; ++r)
-    if (data.runOrigin[r] != UINT64_MAX && runLast[r] > data.runOrigin[r])
-      data.spanNs = std::max(data.spanNs, runLast[r] - data.runOrigin[r]);
-  data.bucketed = data.numEvents > opts.maxEvents;
-  unsigned numBuckets = std::max(1u, opts.buckets);
-  data.bucketNs =
-      std::max<uint64_t>(1, (data.spanNs + numBuckets - 1) / numBuckets);
-
-  const Profile &profile = data.profile;
-  std::map<RowKey, uint32_t> rowOf;
-  for (size_t i = 0; i != profile.rows.size(); ++i)
-    rowOf[rowKey(profile.rows[i])] = i;
-  std::map<std::pair<uint32_t, uint32_t>, uint32_t> siteOf;
-  auto site = [&](uint32_t row, StringRef location) {
-    const std::vector<std::string> &locs = profile.rows[row].locations;
-    uint32_t loc = 0;
-    for (size_t i = 0; i != locs.size(); ++i)
-      if (locs[i] == location)
-        loc = i;
-    auto [it, inserted] = siteOf.try_emplace({row, loc}, 0);
-    if (inserted) {
-      it->second = data.sites.size();
-      data.sites.push_back({row, loc});
-    }
-    return it->second;
-  };
-
-  std::map<std::tuple<uint32_t, uint32_t, uint32_t, uint64_t>, size_t> laneOf;
-  Error err = in.forEachDump("html", [&](const DumpReader &reader,
-                                         const DumpSummary &d) {
-    const DumpInfo &info = reader.info();
-    const uint64_t origin = data.runOrigin[d.run];
-    ArrayRef<std::string> events = reader.events();
-    // This dump's counter words in the page's shown events (or none).
-    const size_t numShown = data.shownEvents.size();
-    SmallVector<unsigned, 8> eventColumn;
-    for (const std::string &e : events) {
-      unsigned column = numShown;
-      for (unsigned c = 0; c != numShown; ++c)
-        if (profile.events[data.shownEvents[c]] == e)
-          column = c;
-      eventColumn.push_back(column);
-    }
-    // Records whose probe has no dynamic dims map to one site per probe.
-    DenseMap<const Probe *, uint32_t> staticSite;
-    SmallVector<int64_t, 8> dims;
-    Lane *lane = nullptr;
-    walkDump(
-        reader,
-        [&](const WalkFrame &f, ArrayRef<WalkFrame> up) {
-          const RecordView &r = f.record;
-          ++lane->records;
-          lane->unfinished += !f.finished;
-          lane->maxDepth = std::max<unsigned>(lane->maxDepth, up.size());
-          uint32_t s;
-          auto cached = f.probe && r.numDims == 0 ? staticSite.find(f.probe)
-                                                  : staticSite.end();
-          if (cached != staticSite.end()) {
-            s = cached->second;
-          } else {
-            RowKey key;
-            if (f.probe) {
-              dims.clear();
-              for (unsigned i = 0; i != r.numDims; ++i)
-                dims.push_back(r.dim(i));
-              key = RowKey(true, f.probe->hash,
-                           r.numDims ? substituteShapes(f.probe->shapes, dims)
-                                     : f.probe->shapes.str(),
-                           info.device, d.run);
-            } else {
-              key = RowKey(false, r.probe, std::string(), info.device, d.run);
-            }
-            auto row = rowOf.find(key);
-            if (row == rowOf.end())
-              return; // Cannot happen: the same dumps were aggregated.
-            s = site(row->second, f.probe ? f.probe->location : "");
-            if (f.probe && r.numDims == 0)
-              staticSite[f.probe] = s;
-          }
-          // Clamped into the timeline (a record cannot start before its
-          // window, but a hand-made or damaged dump may say so).
-          uint64_t begin =
-              std::min(f.beginNs - std::min(f.beginNs, origin), data.spanNs);
-          uint64_t dur = std::min(f.endNs - f.beginNs, data.spanNs - begin);
-          bool topLevel = f.topLevel();
-          // What the table and summary count: the corrected duration.
-          uint64_t correction =
-              f.finished ? dur - std::min(dur, f.durationNs) : 0;
-          if (topLevel) {
-            unsigned k = f.probe ? std::min<unsigned>(f.probe->kind, 2) : 3;
-            lane->byKind[k] += dur - correction;
-          }
-          if (!data.bucketed) {
-            Event e{begin,       dur, correction, s, uint16_t(up.size()),
-                    !f.finished, 0};
-            data.anyCorrected |= correction != 0;
-            if (numShown) {
-              e.counterIndex = lane->counters.size() / numShown;
-              lane->counters.resize(lane->counters.size() + numShown);
-              uint64_t *c = &lane->counters[e.counterIndex * numShown];
-              for (unsigned i = 0; i != r.numCounters && i != events.size();
-                   ++i)
-                if (eventColumn[i] != numShown)
-                  c[eventColumn[i]] = f.counter(i);
-            }
-            lane->events.push_back(e);
-            return;
-          }
-          uint64_t first = std::min<uint64_t>(begin / data.bucketNs,
-                                              lane->buckets.size() - 1);
-          ++lane->buckets[first].count;
-          if (!topLevel)
-            return;
-          // Spread the record's (corrected) time over the buckets from its
-          // begin on, so that buckets add up to the table's Sum.
-          uint64_t end = begin + dur - correction;
-          for (uint64_t b = first; b < lane->buckets.size(); ++b) {
-            uint64_t lo = std::max(begin, b * data.bucketNs);
-            uint64_t hi = std::min(end, (b + 1) * data.bucketNs);
-            if (lo >= hi)
-              break;
-            lane->buckets[b].busy += hi - lo;
-            lane->buckets[b].bySite[s] += hi - lo;
-          }
-        },
-        [&](const ThreadInfo &t) {
-          auto [it, inserted] = laneOf.try_emplace(
-              {d.run, info.device, info.pid, t.tid}, data.lanes.size());
-          if (inserted) {
-            data.lanes.emplace_back();
-            Lane &l = data.lanes.back();
-            l.run = d.run;
-            l.device = info.device;
-            l.pid = info.pid;
-            l.tid = t.tid;
-            if (data.bucketed)
-              l.buckets.resize(numBuckets);
-          }
-          lane = &data.lanes[it->second];
-          lane->windowNs += info.windowNs();
-          lane->dropped += t.dropped;
-        });
-    addMemoryLane(reader, d, origin, opts, data);
-    return Error::success();
-  });
-  if (err)
-    return err;
-  // Lanes in (run, device, pid, tid) order; events by begin, parents first.
-  std::vector<Lane> ordered;
-  for (auto &entry : laneOf)
-    ordered.push_back(std::move(data.lanes[entry.second]));
-  data.lanes = std::move(ordered);
-  for (Lane &l : data.lanes)
-    llvm::sort(l.events, [](const Event &a, const Event &b) {
-      return std::tie(a.begin, a.depth, a.counterIndex) <
-             std::tie(b.begin, b.depth, b.counterIndex);
-    });
-  return Error::success();
-}
 
 /// Reads the IR file and maps each row location to its lines in it
 /// (locations in other files are left out; file names compare by base name,
@@ -392,7 +85,8 @@ Error walkRecords(const Input &in, const HtmlOptions &opts, ReportData &data) {
 Error readIr(StringRef path, ReportData &data) {
   ErrorOr<std::unique_ptr<MemoryBuffer>> buf = MemoryBuffer::getFile(path);
   if (!buf)
-    return errorf(path + ": cannot open: " + buf.getError().message());
+    return createStringError(path +
+                             ": cannot open: " + buf.getError().message());
   SmallVector<StringRef, 0> lines;
   (*buf)->getBuffer().split(lines, '\n');
   if (!lines.empty() && lines.back().empty())
@@ -517,53 +211,54 @@ void writeTimeline(json::OStream &j, const ReportData &data) {
     if (data.bucketed)
       j.attribute("bucketNs", data.bucketNs);
     j.attributeArray("lanes", [&] {
-      for (const Lane &l : data.lanes)
+      for (const TimelineLane &l : data.lanes)
         j.object([&] {
           if (data.bucketed) {
             auto column = [&](StringRef name, auto get) {
               j.attributeArray(name, [&] {
-                for (const Bucket &b : l.buckets)
+                for (const TimelineBucket &b : l.buckets)
                   j.value(get(b));
               });
             };
-            column("busy", [](const Bucket &b) { return b.busy; });
-            column("count", [](const Bucket &b) { return b.count; });
-            auto top = [](const Bucket &b) {
+            column("busy", [](const TimelineBucket &b) { return b.busy; });
+            column("count", [](const TimelineBucket &b) { return b.count; });
+            auto top = [](const TimelineBucket &b) {
               std::pair<uint32_t, uint64_t> best{0, 0};
               for (auto &[s, ns] : b.bySite)
                 if (ns > best.second || (ns == best.second && s < best.first))
                   best = {s, ns};
               return best;
             };
-            column("top", [&](const Bucket &b) -> int64_t {
+            column("top", [&](const TimelineBucket &b) -> int64_t {
               return b.bySite.empty() ? -1 : int64_t(top(b).first);
             });
-            column("topNs", [&](const Bucket &b) { return top(b).second; });
+            column("topNs",
+                   [&](const TimelineBucket &b) { return top(b).second; });
             return;
           }
           // Begin times as deltas from the previous event: small numbers.
           j.attributeArray("begin", [&] {
             uint64_t prev = 0;
-            for (const Event &e : l.events) {
+            for (const TimelineEvent &e : l.events) {
               j.value(e.begin - prev);
               prev = e.begin;
             }
           });
           j.attributeArray("dur", [&] {
-            for (const Event &e : l.events)
+            for (const TimelineEvent &e : l.events)
               j.value(e.dur);
           });
           j.attributeArray("depth", [&] {
-            for (const Event &e : l.events)
+            for (const TimelineEvent &e : l.events)
               j.value(e.depth);
           });
           j.attributeArray("site", [&] {
-            for (const Event &e : l.events)
+            for (const TimelineEvent &e : l.events)
               j.value(e.site);
           });
           if (data.anyCorrected)
             j.attributeArray("corrected", [&] {
-              for (const Event &e : l.events)
+              for (const TimelineEvent &e : l.events)
                 j.value(e.corrected);
             });
           j.attributeArray("unfinished", [&] {
@@ -574,7 +269,7 @@ void writeTimeline(json::OStream &j, const ReportData &data) {
           size_t n = data.shownEvents.size();
           if (n)
             j.attributeArray("counters", [&] {
-              for (const Event &e : l.events)
+              for (const TimelineEvent &e : l.events)
                 for (size_t c = 0; c != n; ++c)
                   j.value(l.counters[e.counterIndex * n + c]);
             });
@@ -670,7 +365,7 @@ void writeData(raw_ostream &os, ArrayRef<std::string> inputs,
       });
   });
   j.attributeArray("lanes", [&] {
-    for (const Lane &l : data.lanes)
+    for (const TimelineLane &l : data.lanes)
       j.object([&] {
         j.attribute("run", l.run);
         j.attribute("device", l.device);
@@ -728,14 +423,14 @@ Error tpuprof::report::writeHtmlReport(const Input &in,
   if (Error err = in.needDumps("html"))
     return err;
   ReportData data(in.profile);
-  for (unsigned i = 0; i != in.profile.events.size(); ++i)
-    if (!isPseudoEvent(in.profile.events[i]))
-      data.shownEvents.push_back(i);
   if (!opts.irPath.empty())
     if (Error err = readIr(opts.irPath, data))
       return err;
   data.baseline = opts.baseline;
-  if (Error err = walkRecords(in, opts, data))
+  TimelineOptions timeline;
+  timeline.maxEvents = opts.maxEvents;
+  timeline.buckets = opts.buckets;
+  if (Error err = buildTimeline(in, timeline, data))
     return err;
 
   std::string title = opts.title;

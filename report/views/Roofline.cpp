@@ -142,8 +142,7 @@ Expected<Roofline> tpuprof::report::readRoofline(StringRef path) {
     return createStringError(
         buf.getError(), path + ": cannot open: " + buf.getError().message());
   auto bad = [&](const Twine &what) {
-    return createStringError(inconvertibleErrorCode(),
-                             path + ": not a roofline file: " + what);
+    return createStringError(path + ": not a roofline file: " + what);
   };
   Expected<json::Value> v = parseJson((*buf)->getBuffer());
   if (!v)

@@ -96,7 +96,7 @@ Error tpuprof::report::exportSqlite(const Input &in, StringRef outPath) {
                        (db ? sqlite3_errmsg(db) : "out of memory"))
                           .str();
     sqlite3_close(db);
-    return createStringError(inconvertibleErrorCode(), msg);
+    return createStringError(msg);
   };
   if (sqlite3_open(outPath.str().c_str(), &db) != SQLITE_OK)
     return dbError("cannot create database");
@@ -129,13 +129,12 @@ Error tpuprof::report::exportSqlite(const Input &in, StringRef outPath) {
       uint64_t windowBegin =
           absoluteNs(info, info.windowBegin);
       dumpRow(dumpId)(dump.path())(int64_t(info.device))(int64_t(info.pid))(
-          int64_t(info.callNum))(int64_t(info.mode))(StringRef(
-          info.clockSource == TPUPROF_CLOCK_TSC ? "tsc" : "monotonic"))(
+          int64_t(info.callNum))(int64_t(info.mode))(
+          StringRef(tpuprof_clock_source_name(info.clockSource)))(
           int64_t(info.isComplete()))(int64_t(windowBegin))(
           int64_t(info.windowNs()))(int64_t(info.dropped))(
-          correctionName(OverheadCorrection::forDump(info).state))(
-          calibSelfNs(info))(calibNestedNs(info))(calibReadNs(info))(
-          runNumber(in.profile, d.run))
+          correctionName(d.correction))(calibSelfNs(info))(calibNestedNs(info))(
+          calibReadNs(info))(runNumber(in.profile, d.run))
           .run();
       for (const Module &m : dump.modules()) {
         moduleRow(dumpId)(int64_t(m.moduleId))(m.table.moduleName)(
@@ -153,9 +152,8 @@ Error tpuprof::report::exportSqlite(const Input &in, StringRef outPath) {
       uint64_t tid = 0;
       ArrayRef<std::string> events = dump.events();
       walkDump(
-          dump,
-          [&](const WalkFrame &f,
-              ArrayRef<WalkFrame> up) {
+          dump, in.overheadCorrection,
+          [&](const WalkFrame &f, ArrayRef<WalkFrame> up) {
             const RecordView &r = f.record;
             recordRow(dumpId)(int64_t(tid))(int64_t(f.seq))(int64_t(r.probe))(
                 int64_t(r.depth));
@@ -177,12 +175,18 @@ Error tpuprof::report::exportSqlite(const Input &in, StringRef outPath) {
               shapes = substituteShapes(f.probe->shapes, dims);
             }
             recordRow(StringRef(shapes)).run();
-            // PMU events only: the runtime's own words are not counters.
-            for (unsigned i = 0; i != r.numCounters && i != events.size(); ++i)
-              if (!isPseudoEvent(events[i]))
+            // PMU events only: the runtime's own words are not counters,
+            // and an event never scheduled in the record has no value.
+            for (unsigned i = 0; i != r.numCounters && i != events.size();
+                 ++i) {
+              if (isPseudoEvent(events[i]))
+                continue;
+              CounterValue v = f.count(i);
+              if (v.counted)
                 counterRow(dumpId)(int64_t(tid))(int64_t(f.seq))(
-                    StringRef(events[i]))(int64_t(f.counter(i)))
+                    StringRef(events[i]))(int64_t(v.value))
                     .run();
+            }
           },
           [&](const ThreadInfo &t) { tid = t.tid; });
       ++dumpId;
@@ -245,8 +249,7 @@ Error tpuprof::report::exportSqlite(const Input &in, StringRef outPath) {
 bool tpuprof::report::sqliteAvailable() { return false; }
 
 Error tpuprof::report::exportSqlite(const Input &, StringRef) {
-  return createStringError(inconvertibleErrorCode(),
-                           "this tpuprof-report was built without SQLite "
+  return createStringError("this tpuprof-report was built without SQLite "
                            "(install libsqlite3-dev and reconfigure)");
 }
 #endif

@@ -88,9 +88,8 @@ tpuprof::report::parseStacksFormat(StringRef name) {
     return StacksOptions::Format::Folded;
   if (name == "speedscope")
     return StacksOptions::Format::Speedscope;
-  return createStringError(inconvertibleErrorCode(),
-                           "unknown stacks format '" + name +
-                               "' (expected one of: folded, speedscope)");
+  return createStringError("unknown stacks format '" + name +
+                           "' (expected one of: folded, speedscope)");
 }
 
 namespace {
@@ -189,7 +188,7 @@ tpuprof::report::foldStacks(const Input &in, bool shapes) {
           tree.add(unsigned(f.user), f.selfNs());
       }
     } visitor(tree, dump, shapes, run);
-    walkDump(dump, visitor, /*timeline=*/false);
+    walkDump(dump, visitor, /*timeline=*/false, in.overheadCorrection);
     return Error::success();
   });
   if (err)

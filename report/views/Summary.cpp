@@ -57,19 +57,24 @@ void printRun(const Profile &p, unsigned top, raw_ostream &os,
        << info.callNum << " (" << d.path << ")\n";
     TextTable table(2);
     table.addColumn("Thread", TextTable::Align::Left);
+    for (const char *title : {"Window (us)", "Busy (us)", "Busy %"})
+      table.addColumn(title, TextTable::Align::Right);
+    for (const KindColumn &k : kKindColumns)
+      table.addColumn(k.title, TextTable::Align::Right);
     for (const char *title :
-         {"Window (us)", "Busy (us)", "Busy %", "Ops %", "Launches %",
-          "User %", "Unknown %", "Unattributed %", "Records", "Unfinished",
-          "Dropped"})
+         {"Unattributed %", "Records", "Unfinished", "Dropped"})
       table.addColumn(title, TextTable::Align::Right);
     for (const ThreadSummary &t : d.threadStats) {
-      const uint64_t *k = t.busyNs;
-      uint64_t busy = k[0] + k[1] + k[2] + k[3];
+      uint64_t busy = t.totalBusyNs();
       uint64_t idle = window > busy ? window - busy : 0;
-      table.addRow({utostr(t.tid), us(window), us(busy), pct(busy, window),
-                    pct(k[0], window), pct(k[1], window), pct(k[2], window),
-                    pct(k[3], window), pct(idle, window), utostr(t.records),
-                    utostr(t.unfinished), utostr(t.dropped)});
+      std::vector<std::string> cells = {utostr(t.tid), us(window), us(busy),
+                                        pct(busy, window)};
+      for (uint64_t ns : t.busyNs)
+        cells.push_back(pct(ns, window));
+      for (std::string cell : {pct(idle, window), utostr(t.records),
+                               utostr(t.unfinished), utostr(t.dropped)})
+        cells.push_back(std::move(cell));
+      table.addRow(cells);
     }
     table.print(os);
     os << "  Dropped records (header): " << info.dropped;

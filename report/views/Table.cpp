@@ -36,10 +36,9 @@ const Column *findSortColumn(StringRef name) {
 }
 
 Error unknownSortColumn(StringRef name) {
-  return createStringError(inconvertibleErrorCode(),
-                           "unknown sort column '" + name +
-                               "' (expected one of: " +
-                               join(sortColumnNames(), ", ") + ")");
+  return createStringError(
+      "unknown sort column '" + name +
+      "' (expected one of: " + join(sortColumnNames(), ", ") + ")");
 }
 
 std::string formatUs(uint64_t ns) {
@@ -58,18 +57,6 @@ std::string formatSpan(uint64_t ns) {
   if (ns >= 1000000)
     return formatv("{0:F2} ms", double(ns) / 1e6).str();
   return formatv("{0:F2} us", double(ns) / 1e3).str();
-}
-
-StringRef modeName(uint32_t mode) {
-  switch (mode) {
-  case 0:
-    return "timing";
-  case 1:
-    return "counters";
-  case 2:
-    return "detailed";
-  }
-  return "unknown";
 }
 
 /// The Clock line's value, over all dumps.
@@ -218,11 +205,9 @@ Error printSection(const Profile &p, const TableOptions &opts,
           known.push_back(c.id);
       for (const CounterColumn &cc : counterCols)
         known.push_back(cc.title);
-      return createStringError(
-          inconvertibleErrorCode(),
-          "--columns: unknown column '" + title + "' (expected one of: " +
-              join(known, ", ") +
-              ", counters, default, stats, work)");
+      return createStringError("--columns: unknown column '" + title +
+                               "' (expected one of: " + join(known, ", ") +
+                               ", counters, default, stats, work)");
     }
     if (!is_contained(counters, size_t(it - counterCols.begin())))
       counters.push_back(it - counterCols.begin());
@@ -383,8 +368,7 @@ Error tpuprof::report::parseColumns(StringRef spec, TableOptions &opts) {
   for (StringRef id : ids)
     opts.columns.push_back(id.trim().str());
   if (opts.columns.empty())
-    return createStringError(inconvertibleErrorCode(),
-                             "--columns: no column named");
+    return createStringError("--columns: no column named");
   return Error::success();
 }
 
@@ -394,16 +378,12 @@ Error tpuprof::report::parseKinds(StringRef spec, TableOptions &opts) {
   spec.split(names, ',', -1, /*KeepEmpty=*/false);
   for (StringRef n : names) {
     n = n.trim();
-    if (n == "op")
-      opts.kinds |= 1u << TPUPROF_KIND_OP;
-    else if (n == "launch")
-      opts.kinds |= 1u << TPUPROF_KIND_LAUNCH;
-    else if (n == "user")
-      opts.kinds |= 1u << TPUPROF_KIND_USER;
-    else
-      return createStringError(inconvertibleErrorCode(),
-                               "--kind: unknown probe kind '" + n +
-                                   "' (expected one of: op, launch, user)");
+    std::optional<uint8_t> kind = parseKindName(n);
+    if (!kind)
+      return createStringError("--kind: unknown probe kind '" + n +
+                               "' (expected one of: " + kindNames() + ")");
+    static_assert(TPUPROF_KIND_COUNT <= 32, "kinds fit TableOptions::kinds");
+    opts.kinds |= 1u << *kind;
   }
   return Error::success();
 }
@@ -446,9 +426,8 @@ Error tpuprof::report::printTable(const Input &in, const TableOptions &opts,
   Regex filter(opts.filter);
   std::string regexError;
   if (!opts.filter.empty() && !filter.isValid(regexError))
-    return createStringError(inconvertibleErrorCode(),
-                             "--filter: bad regular expression '" +
-                                 opts.filter + "': " + regexError);
+    return createStringError("--filter: bad regular expression '" +
+                             opts.filter + "': " + regexError);
   if (!profile.runsApart()) {
     if (Error err = printSection(profile, opts, filter, os))
       return err;
@@ -479,7 +458,7 @@ Error tpuprof::report::printTable(const Input &in, const TableOptions &opts,
     os << "-";
   ListSeparator sep;
   for (uint32_t m : modes)
-    os << sep << m << " (" << modeName(m) << ")";
+    os << sep << m << " (" << tpuprof_mode_name(m) << ")";
   os << '\n';
   os << "Threads: " << profile.threads << '\n';
   os << "Clock: " << clockDescription(profile) << '\n';
@@ -536,11 +515,12 @@ Error tpuprof::report::printTable(const Input &in, const TableOptions &opts,
 }
 
 Error tpuprof::report::printTable(ArrayRef<std::string> dumpPaths,
-                                  const TableOptions &opts, raw_ostream &os) {
+                                  const TableOptions &opts, raw_ostream &os,
+                                  const LoadOptions &load) {
   // Check the options before reading possibly large dumps.
   if (!findSortColumn(opts.sortColumn))
     return unknownSortColumn(opts.sortColumn);
-  Expected<Input> in = loadInput(dumpPaths);
+  Expected<Input> in = loadInput(dumpPaths, load);
   if (!in)
     return in.takeError();
   return printTable(*in, opts, os);

@@ -69,18 +69,15 @@ Error tpuprof::report::writeTrace(const Input &in, const TraceOptions &opts,
           opts.externalTrace + ": cannot open: " + buf.getError().message());
     Expected<json::Value> v = parseJson((*buf)->getBuffer());
     if (!v)
-      return createStringError(inconvertibleErrorCode(),
-                               opts.externalTrace +
-                                   ": not a Chrome trace: " +
-                                   toString(v.takeError()));
+      return createStringError(opts.externalTrace + ": not a Chrome trace: " +
+                               toString(v.takeError()));
     json::Array *events = v->getAsArray();
     if (json::Object *o = v->getAsObject())
       events = o->getArray("traceEvents");
     if (!events)
-      return createStringError(inconvertibleErrorCode(),
-                               opts.externalTrace +
-                                   ": not a Chrome trace (expected an array "
-                                   "or an object with \"traceEvents\")");
+      return createStringError(opts.externalTrace +
+                               ": not a Chrome trace (expected an array "
+                               "or an object with \"traceEvents\")");
     external = json::Value(std::move(*events));
   }
 
@@ -110,7 +107,7 @@ Error tpuprof::report::writeTrace(const Input &in, const TraceOptions &opts,
     // finished slice's args carry its overhead-corrected duration.
     j.attributeArray("overhead_correction", [&] {
       for (const DumpSummary &d : dumps)
-        j.value(describeCorrection(d.info));
+        j.value(describeCorrection(d.correction, d.info));
     });
     j.attributeArray("runs", [&] {
       for (uint32_t r = 0; r != profile.runs.size(); ++r)
@@ -162,7 +159,7 @@ Error tpuprof::report::writeTrace(const Input &in, const TraceOptions &opts,
     std::string shapes;
     SmallVector<int64_t, 8> dims;
     walkDump(
-        reader,
+        reader, in.overheadCorrection,
         [&](const WalkFrame &f, ArrayRef<WalkFrame> up) {
           const RecordView &r = f.record;
           j.objectBegin();
@@ -215,7 +212,10 @@ Error tpuprof::report::writeTrace(const Input &in, const TraceOptions &opts,
                                          ? utostr(from)
                                          : utostr(from) + " -> " + utostr(to));
               } else if (!isPseudoEvent(events[i])) {
-                j.attribute(events[i], f.counter(i));
+                // An event never scheduled in the record has no value.
+                CounterValue v = f.count(i);
+                if (v.counted)
+                  j.attribute(events[i], v.value);
               }
             }
           });
@@ -227,7 +227,7 @@ Error tpuprof::report::writeTrace(const Input &in, const TraceOptions &opts,
                  ++i) {
               if (isPseudoEvent(events[i]))
                 continue;
-              running[i] += f.counter(i);
+              running[i] += f.count(i).value;
               j.object([&] {
                 j.attribute("ph", "C");
                 j.attribute("pid", pid);

@@ -86,14 +86,13 @@ Error tpuprof::report::writeWorkbook(const Input &in, StringRef path) {
   std::string file = path.str();
   lxw_workbook *book = workbook_new_opt(file.c_str(), &options);
   if (!book)
-    return createStringError(inconvertibleErrorCode(),
-                             path + ": cannot create the workbook");
+    return createStringError(path + ": cannot create the workbook");
   lxw_format *bold = workbook_add_format(book);
   format_set_bold(bold);
   auto fail = [&](const Twine &what) {
     workbook_close(book);
     sys::fs::remove(path);
-    return createStringError(inconvertibleErrorCode(), path + ": " + what);
+    return createStringError(path + ": " + what);
   };
 
   // Records first: their count decides what the summary says of them.
@@ -115,7 +114,7 @@ Error tpuprof::report::writeWorkbook(const Input &in, StringRef path) {
     uint64_t tid = 0;
     SmallVector<int64_t, 8> dims;
     walkDump(
-        dump,
+        dump, in.overheadCorrection,
         [&](const WalkFrame &f, ArrayRef<WalkFrame> up) {
           ++total;
           if (records.full())
@@ -219,23 +218,29 @@ Error tpuprof::report::writeWorkbook(const Input &in, StringRef path) {
   }
 
   // Threads: the summary's per-thread lines.
-  threads.header({"run", "device", "pid", "tid", "window_ns", "busy_ns",
-                  "busy_percent", "ops_percent", "launches_percent",
-                  "user_percent", "unknown_percent", "records", "unfinished",
-                  "dropped"});
+  std::vector<std::string> threadTitles = {
+      "run", "device", "pid", "tid", "window_ns", "busy_ns", "busy_percent"};
+  for (const KindColumn &k : kKindColumns)
+    threadTitles.push_back(k.exportName);
+  for (const char *title : {"records", "unfinished", "dropped"})
+    threadTitles.push_back(title);
+  threads.header(threadTitles);
   for (const DumpSummary &d : p.dumps)
     for (const ThreadSummary &t : d.threadStats) {
-      const uint64_t *k = t.busyNs;
-      uint64_t busy = k[0] + k[1] + k[2] + k[3];
+      uint64_t busy = t.totalBusyNs();
       auto share = [&](uint64_t ns) {
         return d.windowNs ? 100.0 * double(ns) / double(d.windowNs) : 0.0;
       };
-      double cells[] = {double(runNumber(p, d.run)), double(d.info.device),
-                        double(d.info.pid), double(t.tid), double(d.windowNs),
-                        double(busy), share(busy), share(k[0]), share(k[1]),
-                        share(k[2]), share(k[3]), double(t.records),
-                        double(t.unfinished), double(t.dropped)};
-      for (lxw_col_t c = 0; c != std::size(cells); ++c)
+      std::vector<double> cells = {
+          double(runNumber(p, d.run)), double(d.info.device),
+          double(d.info.pid),          double(t.tid),
+          double(d.windowNs),          double(busy),
+          share(busy)};
+      for (uint64_t ns : t.busyNs)
+        cells.push_back(share(ns));
+      for (uint64_t n : {t.records, t.unfinished, t.dropped})
+        cells.push_back(double(n));
+      for (lxw_col_t c = 0; c != cells.size(); ++c)
         threads.number(c, cells[c]);
       threads.next();
     }
@@ -246,9 +251,8 @@ Error tpuprof::report::writeWorkbook(const Input &in, StringRef path) {
   lxw_error closed = workbook_close(book);
   if (closed != LXW_NO_ERROR) {
     sys::fs::remove(path);
-    return createStringError(inconvertibleErrorCode(),
-                             path + ": cannot write the workbook: " +
-                                 lxw_strerror(closed));
+    return createStringError(
+        path + ": cannot write the workbook: " + lxw_strerror(closed));
   }
   return Error::success();
 }
@@ -256,8 +260,7 @@ Error tpuprof::report::writeWorkbook(const Input &in, StringRef path) {
 bool tpuprof::report::workbookAvailable() { return false; }
 
 Error tpuprof::report::writeWorkbook(const Input &, StringRef) {
-  return createStringError(inconvertibleErrorCode(),
-                           "this tpuprof-report was built without the .xlsx "
+  return createStringError("this tpuprof-report was built without the .xlsx "
                            "workbook (install libxlsxwriter-dev and "
                            "reconfigure)");
 }

@@ -38,11 +38,12 @@ using namespace tpuprof::test;
 
 namespace {
 
-/// Restores the process-wide switch when a test ends.
-struct CorrectionSwitch {
-  explicit CorrectionSwitch(bool on) { setOverheadCorrection(on); }
-  ~CorrectionSwitch() { setOverheadCorrection(true); }
-};
+/// describeCorrection() of a dump with header `info` loaded with the
+/// correction `requested` or not.
+std::string describe(const DumpInfo &info, bool requested = true) {
+  return describeCorrection(OverheadCorrection::forDump(info, requested).state,
+                            info);
+}
 
 /// a [0, 1000) > b [100, 600) > c [200, 300); a > d [700, 800), all in ns,
 /// calibrated at self 10 ns and nested 30 ns per probe pair. Corrected:
@@ -67,8 +68,8 @@ DumpBuilder nestedDump(bool calibrated = true) {
   return b;
 }
 
-Profile aggregate(const std::string &image) {
-  Aggregator agg;
+Profile aggregate(const std::string &image, bool overheadCorrection = true) {
+  Aggregator agg(overheadCorrection);
   llvm::Expected<DumpReader> r = DumpReader::fromBytes(image, "t.dump");
   if (!r) {
     ADD_FAILURE() << llvm::toString(r.takeError());
@@ -79,10 +80,11 @@ Profile aggregate(const std::string &image) {
 }
 
 /// The folded stacks of one run and thread, without those root frames.
-std::string stacks(const std::string &path) {
+std::string stacks(const std::string &path, bool overheadCorrection = true) {
   std::string out;
   llvm::raw_string_ostream os(out);
-  EXPECT_FALSE(bool(writeStacks(input({path}), StacksOptions(), os)));
+  EXPECT_FALSE(bool(writeStacks(
+      input({path}, /*rows=*/true, overheadCorrection), StacksOptions(), os)));
   std::string roots = "run 1 (pid 4242);dev 0, tid 1;", stripped;
   llvm::SmallVector<llvm::StringRef, 8> lines;
   llvm::StringRef(out).split(lines, '\n', -1, /*KeepEmpty=*/false);
@@ -110,8 +112,7 @@ TEST(Correction, SubtractsSelfAndNestedPerDescendant) {
 }
 
 TEST(Correction, SwitchedOffGivesRawTimes) {
-  CorrectionSwitch off(false);
-  Profile p = aggregate(nestedDump().build());
+  Profile p = aggregate(nestedDump().build(), /*overheadCorrection=*/false);
   EXPECT_EQ(row(p, "a").durationNs, 1000u);
   EXPECT_EQ(row(p, "b").durationNs, 500u);
   EXPECT_EQ(row(p, "c").durationNs, 100u);
@@ -241,7 +242,7 @@ TEST(Correction, UsesEachNestedRecordsOwnReadCost) {
 
 TEST(Correction, ReadCostWordingAndExport) {
   Profile p = aggregate(readTicksDump().build());
-  EXPECT_EQ(describeCorrection(p.dumps[0].info),
+  EXPECT_EQ(describeCorrection(p.dumps[0].correction, p.dumps[0].info),
             "on (self 10.0 ns, nested 600.0 ns per probe pair, its 500.0 ns "
             "of counter reads as each record measured them)");
   std::string json;
@@ -289,8 +290,9 @@ TEST(Correction, SubtractsTheProbesOwnCounts) {
   EXPECT_EQ(row(p, "c").counters[0], 0u);
   EXPECT_EQ(row(p, "c").counters[1], 0u);
   EXPECT_EQ(row(p, "a").counters[2], 100u); // TIME_ENABLED, as recorded.
-  EXPECT_TRUE(contains(describeCorrection(p.dumps[0].info),
-                       "; counters less the probes' own counts)"));
+  EXPECT_TRUE(
+      contains(describeCorrection(p.dumps[0].correction, p.dumps[0].info),
+               "; counters less the probes' own counts)"));
 
   // The record walk gives each record the same values (trace args).
   TempFile d(countsDump().build());
@@ -340,8 +342,7 @@ TEST(Correction, SubtractsTheProbesOwnCounts) {
                        "'nested_counts' differ in length"));
 
   // Switched off: the counts as recorded.
-  CorrectionSwitch off(false);
-  Profile q = aggregate(countsDump().build());
+  Profile q = aggregate(countsDump().build(), /*overheadCorrection=*/false);
   EXPECT_EQ(row(q, "a").counters[0], 9000u);
   EXPECT_EQ(row(q, "c").counters[0], 150u);
 }
@@ -394,11 +395,10 @@ TEST(Correction, RecordViewsUseTheSameCorrection) {
                              "a;b;c 90\n"
                              "a;d 90\n");
   {
-    CorrectionSwitch off(false);
-    EXPECT_EQ(stacks(d.str()), "a 400\n"
-                               "a;b 400\n"
-                               "a;b;c 100\n"
-                               "a;d 100\n");
+    EXPECT_EQ(stacks(d.str(), /*overheadCorrection=*/false), "a 400\n"
+                                                             "a;b 400\n"
+                                                             "a;b;c 100\n"
+                                                             "a;d 100\n");
   }
   // The trace keeps slices where they were recorded and adds the
   // corrected duration to the args.
@@ -454,28 +454,26 @@ TEST(Correction, JsonExportRecordsWhetherTimesAreCorrected) {
   EXPECT_TRUE(back->dumps[0].info.hasCalibration);
   EXPECT_EQ(back->dumps[0].info.calibNestedTicks, 60u);
   EXPECT_EQ(row(*back, "a").durationNs, 900u);
-  // The state is the export's, whatever this process's switch says.
-  CorrectionSwitch off(false);
+  // The state is the export's, whatever the options of this load.
   EXPECT_EQ(describeCorrection(back->dumps[0].correction, back->dumps[0].info),
             "on (self 10.0 ns, nested 30.0 ns per probe pair)");
 }
 
 TEST(Correction, Wording) {
   DumpInfo info;
-  EXPECT_EQ(describeCorrection(info), "off (dump has no calibration: "
-                                      "TPUPROF_CALIBRATE=0 or an older "
-                                      "runtime)");
+  EXPECT_EQ(describe(info), "off (dump has no calibration: "
+                            "TPUPROF_CALIBRATE=0 or an older "
+                            "runtime)");
   info.clockSource = TPUPROF_CLOCK_MONOTONIC;
   info.hasCalibration = true;
   info.calibSelfTicks = 7;
   info.calibNestedTicks = 27;
   info.calibPairs = 1024;
-  EXPECT_EQ(describeCorrection(info),
-            "on (self 7.0 ns, nested 27.0 ns per probe pair)");
-  CorrectionSwitch off(false);
-  EXPECT_EQ(describeCorrection(info), "off (--no-overhead-correction; "
-                                      "measured self 7.0 ns, nested 27.0 ns "
-                                      "per probe pair)");
+  EXPECT_EQ(describe(info), "on (self 7.0 ns, nested 27.0 ns per probe pair)");
+  EXPECT_EQ(describe(info, /*requested=*/false),
+            "off (--no-overhead-correction; "
+            "measured self 7.0 ns, nested 27.0 ns "
+            "per probe pair)");
 }
 
 TEST(CalibrationSection, ReaderChecksIt) {

@@ -75,9 +75,10 @@ inline const report::Row &row(const report::Profile &p, llvm::StringRef name) {
 /// The views' input for `paths` (dumps, directories, JSON exports); fails
 /// the test when they do not load.
 inline report::Input input(const std::vector<std::string> &paths,
-                           bool rows = true) {
+                           bool rows = true, bool overheadCorrection = true) {
   report::LoadOptions opts;
   opts.rows = rows;
+  opts.overheadCorrection = overheadCorrection;
   llvm::Expected<report::Input> in = report::loadInput(paths, opts);
   if (!in) {
     ADD_FAILURE() << llvm::toString(in.takeError());

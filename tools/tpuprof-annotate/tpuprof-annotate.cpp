@@ -86,14 +86,13 @@ int main(int argc, char **argv) {
   cl::HideUnrelatedOptions({&category});
   cl::ParseCommandLineOptions(argc, argv,
                               "tpuprof-annotate: measured stats in the IR\n");
-  setOverheadCorrection(!noOverheadCorrection);
-
   if (runOption && mergeRunsOption)
     return fail("--run and --merge-runs exclude each other");
   LoadOptions loadOptions;
   loadOptions.progress = llvm::sys::Process::StandardErrIsDisplayed();
   loadOptions.run = runOption;
   loadOptions.mergeRuns = mergeRunsOption;
+  loadOptions.overheadCorrection = !noOverheadCorrection;
   llvm::Expected<Input> in = loadInput(dumps, loadOptions);
   if (!in)
     return fail(llvm::toString(in.takeError()));

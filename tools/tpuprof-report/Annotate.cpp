@@ -26,16 +26,16 @@ int execAnnotate(int argc, char **argv) {
   SmallString<256> tool(sys::path::parent_path(self));
   sys::path::append(tool, "tpuprof-annotate");
   if (!sys::fs::can_execute(tool))
-    return fail(errorf("annotate: " + tool +
-                       " not found (it is built with "
-                       "TPUPROF_ENABLE_MLIR=ON)"));
+    return fail(createStringError("annotate: " + tool +
+                                  " not found (it is built with "
+                                  "TPUPROF_ENABLE_MLIR=ON)"));
   std::vector<StringRef> args = {tool};
   for (int i = 2; i < argc; ++i)
     args.push_back(argv[i]);
   std::string msg;
   int rc = sys::ExecuteAndWait(tool, args, std::nullopt, {}, 0, 0, &msg);
   if (rc < 0)
-    return fail(errorf("annotate: cannot run " + tool + ": " + msg));
+    return fail(createStringError("annotate: cannot run " + tool + ": " + msg));
   return rc;
 }
 

@@ -49,7 +49,8 @@ cl::opt<std::string> bundleTitle(
 
 int runBundle() {
   if (outputPath == "-")
-    return fail(errorf("bundle needs -o OUT_DIR, the directory to write"));
+    return fail(
+        createStringError("bundle needs -o OUT_DIR, the directory to write"));
   Expected<Input> in = load(bundleDumps);
   if (!in)
     return fail(in.takeError());

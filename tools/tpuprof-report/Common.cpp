@@ -39,6 +39,13 @@ cl::opt<bool> mergeRunsOption(
              "apart, one section each)"),
     cl::sub(cl::SubCommand::getAll()),
     cl::cat(tpuprof::reporttool::commonOptions));
+// Every view: subtract the runtime's measured probe cost (Correction.h).
+cl::opt<bool> noOverheadCorrection(
+    "no-overhead-correction",
+    cl::desc("Report raw probe intervals: do not subtract the probe cost the "
+             "runtime measured at window start"),
+    cl::sub(cl::SubCommand::getAll()),
+    cl::cat(tpuprof::reporttool::commonOptions));
 } // namespace
 
 cl::opt<std::string> tpuprof::reporttool::outputPath(
@@ -89,17 +96,14 @@ bool tpuprof::reporttool::showProgress() {
 Expected<Input> tpuprof::reporttool::load(ArrayRef<std::string> inputs,
                                           bool rows) {
   if (runOption && mergeRunsOption)
-    return errorf("--run and --merge-runs exclude each other");
+    return createStringError("--run and --merge-runs exclude each other");
   LoadOptions opts;
   opts.rows = rows;
   opts.progress = showProgress();
   opts.run = runOption;
   opts.mergeRuns = mergeRunsOption;
+  opts.overheadCorrection = !noOverheadCorrection;
   return loadInput(inputs, opts);
-}
-
-Error tpuprof::reporttool::errorf(const Twine &msg) {
-  return createStringError(inconvertibleErrorCode(), msg);
 }
 
 int tpuprof::reporttool::fail(Error err) {
@@ -118,7 +122,7 @@ int tpuprof::reporttool::withOutput(function_ref<Error(raw_ostream &)> fn) {
   std::error_code ec;
   ToolOutputFile out(path, ec, sys::fs::OF_None);
   if (ec)
-    return fail(errorf(path + ": cannot write: " + ec.message()));
+    return fail(createStringError(path + ": cannot write: " + ec.message()));
   if (Error err = fn(out.os()))
     return fail(std::move(err));
   out.keep();

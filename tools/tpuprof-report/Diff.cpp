@@ -45,8 +45,8 @@ cl::opt<unsigned> diffTop(
 
 int runDiff() {
   if (diffInputs.size() != 2)
-    return fail(errorf("diff takes two runs (A B), got " +
-                       Twine(diffInputs.size())));
+    return fail(createStringError("diff takes two runs (A B), got " +
+                                  Twine(diffInputs.size())));
   Expected<Input> a = load({diffInputs[0]});
   if (!a)
     return fail(a.takeError());

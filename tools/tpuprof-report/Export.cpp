@@ -47,13 +47,13 @@ Error copySqliteTo(const Input &in, raw_ostream &os) {
   SmallString<128> tmp;
   if (std::error_code ec =
           sys::fs::createTemporaryFile("tpuprof-export", "sqlite", tmp))
-    return errorf("cannot create a temporary file: " + ec.message());
+    return createStringError("cannot create a temporary file: " + ec.message());
   FileRemover remove(tmp);
   if (Error err = exportSqlite(in, tmp))
     return err;
   ErrorOr<std::unique_ptr<MemoryBuffer>> db = MemoryBuffer::getFile(tmp);
   if (!db)
-    return errorf(tmp + ": " + db.getError().message());
+    return createStringError(tmp + ": " + db.getError().message());
   os << (*db)->getBuffer();
   return Error::success();
 }
@@ -73,8 +73,9 @@ int runExport() {
   }
   if (exportFormat == "xlsx") {
     if (outputPath == "-")
-      return fail(errorf("export --format xlsx needs -o FILE (a workbook "
-                         "is a zip archive, not text for a terminal)"));
+      return fail(
+          createStringError("export --format xlsx needs -o FILE (a workbook "
+                            "is a zip archive, not text for a terminal)"));
     Expected<Input> in = load(exportDumps);
     if (!in)
       return fail(in.takeError());
@@ -83,8 +84,9 @@ int runExport() {
     return 0;
   }
   if (exportFormat != "csv" && exportFormat != "json")
-    return fail(errorf("--format: unknown format '" + exportFormat +
-                       "' (expected one of: csv, json, sqlite, xlsx)"));
+    return fail(
+        createStringError("--format: unknown format '" + exportFormat +
+                          "' (expected one of: csv, json, sqlite, xlsx)"));
   Expected<Input> in = load(exportDumps);
   if (!in)
     return fail(in.takeError());

@@ -26,13 +26,6 @@ using namespace tpuprof::reporttool;
 
 namespace {
 
-// Every view: subtract the runtime's measured probe cost (Correction.h).
-cl::opt<bool> noOverheadCorrection(
-    "no-overhead-correction",
-    cl::desc("Report raw probe intervals: do not subtract the probe cost the "
-             "runtime measured at window start"),
-    cl::sub(cl::SubCommand::getAll()), cl::cat(commonOptions));
-
 /// The top-level help's overview; cl lists the subcommands after it.
 const char *const kOverview =
     "tpuprof-report: report views of tpuprof dumps\n\n"
@@ -76,7 +69,6 @@ int main(int argc, char **argv) {
   if (!aboutText.empty())
     about.emplace(aboutText.c_str());
   cl::ParseCommandLineOptions(argc, argv, given ? "" : kOverview);
-  report::setOverheadCorrection(!noOverheadCorrection);
 
   std::vector<StringRef> names;
   for (const Subcommand *s : subcommands) {
@@ -85,6 +77,7 @@ int main(int argc, char **argv) {
     names.push_back(s->cmd.getName());
   }
   llvm::sort(names);
-  return fail(errorf("no subcommand given; expected one of: " +
-                     join(names, ", ") + " (see 'tpuprof-report --help')"));
+  return fail(createStringError(
+      "no subcommand given; expected one of: " + join(names, ", ") +
+      " (see 'tpuprof-report --help')"));
 }

@@ -38,7 +38,7 @@ cl::opt<double> rooflineSeconds(
 
 int runRoofline() {
   if (!rooflineMeasure)
-    return fail(errorf("roofline: nothing to do (use --measure)"));
+    return fail(createStringError("roofline: nothing to do (use --measure)"));
   Roofline r = measureRoofline(rooflineThreads, rooflineSeconds);
   // The machine file is the output; the figures in words go to stderr.
   errs() << formatv("tpuprof-report roofline: {0:F2} GFLOP/s, {1:F2} GB/s, "

@@ -42,7 +42,7 @@ int runStacks() {
   StacksOptions opts;
   Expected<StacksOptions::Format> format = parseStacksFormat(stacksFormat);
   if (!format)
-    return fail(errorf("--format: " + toString(format.takeError())));
+    return fail(createStringError("--format: " + toString(format.takeError())));
   opts.format = *format;
   opts.shapes = stacksShapes;
   Expected<Input> in = load(stacksDumps, /*rows=*/false);

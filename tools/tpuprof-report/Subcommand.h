@@ -60,7 +60,6 @@ llvm::Expected<report::Input> load(llvm::ArrayRef<std::string> inputs,
 
 /// Prints "tpuprof-report: error: <message>" and returns the exit status 1.
 int fail(llvm::Error err);
-llvm::Error errorf(const llvm::Twine &msg);
 
 /// Opens -o's file for writing ("-": stdout) and runs `fn` on it; the file
 /// is kept only when `fn` succeeds, so no subcommand leaves a half-written

@@ -111,11 +111,11 @@ cl::opt<std::string> tableMachine(
 int runTable() {
   TableOptions opts;
   if (Error err = parseSortSpec(tableSort, opts))
-    return fail(errorf("--sort: " + toString(std::move(err))));
+    return fail(createStringError("--sort: " + toString(std::move(err))));
   opts.top = tableTop;
   Expected<GroupBy> by = parseGroupBy(tableBy);
   if (!by)
-    return fail(errorf("--by: " + toString(by.takeError())));
+    return fail(createStringError("--by: " + toString(by.takeError())));
   if (!tableColumns.empty())
     if (Error err = parseColumns(tableColumns, opts))
       return fail(std::move(err));
@@ -142,8 +142,9 @@ int runTable() {
       opts.peakGBps = r->peakGBps;
   }
   if ((opts.peakGflops > 0) != (opts.peakGBps > 0))
-    return fail(errorf("the Bound column needs both --peak-flops and "
-                       "--peak-bw (or --machine)"));
+    return fail(
+        createStringError("the Bound column needs both --peak-flops and "
+                          "--peak-bw (or --machine)"));
   // On a terminal: fitted to its width, and in colour.
   if (outputPath == "-") {
     opts.width = terminalWidth();

@@ -163,5 +163,5 @@ llvm::Error tpuprof::run::runSession(PackedEntry entry, EntryArguments &args,
   if (!options.profile)
     return llvm::Error::success();
   os << "Dump: " << dumpPath << "\n";
-  return report::printTable({dumpPath}, options.table, os);
+  return report::printTable({dumpPath}, options.table, os, options.load);
 }

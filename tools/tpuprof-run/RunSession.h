@@ -31,6 +31,7 @@ struct SessionOptions {
   unsigned resultValues = 16; ///< Values printed per result; 0 = all.
   bool printTime = false;
   report::TableOptions table;
+  report::LoadOptions load; ///< How the table reads the dump.
 };
 
 /// Calls `entry` as `options` say and prints to `os`: `Time per call` (with

@@ -312,7 +312,7 @@ int main(int argc, char **argv) {
   session.printResult = printResult;
   session.resultValues = resultValues;
   session.printTime = printTime;
-  tpuprof::report::setOverheadCorrection(!noOverheadCorrection);
+  session.load.overheadCorrection = !noOverheadCorrection;
 
   llvm::Expected<bool> compiled = tpuprof::run::isSharedObject(inputFile);
   if (!compiled)

@@ -23,6 +23,7 @@
 #include "llvm/Support/Error.h"
 
 #include <cstdint>
+#include <iterator>
 #include <map>
 #include <string>
 #include <tuple>
@@ -128,9 +129,33 @@ struct ThreadSummary {
   uint64_t unfinished = 0;
   uint64_t dropped = 0;
   /// Corrected time of top-level records (WalkFrame::topLevel()) by probe
-  /// kind: op, launch, user, unknown probe.
-  uint64_t busyNs[4] = {0, 0, 0, 0};
+  /// kind, indexed by tpuprof_kind_bucket(): op, launch, user, then records
+  /// of an unknown probe (TPUPROF_KIND_COUNT).
+  uint64_t busyNs[TPUPROF_KIND_BUCKETS] = {};
+  /// The sum of busyNs.
+  uint64_t totalBusyNs() const {
+    uint64_t sum = 0;
+    for (uint64_t ns : busyNs)
+      sum += ns;
+    return sum;
+  }
 };
+
+/// The summary's share of the window per probe kind, one column per slot of
+/// ThreadSummary::busyNs: its title in the text summary and its name in the
+/// exports (the workbook's threads sheet).
+struct KindColumn {
+  const char *title;
+  const char *exportName;
+};
+inline constexpr KindColumn kKindColumns[] = {
+    {"Ops %", "ops_percent"},
+    {"Launches %", "launches_percent"},
+    {"User %", "user_percent"},
+    {"Unknown %", "unknown_percent"},
+};
+static_assert(std::size(kKindColumns) == TPUPROF_KIND_BUCKETS,
+              "a summary column for every kind and the unknown slot");
 
 /// A dump's memory records (MemoryTimeline), for the summary.
 struct MemorySummary {
@@ -222,6 +247,10 @@ RowKey rowKey(const Row &row);
 /// Accumulates dumps into a Profile.
 class Aggregator {
 public:
+  /// `overheadCorrection`: subtract the probes' own cost where a dump has a
+  /// calibration (Correction.h).
+  explicit Aggregator(bool overheadCorrection = true)
+      : overheadCorrection(overheadCorrection) {}
   /// Folds in one validated dump.
   void add(const DumpReader &dump);
 
@@ -245,6 +274,7 @@ private:
   DumpSummary summarize(const DumpReader &dump);
   void book(DumpSummary summary);
 
+  bool overheadCorrection;
   Profile result;
   std::map<RowKey, size_t> rowIndex;
   llvm::StringMap<unsigned> eventIndex;
@@ -262,8 +292,9 @@ std::string substituteShapes(llvm::StringRef shapes,
 llvm::Expected<std::vector<std::string>>
 expandDumpPaths(llvm::ArrayRef<std::string> paths);
 
-/// Expands `paths` and aggregates every dump they name.
-llvm::Expected<Profile> aggregateDumps(llvm::ArrayRef<std::string> paths);
+/// Expands `paths` and aggregates every dump they name (Aggregator).
+llvm::Expected<Profile> aggregateDumps(llvm::ArrayRef<std::string> paths,
+                                       bool overheadCorrection = true);
 
 /// Sets the sums of Profile (covered, total, unfinished, dropped and why,
 /// unwound, threads, records) to those over `p.dumps`.

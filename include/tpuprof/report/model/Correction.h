@@ -47,26 +47,12 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
-#include <atomic>
 #include <cstdint>
 #include <optional>
 #include <string>
 
 namespace tpuprof {
 namespace report {
-
-namespace detail {
-/// The process-wide switch behind setOverheadCorrection().
-inline std::atomic<bool> correctionRequested{true};
-} // namespace detail
-
-/// Whether reports subtract the runtime's measured probe cost (default on).
-/// Process-wide rather than an option of each view, so every path that turns
-/// dumps into numbers (table, summary, trace, stacks, exports, diff,
-/// annotate, tpuprof-run's table) follows the one `--no-overhead-correction`
-/// switch the same way.
-inline void setOverheadCorrection(bool enabled);
-inline bool overheadCorrectionRequested();
 
 /// The correction one dump gets.
 struct OverheadCorrection {
@@ -91,10 +77,12 @@ struct OverheadCorrection {
   int taskClockWord = -1;
   const DumpInfo *info = nullptr; ///< For tick to ns conversion.
 
-  /// The correction for a dump with header `info` and EVENTS `events` under
-  /// the process-wide switch. Records' own read costs are used when the
-  /// events name READ_TICKS and the calibration measured its mean.
-  static OverheadCorrection forDump(const DumpInfo &info,
+  /// The correction for a dump with header `info` and EVENTS `events`,
+  /// applied when `requested` (LoadOptions::overheadCorrection, off under
+  /// --no-overhead-correction) and the dump has a calibration. Records' own
+  /// read costs are used when the events name READ_TICKS and the
+  /// calibration measured its mean.
+  static OverheadCorrection forDump(const DumpInfo &info, bool requested,
                                     llvm::ArrayRef<std::string> events = {});
 
   bool applied() const { return state == State::Applied; }
@@ -117,14 +105,13 @@ struct OverheadCorrection {
                           uint64_t nestedTicksSum, uint64_t durationNs) const;
 };
 
-/// One line for a view's configuration block, e.g.
+/// One line for a view's configuration block on a dump whose times were
+/// aggregated in `state` (DumpSummary::correction; a Profile read back from
+/// a JSON export keeps the state it was exported with), e.g.
 ///   "on (self 7.2 ns, nested 27.4 ns per probe pair)"
 ///   "off (--no-overhead-correction; measured self 7.2 ns, nested 27.4 ns
 ///        per probe pair)"
 ///   "off (dump has no calibration: TPUPROF_CALIBRATE=0 or an older runtime)"
-inline std::string describeCorrection(const DumpInfo &info);
-/// The same for a dump whose times were aggregated in `state` (a Profile
-/// read back from a JSON export keeps the state it was exported with).
 inline std::string describeCorrection(OverheadCorrection::State state,
                                       const DumpInfo &info);
 
@@ -154,22 +141,14 @@ inline double calibReadNs(const DumpInfo &info);
 //===----------------------------------------------------------------------===//
 // Implementation
 //===----------------------------------------------------------------------===//
-inline void setOverheadCorrection(bool enabled) {
-  detail::correctionRequested.store(enabled, std::memory_order_relaxed);
-}
-
-inline bool overheadCorrectionRequested() {
-  return detail::correctionRequested.load(std::memory_order_relaxed);
-}
-
 inline OverheadCorrection
-OverheadCorrection::forDump(const DumpInfo &info,
+OverheadCorrection::forDump(const DumpInfo &info, bool requested,
                             llvm::ArrayRef<std::string> events) {
   OverheadCorrection c;
   c.info = &info;
   if (!info.hasCalibration) {
     c.state = State::NoCalibration;
-  } else if (!overheadCorrectionRequested()) {
+  } else if (!requested) {
     c.state = State::Disabled;
   } else {
     c.state = State::Applied;
@@ -306,10 +285,6 @@ inline uint64_t resolutionNs(const DumpInfo &info,
 
 inline uint64_t approxBelowNs(const DumpInfo &info) {
   return detail::clampNs(2 * calibNestedNs(info) + 0.5);
-}
-
-inline std::string describeCorrection(const DumpInfo &info) {
-  return describeCorrection(OverheadCorrection::forDump(info).state, info);
 }
 
 inline std::string describeCorrection(OverheadCorrection::State state,

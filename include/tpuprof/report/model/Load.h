@@ -37,6 +37,9 @@ struct LoadOptions {
   /// up or `run` (1-based, in start order) keeps one alone.
   bool mergeRuns = false;
   unsigned run = 0;
+  /// Subtract the probes' own cost that each dump's calibration measured
+  /// (Correction.h); off under --no-overhead-correction.
+  bool overheadCorrection = true;
 };
 
 /// What every view reads: the rows of all inputs and the dumps behind them.
@@ -53,6 +56,9 @@ struct Input {
   Profile profile;
   std::vector<std::string> exports; ///< JSON exports among the inputs.
   bool progress = false;
+  /// LoadOptions::overheadCorrection: the record views walk the dumps with
+  /// the correction the rows were aggregated with.
+  bool overheadCorrection = true;
 
   /// Fails when an input is a JSON export, which has rows but no records:
   /// "<file>: <view> needs dumps (a JSON export has rows, not records)".

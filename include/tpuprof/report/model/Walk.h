@@ -26,6 +26,7 @@
 #define TPUPROF_REPORT_MODEL_WALK_H
 
 #include "tpuprof/report/model/Correction.h"
+#include "tpuprof/report/model/CounterWords.h"
 #include "tpuprof/report/read/Dump.h"
 
 #include "llvm/ADT/ArrayRef.h"
@@ -75,6 +76,7 @@ struct WalkFrame {
   uint64_t endNs = 0;         ///< For unfinished records: when closed.
   uint64_t rawDurationNs = 0; ///< end - begin, uncorrected.
   const OverheadCorrection *correction = nullptr; ///< The dump's.
+  const CounterWords *words = nullptr;            ///< The dump's layout.
 
   uint64_t selfNs() const {
     return durationNs - std::min(childrenNs, durationNs);
@@ -91,6 +93,17 @@ struct WalkFrame {
                ? correction->correctedCount(i, value, descendants, nestedTicks,
                                             durationNs)
                : value;
+  }
+  /// Counter word `i` as every view shows it (valid once the record has
+  /// closed): a PMU event scaled for multiplexing (CounterWords), then less
+  /// the probes' own counts; `counted` is false for an event the record
+  /// never had scheduled.
+  CounterValue count(unsigned i) const {
+    CounterValue v = words ? words->value(record, i)
+                           : CounterValue{record.counter(i), true, false};
+    if (v.counted)
+      v.value = counter(i, v.value);
+    return v;
   }
 };
 
@@ -109,12 +122,15 @@ struct WalkVisitor {
 
 /// Walks every record of every thread of `dump` (see the file comment).
 /// `timeline` fills WalkFrame's positions (absolute ns), which the row
-/// views do not need.
+/// views do not need; `overheadCorrection` (LoadOptions) subtracts the
+/// probes' cost where the dump has a calibration.
 template <typename Visitor>
-void walkDump(const DumpReader &dump, Visitor &visitor, bool timeline) {
+void walkDump(const DumpReader &dump, Visitor &visitor, bool timeline,
+              bool overheadCorrection) {
   const DumpInfo &info = dump.info();
   OverheadCorrection correction =
-      OverheadCorrection::forDump(info, dump.events());
+      OverheadCorrection::forDump(info, overheadCorrection, dump.events());
+  const CounterWords words(dump.events());
   const uint64_t windowEndNs = timeline ? absoluteNs(info, info.windowEnd) : 0;
 
   // Probes of the common small ids without a search: known[id] says
@@ -194,6 +210,7 @@ void walkDump(const DumpReader &dump, Visitor &visitor, bool timeline) {
       f.finished = finished;
       f.pairTicks = correction.pairTicks(r);
       f.correction = &correction;
+      f.words = &words;
       if (timeline) {
         f.beginNs = beginNs;
         f.rawDurationNs = rawNs;
@@ -215,7 +232,7 @@ void walkDump(const DumpReader &dump, Visitor &visitor, bool timeline) {
 /// closes (ancestors root first), `onThread` (optional) before each
 /// thread's records; positions included.
 inline void
-walkDump(const DumpReader &dump,
+walkDump(const DumpReader &dump, bool overheadCorrection,
          llvm::function_ref<void(const WalkFrame &, llvm::ArrayRef<WalkFrame>)>
              onRecord,
          llvm::function_ref<void(const ThreadInfo &)> onThread = nullptr) {
@@ -233,7 +250,7 @@ walkDump(const DumpReader &dump,
   } callbacks;
   callbacks.onRecord = onRecord;
   callbacks.onThread = onThread;
-  walkDump(dump, callbacks, /*timeline=*/true);
+  walkDump(dump, callbacks, /*timeline=*/true, overheadCorrection);
 }
 
 } // namespace report

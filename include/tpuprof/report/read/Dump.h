@@ -29,6 +29,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -298,8 +299,14 @@ llvm::Expected<Dump> readDumpBuffer(llvm::StringRef bytes,
                                     llvm::StringRef name = "<buffer>");
 
 /// "op", "launch" or "user" for a tpuprof_probe_kind ("unknown" otherwise),
-/// as the exports and the trace spell it.
+/// as the exports and the trace spell it (tpuprof_probe_kind_name()).
 llvm::StringRef kindName(uint8_t kind);
+
+/// The tpuprof_probe_kind that kindName() spells `name`, or std::nullopt.
+std::optional<uint8_t> parseKindName(llvm::StringRef name);
+
+/// Every kind's name in kind order, ", "-separated: "op, launch, user".
+std::string kindNames();
 
 /// An op hash as every view writes it: 16 lowercase hex digits
 /// (docs/hash.md).

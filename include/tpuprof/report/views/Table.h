@@ -90,10 +90,12 @@ llvm::Error printTable(const Input &in, const TableOptions &opts,
                        llvm::raw_ostream &os);
 
 /// Reads `dumpPaths` (files, or directories of tpuprof_data_dev* dumps),
-/// aggregates them and prints the table. Nothing is printed when a dump
-/// fails to read; the error is "<file>: <what is wrong> at offset <N>".
+/// aggregates them as `load` says (LoadOptions: the overhead correction,
+/// runs) and prints the table. Nothing is printed when a dump fails to
+/// read; the error is "<file>: <what is wrong> at offset <N>".
 llvm::Error printTable(llvm::ArrayRef<std::string> dumpPaths,
-                       const TableOptions &opts, llvm::raw_ostream &os);
+                       const TableOptions &opts, llvm::raw_ostream &os,
+                       const LoadOptions &load = LoadOptions());
 
 } // namespace report
 } // namespace tpuprof

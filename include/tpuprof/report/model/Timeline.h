@@ -1,0 +1,112 @@
+//===- tpuprof/report/model/Timeline.h - HTML timeline ---------*- C++ -*-===//
+//
+// What the HTML report's timeline shows, computed from the dumps' records
+// (walkDump) so that the view only prints it: one lane per (run, device,
+// pid, thread) with its records (or, above a record limit, per-bucket busy
+// time and top site), busy time by probe kind, counter values per record
+// as every view decodes them (CounterWords), and the memory lanes.
+// Times are integer ns relative to each run's earliest window begin.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TPUPROF_REPORT_MODEL_TIMELINE_H
+#define TPUPROF_REPORT_MODEL_TIMELINE_H
+
+#include "tpuprof/format.h"
+#include "tpuprof/report/model/Load.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace tpuprof {
+namespace report {
+
+/// One timeline event, before it is written column by column.
+struct TimelineEvent {
+  uint64_t begin, dur;
+  /// dur less the duration the views report: the probe overhead the walk
+  /// subtracted (Correction.h); 0 for uncorrected dumps.
+  uint64_t corrected;
+  uint32_t site;
+  uint16_t depth;
+  bool unfinished;
+  uint32_t counterIndex; ///< Into TimelineLane::counters (× shown events).
+};
+
+/// Per-lane aggregate of one bucket: busy (top-level) ns, records begun in
+/// it, and ns per site of the top-level records overlapping it.
+struct TimelineBucket {
+  uint64_t busy = 0, count = 0;
+  llvm::SmallDenseMap<uint32_t, uint64_t, 4> bySite;
+};
+
+/// One thread of one process window: its records, or its buckets.
+struct TimelineLane {
+  uint32_t run = 0, device = 0, pid = 0;
+  uint64_t tid = 0;
+  uint64_t windowNs = 0, records = 0, unfinished = 0, dropped = 0;
+  /// Top-level ns by tpuprof_kind_bucket(): op, launch, user, unknown.
+  uint64_t byKind[TPUPROF_KIND_BUCKETS] = {};
+  unsigned maxDepth = 0;
+  std::vector<TimelineEvent> events;
+  std::vector<uint64_t> counters; ///< Timeline::shownEvents per event.
+  std::vector<TimelineBucket> buckets;
+};
+
+/// One process window's memory records (MemoryTimeline), for the memory
+/// timeline and the buffer view under the op timeline. Times are ns from
+/// the run's origin.
+struct MemoryLane {
+  uint32_t run = 0, device = 0, pid = 0;
+  uint64_t peak = 0;
+  std::vector<std::pair<uint64_t, uint64_t>> points; ///< (time, live bytes)
+  struct Buffer {
+    uint64_t begin, end, size, address, base; ///< base: live bytes below it
+    std::string op;                           ///< The allocating probe.
+    uint8_t source;
+  };
+  std::vector<Buffer> buffers;
+  uint64_t buffersLeftOut = 0;
+};
+
+/// How much the timeline keeps.
+struct TimelineOptions {
+  /// Up to this many records the timeline carries every record; above it,
+  /// per-lane time buckets instead.
+  uint64_t maxEvents = 200000;
+  /// Buckets per lane when the timeline is bucketed.
+  unsigned buckets = 4096;
+};
+
+/// The timeline of one Input.
+struct Timeline {
+  std::vector<std::pair<uint32_t, uint32_t>> sites; ///< (row, location idx).
+  /// In (run, device, pid, tid) order; events by begin, parents first.
+  std::vector<TimelineLane> lanes;
+  std::vector<MemoryLane> memory;
+  /// Per run, the earliest window begin (absolute ns): its time axis's 0.
+  std::vector<uint64_t> runOrigin;
+  uint64_t spanNs = 0; ///< The longest run's origin to its last window end.
+  uint64_t numEvents = 0;
+  bool bucketed = false;
+  bool anyCorrected = false; ///< Some event's duration was corrected.
+  uint64_t bucketNs = 1;
+  /// Indexes into Profile::events of the PMU events the timeline carries
+  /// (the runtime's own words are inputs to the figures, not counters).
+  std::vector<unsigned> shownEvents;
+};
+
+/// Reads `in`'s dumps a second time, after aggregation, walking records
+/// with their nesting, into `out` (sites point at `in.profile`'s rows).
+llvm::Error buildTimeline(const Input &in, const TimelineOptions &opts,
+                          Timeline &out);
+
+} // namespace report
+} // namespace tpuprof
+
+#endif // TPUPROF_REPORT_MODEL_TIMELINE_H
