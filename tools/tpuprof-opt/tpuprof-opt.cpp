@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tpuprof/passes/mlir/Passes.h"
-#include "tpuprof/passes/mlir/Pipelines.h"
+#include "tpuprof/CpuCompiler/Pipelines.h"
+#include "tpuprof/InitAllPasses.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"

@@ -8,19 +8,19 @@
 // the per-op table. `tpuprof-run model.so` runs a model tpuprof-compile
 // built (CompiledModel) the same way, profiled when the environment says so
 // (TPUPROF_ENABLE=1 or ENABLE_ALL_PROFILE=1). The stages live in libraries
-// other front-ends reuse: passes/mlir (Pipelines.h), ModelSource, ModelJit,
-// RunInputs, RunSession.
+// other front-ends reuse: lib/CpuCompiler (Pipelines.h) and lib/ModelRunner
+// (ModelSource, ModelJit, RunInputs, RunSession).
 //
 //===----------------------------------------------------------------------===//
 
-#include "CompiledModel.h"
-#include "ModelJit.h"
-#include "ModelSource.h"
-#include "PipelineFlags.h"
-#include "RunInputs.h"
-#include "RunSession.h"
+#include "tpuprof/ModelRunner/CompiledModel.h"
+#include "tpuprof/ModelRunner/ModelJit.h"
+#include "tpuprof/ModelRunner/ModelSource.h"
+#include "tpuprof/ModelRunner/PipelineFlags.h"
+#include "tpuprof/ModelRunner/RunInputs.h"
+#include "tpuprof/ModelRunner/RunSession.h"
 
-#include "tpuprof/passes/mlir/Pipelines.h"
+#include "tpuprof/CpuCompiler/Pipelines.h"
 #include "tpuprof/report/model/Correction.h"
 #include "tpuprof/report/views/Table.h"
 #include "tpuprof/tpuprof.h"
