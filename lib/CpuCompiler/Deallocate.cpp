@@ -1,4 +1,4 @@
-//===- Deallocate.cpp - --tpuprof-deallocate ------------------------------===//
+//===- Deallocate.cpp - --tpu-profile-deallocate --------------------------===//
 //
 // Upstream's deallocation pipeline, run only where it applies: it refuses
 // IR that already frees memory, and models written on buffers (upstream's
@@ -29,7 +29,7 @@ public:
     if (failed(parsePassPipeline("buffer-deallocation-pipeline,"
                                  "convert-bufferization-to-memref",
                                  pipeline)))
-      llvm::report_fatal_error("tpuprof-deallocate: bad pipeline");
+      llvm::report_fatal_error("tpu-profile-deallocate: bad pipeline");
   }
   DeallocatePass(const DeallocatePass &other)
       : TpuProfDeallocateBase(other), pipeline(other.pipeline) {}

@@ -1,4 +1,4 @@
-//===- FreeEarly.cpp - --tpuprof-free-early -------------------------------===//
+//===- FreeEarly.cpp - --tpu-profile-free-early ---------------------------===//
 //
 // Upstream's ownership-based deallocation frees a buffer at the end of the
 // block that owns it: every intermediate of a function stays live until the

@@ -1,4 +1,4 @@
-//===- LowerVectors.cpp - --tpuprof-lower-vectors -------------------------===//
+//===- LowerVectors.cpp - --tpu-profile-lower-vectors ---------------------===//
 //
 // The vector half of the optimizing pipeline, on buffers, in the stages the
 // upstream transform-dialect CPU examples use: hoist, approximate math,

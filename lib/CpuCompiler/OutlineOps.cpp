@@ -1,4 +1,4 @@
-//===- OutlineOps.cpp - --tpuprof-outline-ops -----------------------------===//
+//===- OutlineOps.cpp - --tpu-profile-outline-ops -------------------------===//
 //
 // Large functions become calls of functions of a few graph ops each, so
 // that the rest of the pipeline and LLVM see functions of bounded size and

@@ -28,7 +28,7 @@ namespace {
 /// cond_if or while_loop. include-apply-rescale lowers the tosa.apply_scale
 /// that rescale and shifted integer multiplies become.
 constexpr llvm::StringLiteral kTosaToTensors =
-    "tpuprof-outline-ops,"
+    "tpu-profile-outline-ops,"
     "func.func(tosa-optional-decompositions,tosa-infer-shapes,"
     "tosa-make-broadcastable,tosa-to-scf,tosa-to-linalg-named,tosa-to-linalg,"
     "tosa-to-arith{include-apply-rescale},tosa-to-tensor)";
@@ -42,17 +42,17 @@ constexpr llvm::StringLiteral kBufferize =
     "one-shot-bufferize{bufferize-function-boundaries "
     "function-boundary-type-conversion=identity-layout-map "
     "allow-return-allocs-from-loops},"
-    "tpu-profile-lower,tpuprof-deallocate,tpuprof-free-early,"
+    "tpu-profile-lower,tpu-profile-deallocate,tpu-profile-free-early,"
     "tpu-profile-lower";
 
 /// The optimizing middle: fuse elementwise producers into consumers (probes
 /// keep instrumented ops apart), tile and vectorize on tensors; after
 /// bufferization keep accumulators in registers and lower vector ops.
 constexpr llvm::StringLiteral kOptimizeTensors =
-    "func.func(linalg-fuse-elementwise-ops,tpuprof-tile-and-vectorize,"
+    "func.func(linalg-fuse-elementwise-ops,tpu-profile-tile-and-vectorize,"
     "canonicalize,cse),eliminate-empty-tensors";
 constexpr llvm::StringLiteral kOptimizeBuffers =
-    "func.func(tpuprof-lower-vectors),convert-vector-to-scf{full-unroll}";
+    "func.func(tpu-profile-lower-vectors),convert-vector-to-scf{full-unroll}";
 
 /// Whatever is left to LLVM: linalg ops not vectorized become loops, math
 /// functions without an LLVM intrinsic call libm (the JIT resolves it in the
@@ -262,16 +262,61 @@ llvm::Error tpuprof::checkLoweredToLLVM(ModuleOp module) {
                    "lowers this op to the LLVM dialect");
 }
 
-void tpuprof::registerTpuProfilePipelines() {
+namespace {
+
+/// Registers `create`'s pass under `oldName` too, the name it had before
+/// every tpuprof pass was named tpu-profile-*: the same pass with the same
+/// options, so that pipelines written with the old name keep working.
+void registerOldName(llvm::StringRef oldName,
+                     std::unique_ptr<Pass> (*create)()) {
+  std::string description =
+      ("Old name of --" + create()->getArgument()).str();
+  registerPassPipeline(
+      oldName, description,
+      [create](OpPassManager &pm, llvm::StringRef options,
+               llvm::function_ref<LogicalResult(const llvm::Twine &)>
+                   errorHandler) {
+        std::unique_ptr<Pass> pass = create();
+        if (failed(pass->initializeOptions(options, errorHandler)))
+          return failure();
+        pm.addPass(std::move(pass));
+        return success();
+      },
+      [](llvm::function_ref<void(const detail::PassOptions &)>) {});
+}
+
+} // namespace
+
+void tpuprof::registerTpuProfPipelines() {
   registerTpuProfCpuPasses();
-  PassPipelineRegistration<>(
-      kOptimizingPipeline,
+  constexpr llvm::StringLiteral optimizingSummary =
       "tpuprof-run's optimizing CPU lowering: TOSA/linalg on tensors to the "
-      "LLVM dialect, linalg ops tiled and vectorized, probes lowered",
+      "LLVM dialect, linalg ops tiled and vectorized, probes lowered";
+  constexpr llvm::StringLiteral naiveSummary =
+      "tpuprof-run's naive CPU lowering: TOSA/linalg on tensors to the LLVM "
+      "dialect, every linalg op a scalar loop nest, probes lowered";
+  PassPipelineRegistration<>(
+      kOptimizingPipeline, optimizingSummary,
       [](OpPassManager &pm) { buildCpuPipeline(pm, /*optimize=*/true); });
   PassPipelineRegistration<>(
-      kNaivePipeline,
-      "tpuprof-run's naive CPU lowering: TOSA/linalg on tensors to the LLVM "
-      "dialect, every linalg op a scalar loop nest, probes lowered",
+      kNaivePipeline, naiveSummary,
       [](OpPassManager &pm) { buildCpuPipeline(pm, /*optimize=*/false); });
+
+  // The names the pipelines and passes had before.
+  PassPipelineRegistration<>(
+      "tpuprof-cpu", "Old name of tpu-profile-cpu",
+      [](OpPassManager &pm) { buildCpuPipeline(pm, /*optimize=*/true); });
+  PassPipelineRegistration<>(
+      "tpuprof-cpu-naive", "Old name of tpu-profile-cpu-naive",
+      [](OpPassManager &pm) { buildCpuPipeline(pm, /*optimize=*/false); });
+  registerOldName("tpuprof-tile-and-vectorize",
+                  [] { return createTpuProfTileAndVectorize(); });
+  registerOldName("tpuprof-lower-vectors",
+                  [] { return createTpuProfLowerVectors(); });
+  registerOldName("tpuprof-outline-ops",
+                  [] { return createTpuProfOutlineOps(); });
+  registerOldName("tpuprof-deallocate",
+                  [] { return createTpuProfDeallocate(); });
+  registerOldName("tpuprof-free-early",
+                  [] { return createTpuProfFreeEarly(); });
 }

@@ -1,4 +1,4 @@
-//===- TileAndVectorize.cpp - --tpuprof-tile-and-vectorize ----------------===//
+//===- TileAndVectorize.cpp - --tpu-profile-tile-and-vectorize ------------===//
 //
 // Register-blocking tiles for linalg ops on tensors, then linalg::vectorize
 // on each tile. Three kinds of op get three shapes of tile:
@@ -6,7 +6,7 @@
 //  - contractions (matmul, batch_matmul, ...) whose right operand is
 //    contiguous along the output's columns: `rows x cols x 1`, rows up to
 //    8 (4 below AVX-512) and cols up to two vectors. The tile's accumulator
-//    stays in registers along the reduction loop once --tpuprof-lower-vectors
+//    stays in registers along the reduction loop once --tpu-profile-lower-vectors
 //    has hoisted its read and write; each step is one outer product;
 //  - 2-D convolutions and poolings (NHWC, NCHW): one output row of up to 8
 //    pixels x up to two vectors of channels, kernel row 1, so that upstream
@@ -244,7 +244,7 @@ int64_t iterationSpaceSize(linalg::LinalgOp op) {
 void TileAndVectorizePass::runOnOperation() {
   bits = vectorBits ? vectorBits : hostVectorBits();
   if (bits != 128 && bits != 256 && bits != 512) {
-    getOperation().emitError("tpuprof-tile-and-vectorize: vector-bits must be "
+    getOperation().emitError("tpu-profile-tile-and-vectorize: vector-bits must be "
                              "0, 128, 256 or 512, got ")
         << bits;
     return signalPassFailure();

@@ -387,7 +387,7 @@ void Instrumenter::instrumentLaunch(Launch &launch, AllocaInst *dimsSlot) {
   info.hash = d.hash;
   info.kind = TPUPROF_KIND_LAUNCH;
   ArrayRef<DimEmitter> dims;
-  if (options.mode > 0)
+  if (tpuprof_capture_has_dims(options.capture))
     dims = ArrayRef(d.dims).take_front(255);
   info.numDynDims = static_cast<uint8_t>(dims.size());
   uint32_t probe = addProbe(std::move(info));
@@ -562,7 +562,7 @@ bool Instrumenter::run() {
     // One stack slot for dims per function, at entry, so that probes in
     // loops do not grow the stack.
     size_t maxDims = 0;
-    if (options.mode > 0)
+    if (tpuprof_capture_has_dims(options.capture))
       for (const Launch &l : launches)
         maxDims = std::max(maxDims, std::min<size_t>(l.description.dims.size(),
                                                      255));
@@ -616,8 +616,9 @@ PreservedAnalyses TpuProfileInstrumentPass::run(Module &module,
     if (!parsed)
       return fail(toString(parsed.takeError()));
     opts = std::move(*parsed);
-  } else if (opts.mode > TPUPROF_MODE_MAX) {
-    return fail("-tpu-profile-mode must be 0, 1 or 2, got " + Twine(opts.mode));
+  } else if (opts.capture >= TPUPROF_CAPTURE_COUNT) {
+    return fail("-tpu-profile-capture must be 0, 1 or 2, got " +
+                Twine(opts.capture));
   }
   // Instrumenting twice would nest every probe in a copy of itself (opt
   // -passes=tpu-profile-instrument on top of the automatic run).

@@ -1,7 +1,7 @@
 //===- Options.cpp - -tpu-profile-* command-line options ------------------===//
 //
-// The pass's options are cl::opts so that both `opt -tpu-profile-mode=0` and
-// `clang -mllvm -tpu-profile-mode=0` reach them; they are read when the pass
+// The pass's options are cl::opts so that both `opt -tpu-profile-capture=0`
+// and `clang -mllvm -tpu-profile-capture=0` reach them; they are read when the pass
 // runs, not when the plugin registers it, because clang parses -mllvm
 // options after loading -fpass-plugin libraries.
 //
@@ -19,11 +19,16 @@ namespace {
 
 cl::OptionCategory category("tpu-profile-instrument (LLVM) options");
 
-cl::opt<unsigned> modeOpt(
-    "tpu-profile-mode",
-    cl::desc("What launch probes capture: 0 timing only; 1 and 2 also the "
-             "dynamic launch arguments (grid/block dims, thread count)"),
-    cl::init(1), cl::cat(category));
+cl::opt<unsigned> captureOpt(
+    "tpu-profile-capture",
+    cl::desc("What launch probes capture (format.h's tpuprof_capture): 0 "
+             "times only; 1 and 2 also the dynamic launch arguments "
+             "(grid/block dims, thread count)"),
+    cl::init(TPUPROF_CAPTURE_DEFAULT), cl::cat(category));
+
+cl::opt<unsigned> modeOpt("tpu-profile-mode",
+                          cl::desc("Old name of -tpu-profile-capture"),
+                          cl::init(TPUPROF_CAPTURE_DEFAULT), cl::cat(category));
 
 cl::list<std::string> launchOpt(
     "tpu-profile-launch",
@@ -60,12 +65,18 @@ cl::opt<bool> autoOpt(
 } // namespace
 
 Expected<InstrumentOptions> tpuprof::llvmpass::optionsFromCommandLine() {
-  if (modeOpt > 2)
+  // The option the user wrote, named in its error.
+  cl::opt<unsigned> &captureLevel =
+      captureOpt.getNumOccurrences() || !modeOpt.getNumOccurrences()
+          ? captureOpt
+          : modeOpt;
+  if (captureLevel >= TPUPROF_CAPTURE_COUNT)
     return createStringError(inconvertibleErrorCode(),
-                             "-tpu-profile-mode must be 0, 1 or 2, got " +
-                                 Twine(modeOpt.getValue()));
+                             "-" + captureLevel.ArgStr +
+                                 " must be 0, 1 or 2, got " +
+                                 Twine(captureLevel.getValue()));
   InstrumentOptions options;
-  options.mode = modeOpt;
+  options.capture = captureLevel;
   options.annotateOnly = annotateOnlyOpt;
   options.memory = memoryOpt;
   options.launchPatterns.assign(launchOpt.begin(), launchOpt.end());

@@ -19,8 +19,8 @@ using namespace mlir;
 
 void tpuprof::run::registerModelPasses() {
   registerAllPasses();
-  tpuprof::registerTpuProfilePasses();
-  tpuprof::registerTpuProfilePipelines();
+  tpuprof::registerTpuProfPasses();
+  tpuprof::registerTpuProfPipelines();
 }
 
 llvm::Expected<tpuprof::run::ModelSource>

@@ -14,10 +14,10 @@ namespace {
 cl::opt<std::string> pipeline(
     "pipeline",
     cl::desc("Lowering pipeline run after instrumentation, replacing the "
-             "built-in tpuprof-cpu (tiled and vectorized): a pass pipeline, "
+             "built-in tpu-profile-cpu (tiled and vectorized): a pass pipeline, "
              "'a,b' or 'builtin.module(a,b)', that runs tpu-profile-lower "
              "(with probes) and lowers to the LLVM dialect; "
-             "'tpuprof-cpu-naive' is the built-in one with scalar loops"),
+             "'tpu-profile-cpu-naive' is the built-in one with scalar loops"),
     cl::value_desc("PIPELINE"), cl::cat(tpuprof::run::pipelineCategory()));
 cl::opt<unsigned> optLevel(
     "opt-level",

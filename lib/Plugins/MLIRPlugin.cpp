@@ -1,7 +1,7 @@
 //===- MLIRPlugin.cpp - tpuprof as an mlir-opt pass and dialect plugin ----===//
 //
 //   mlir-opt --load-pass-plugin=TpuProfileMLIRPlugin.so \
-//            --pass-pipeline='builtin.module(tpu-profile-instrument,tpuprof-cpu)'
+//            --pass-pipeline='builtin.module(tpu-profile-instrument,tpu-profile-cpu)'
 //   mlir-opt --load-dialect-plugin=TpuProfileMLIRPlugin.so  (to read probes)
 //
 // MLIR itself comes from the host tool, which exports its symbols.
@@ -19,8 +19,8 @@ extern "C" LLVM_ATTRIBUTE_WEAK mlir::PassPluginLibraryInfo
 mlirGetPassPluginInfo() {
   return {MLIR_PLUGIN_API_VERSION, "TpuProfile", LLVM_VERSION_STRING,
           []() {
-            tpuprof::registerTpuProfilePasses();
-            tpuprof::registerTpuProfilePipelines();
+            tpuprof::registerTpuProfPasses();
+            tpuprof::registerTpuProfPipelines();
           }};
 }
 

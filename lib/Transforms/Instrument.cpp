@@ -149,6 +149,9 @@ private:
 
   SmallVector<llvm::GlobPattern> includeGlobs, excludeGlobs;
   bool includeDefault = true;
+  /// What the probes capture (tpuprof_capture): `capture`, or `mode`, its
+  /// old name, when only that one differs from the default.
+  unsigned captureLevel = TPUPROF_CAPTURE_DEFAULT;
 };
 
 bool TpuProfileInstrumentPass::parseSelection() {
@@ -225,7 +228,9 @@ ProbeEntry TpuProfileInstrumentPass::describe(Operation *op, OpHasher &hasher,
   if (isNew)
     cost->second = {estimateFlops(op), estimateBytes(op)};
   std::tie(entry.flops, entry.bytes) = cost->second;
-  entry.dynDims = mode == 0 ? 0 : countDynamicDims(op->getOperandTypes());
+  entry.dynDims = tpuprof_capture_has_dims(captureLevel)
+                      ? countDynamicDims(op->getOperandTypes())
+                      : 0;
   // Where the outputs are: a destination-style op writes its trailing init
   // operands (linalg on memrefs has no results at all), any other op its
   // results.
@@ -327,12 +332,18 @@ void TpuProfileInstrumentPass::writeManifest(ArrayRef<ProbeEntry> probes) {
 
 void TpuProfileInstrumentPass::runOnOperation() {
   ModuleOp module = getOperation();
-  if (mode > TPUPROF_MODE_MAX) {
-    emitError(module.getLoc())
-        << "tpu-profile-instrument: option 'mode' must be 0, 1 or 2, got "
-        << static_cast<unsigned>(mode);
-    return signalPassFailure();
+  // Options are checked in the order they are listed; the error names the
+  // one the user wrote.
+  for (auto [name, value] : {std::pair<StringRef, unsigned>("capture", capture),
+                             std::pair<StringRef, unsigned>("mode", mode)}) {
+    if (value >= TPUPROF_CAPTURE_COUNT) {
+      emitError(module.getLoc())
+          << "tpu-profile-instrument: option '" << name
+          << "' must be 0, 1 or 2, got " << value;
+      return signalPassFailure();
+    }
   }
+  captureLevel = capture != TPUPROF_CAPTURE_DEFAULT ? capture : mode;
   if (!parseSelection())
     return signalPassFailure();
   if (!module.getOps<ProbesOp>().empty() || module->hasAttr(kProbesAttrName)) {

@@ -17,8 +17,8 @@
 
 int main(int argc, char **argv) {
   mlir::registerAllPasses();
-  tpuprof::registerTpuProfilePasses();
-  tpuprof::registerTpuProfilePipelines();
+  tpuprof::registerTpuProfPasses();
+  tpuprof::registerTpuProfPipelines();
 
   mlir::DialectRegistry registry;
   mlir::registerAllDialects(registry);

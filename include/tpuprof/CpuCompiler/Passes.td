@@ -1,19 +1,21 @@
-//===- CpuPasses.td - The optimizing CPU pipeline's passes -*- tablegen -*-===//
+//===- Passes.td - The CPU pipelines' passes ---------------*- tablegen -*-===//
 //
-// The two passes the optimizing built-in pipeline (tpuprof-cpu) adds to
-// upstream's: one tiles and vectorizes linalg ops on tensors, one lowers the
-// vector ops that produces to what convert-vector-to-llvm turns into fast
-// code. docs/passes.md, "Built-in pipelines", shows where they run.
+// The passes the built-in pipelines add to upstream's. Two are the
+// optimizing pipeline's (tpu-profile-cpu): one tiles and vectorizes linalg
+// ops on tensors, one lowers the vector ops that produces to what
+// convert-vector-to-llvm turns into fast code. docs/passes.md, "Built-in
+// pipelines", shows where they run. Each pass also answers to its earlier
+// name, `tpuprof-<name>` (Pipelines.cpp).
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TPUPROF_CPU_PASSES_TD
-#define TPUPROF_CPU_PASSES_TD
+#ifndef TPUPROF_CPUCOMPILER_PASSES_TD
+#define TPUPROF_CPUCOMPILER_PASSES_TD
 
 include "mlir/Pass/PassBase.td"
 
 def TpuProfTileAndVectorize
-    : Pass<"tpuprof-tile-and-vectorize", "::mlir::func::FuncOp"> {
+    : Pass<"tpu-profile-tile-and-vectorize", "::mlir::func::FuncOp"> {
   let summary = "Tile linalg ops into register-sized blocks and vectorize them";
   let description = [{
     For each linalg op of static shape: folds a 2-D `linalg.transpose` feeding
@@ -42,7 +44,7 @@ def TpuProfTileAndVectorize
 }
 
 def TpuProfLowerVectors
-    : Pass<"tpuprof-lower-vectors", "::mlir::func::FuncOp"> {
+    : Pass<"tpu-profile-lower-vectors", "::mlir::func::FuncOp"> {
   let summary = "Keep accumulators in registers and lower vector ops for the CPU";
   let description = [{
     Runs after bufferization. Hoists loop-invariant code and the reads and
@@ -60,7 +62,7 @@ def TpuProfLowerVectors
   ];
 }
 
-def TpuProfOutlineOps : Pass<"tpuprof-outline-ops", "::mlir::ModuleOp"> {
+def TpuProfOutlineOps : Pass<"tpu-profile-outline-ops", "::mlir::ModuleOp"> {
   let summary = "Split large functions into functions of ~100 graph ops";
   let description = [{
     In a function whose body holds more than `min-ops` graph ops (TOSA ops
@@ -88,7 +90,7 @@ def TpuProfOutlineOps : Pass<"tpuprof-outline-ops", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::func::FuncDialect"];
 }
 
-def TpuProfDeallocate : Pass<"tpuprof-deallocate", "::mlir::ModuleOp"> {
+def TpuProfDeallocate : Pass<"tpu-profile-deallocate", "::mlir::ModuleOp"> {
   let summary = "Free every buffer, unless the model frees its own";
   let description = [{
     Runs `buffer-deallocation-pipeline` and `convert-bufferization-to-memref`
@@ -99,17 +101,17 @@ def TpuProfDeallocate : Pass<"tpuprof-deallocate", "::mlir::ModuleOp"> {
   }];
 }
 
-def TpuProfFreeEarly : Pass<"tpuprof-free-early", "::mlir::ModuleOp"> {
+def TpuProfFreeEarly : Pass<"tpu-profile-free-early", "::mlir::ModuleOp"> {
   let summary = "Free each buffer right after its last use";
   let description = [{
     Moves every unconditional `memref.dealloc` of a buffer allocated in the
     same block to right after the buffer's last use in that block (uses of
-    memrefs derived from it included). Run it after `tpuprof-deallocate` (the buffer deallocation
-    pipeline), which frees buffers at the end of their block: live bytes and
+    memrefs derived from it included). Run it after `tpu-profile-deallocate` (the buffer
+    deallocation pipeline), which frees buffers at the end of their block: live bytes and
     peaks then follow the program, and a buffer dies in the op that reads it
     last. A buffer used outside its block keeps its dealloc where it is.
   }];
   let dependentDialects = ["::mlir::memref::MemRefDialect"];
 }
 
-#endif // TPUPROF_CPU_PASSES_TD
+#endif // TPUPROF_CPUCOMPILER_PASSES_TD

@@ -27,8 +27,8 @@ namespace tpuprof {
 /// arith, math, scf) to the LLVM dialect, with `tpu-profile-lower` after
 /// bufferization. The first tiles and vectorizes linalg ops for the host
 /// CPU; the second lowers every linalg op to scalar loops.
-inline constexpr llvm::StringLiteral kOptimizingPipeline = "tpuprof-cpu";
-inline constexpr llvm::StringLiteral kNaivePipeline = "tpuprof-cpu-naive";
+inline constexpr llvm::StringLiteral kOptimizingPipeline = "tpu-profile-cpu";
+inline constexpr llvm::StringLiteral kNaivePipeline = "tpu-profile-cpu-naive";
 
 /// Adds the built-in lowering to `pm` (anchored on builtin.module).
 void buildCpuPipeline(mlir::OpPassManager &pm, bool optimize);
@@ -41,7 +41,7 @@ struct ModelPipelineOptions {
   /// A pass pipeline replacing the built-in lowering, in either spelling:
   /// `builtin.module(a,b)` or `a,b`. None: the built-in one.
   std::optional<std::string> customPipeline;
-  /// The built-in pipeline: optimizing (tpuprof-cpu) or naive.
+  /// The built-in pipeline: optimizing (tpu-profile-cpu) or naive.
   bool optimize = true;
 };
 
@@ -72,8 +72,12 @@ void eraseUnreachableSymbols(mlir::ModuleOp module,
 llvm::Error checkLoweredToLLVM(mlir::ModuleOp module);
 
 /// Registers the built-in pipelines and the passes they use beyond
-/// upstream's (--tpuprof-tile-and-vectorize, --tpuprof-lower-vectors).
-void registerTpuProfilePipelines();
+/// upstream's (--tpu-profile-tile-and-vectorize, ...), each also under its
+/// earlier name (tpuprof-cpu, --tpuprof-tile-and-vectorize, ...).
+void registerTpuProfPipelines();
+
+/// Old name of registerTpuProfPipelines().
+inline void registerTpuProfilePipelines() { registerTpuProfPipelines(); }
 
 } // namespace tpuprof
 

@@ -10,6 +10,8 @@
 #ifndef TPUPROF_LLVMPASS_INSTRUMENT_H
 #define TPUPROF_LLVMPASS_INSTRUMENT_H
 
+#include "tpuprof/format.h"
+
 #include "llvm/IR/PassManager.h"
 #include "llvm/Support/Error.h"
 
@@ -23,9 +25,10 @@ namespace llvmpass {
 /// line options by optionsFromCommandLine(); tests and embedders may fill it
 /// directly.
 struct InstrumentOptions {
-  /// 0: timing only; 1 and 2: also record dynamic launch arguments (grid and
-  /// block dims, thread counts, integer arguments) through the probe's dims.
-  unsigned mode = 1;
+  /// What probes capture (tpuprof_capture): 0 times only; 1 and 2 also the
+  /// dynamic launch arguments (grid and block dims, thread counts, integer
+  /// arguments) through the probe's dims.
+  unsigned capture = TPUPROF_CAPTURE_DEFAULT;
   /// Instrument annotated functions only, no launch calls.
   bool annotateOnly = false;
   /// Wrap allocation calls in instrumented functions and launch regions
@@ -37,7 +40,8 @@ struct InstrumentOptions {
   std::string launchFile;
 };
 
-/// Reads the -tpu-profile-* options. Errors (bad mode, unreadable file) are
+/// Reads the -tpu-profile-* options. Errors (bad capture level, unreadable
+/// file) are
 /// one line each, without a trailing newline or prefix.
 llvm::Expected<InstrumentOptions> optionsFromCommandLine();
 

@@ -9,6 +9,7 @@
 #define TPUPROF_TRANSFORMS_PASSES_H
 
 #include "tpuprof/Dialect/Probe/ProbeDialect.h"
+#include "tpuprof/format.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"

@@ -32,7 +32,7 @@ def TpuProfileInstrument : Pass<"tpu-profile-instrument", "::mlir::ModuleOp"> {
 
     Example:
     ```
-    tpuprof-opt model.mlir --tpu-profile-instrument="exclude=tosa.reshape mode=1"
+    tpuprof-opt model.mlir --tpu-profile-instrument="exclude=tosa.reshape capture=1"
     ```
   }];
   let options = [
@@ -42,9 +42,13 @@ def TpuProfileInstrument : Pass<"tpu-profile-instrument", "::mlir::ModuleOp"> {
       "adds the default selection">,
     ListOption<"exclude", "exclude", "std::string",
       "Op-name globs never to instrument (e.g. 'tosa.reshape', 'top.*')">,
-    Option<"mode", "mode", "unsigned", /*default=*/"1",
-      "What probes capture: 0 timing only; 1 also the runtime values of "
-      "dynamic dimensions; 2 everything (same as 1 for graph ops)">,
+    Option<"capture", "capture", "unsigned",
+      /*default=*/"TPUPROF_CAPTURE_DEFAULT",
+      "What probes capture (format.h's tpuprof_capture): 0 times only; 1 "
+      "also the runtime values of dynamic dimensions; 2 everything (same as "
+      "1 for graph ops)">,
+    Option<"mode", "mode", "unsigned", /*default=*/"TPUPROF_CAPTURE_DEFAULT",
+      "Old name of capture">,
     Option<"manifest", "manifest", "std::string", /*default=*/"\"\"",
       "Also write the probe table as JSON to this file (for tools)">,
     Option<"probeConstants", "probe-constants", "bool", /*default=*/"false",
