@@ -1,7 +1,7 @@
 //===- tpuprof/LLVMPass/Hash.h - Stable hash of LLVM probes -----*- C++ -*-===//
 //
-// The op hash of design.md for the probes the LLVM pass creates, defined
-// exactly in docs/hash.md ("LLVM launch and function probes"): it depends on
+// The op hash of the probes the LLVM pass creates, defined exactly in
+// docs/hash.md ("LLVM launch and function probes"): it depends on
 // symbols, argument types and constant arguments only — never on pointers,
 // value names or source locations.
 //
