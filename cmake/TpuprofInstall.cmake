@@ -86,11 +86,19 @@ if(TPUPROF_ENABLE_MLIR)
     INCLUDES DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}")
   install(EXPORT tpuprofMLIRTargets NAMESPACE tpuprof::
     DESTINATION "${tpuprof_cmake_dir}")
-  install(DIRECTORY
-    ${TPUPROF_SOURCE_DIR}/include/tpuprof/passes/mlir
-    ${TPUPROF_BINARY_DIR}/include/tpuprof/passes/mlir
-    DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}/tpuprof/passes"
-    FILES_MATCHING PATTERN "*.h" PATTERN "*.h.inc" PATTERN "CMakeFiles" EXCLUDE)
+  foreach(dir Dialect/Probe Transforms Conversion)
+    get_filename_component(parent "${dir}" DIRECTORY)
+    install(DIRECTORY
+      ${TPUPROF_SOURCE_DIR}/include/tpuprof/${dir}
+      ${TPUPROF_BINARY_DIR}/include/tpuprof/${dir}
+      DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}/tpuprof/${parent}"
+      FILES_MATCHING PATTERN "*.h" PATTERN "*.h.inc" PATTERN "CMakeFiles" EXCLUDE)
+  endforeach()
+  # tpuprof/passes/mlir/Passes.h: the include path of earlier versions.
+  install(FILES ${TPUPROF_SOURCE_DIR}/include/tpuprof/InitAllPasses.h
+    DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}/tpuprof")
+  install(FILES ${TPUPROF_SOURCE_DIR}/include/tpuprof/passes/mlir/Passes.h
+    DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}/tpuprof/passes/mlir")
   install(TARGETS TpuProfilePlugin TpuProfileMLIRPlugin
     LIBRARY DESTINATION "${CMAKE_INSTALL_LIBDIR}")
 endif()

@@ -3,7 +3,7 @@
 //   tpuprof-annotate IR_FILE -o OUT DUMP...     (or: tpuprof-report annotate)
 //
 // An .mlir IR_FILE is parsed, each op's hash is recomputed with the pass's own
-// code (tpuprof/passes/mlir/OpHash.h), and every op that has rows in the dumps
+// code (tpuprof/Transforms/OpHash.h), and every op that has rows in the dumps
 // gets a `tpuprof.stats` dictionary attribute; the module is printed back, so
 // it still parses with tpuprof-opt and mlir-opt (the hash ignores tpuprof.*
 // attributes, so annotating does not change it). Any other IR_FILE (C, C++,
@@ -12,8 +12,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tpuprof/passes/mlir/OpHash.h"
-#include "tpuprof/passes/mlir/Passes.h"
+#include "tpuprof/Dialect/Probe/ProbeDialect.h"
+#include "tpuprof/Transforms/OpHash.h"
 #include "tpuprof/report/model/EventNames.h"
 #include "tpuprof/report/model/Load.h"
 #include "tpuprof/report/views/Listing.h"

@@ -9,12 +9,12 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ModelExports.h"
-#include "ModelHeader.h"
-#include "NativeCode.h"
+#include "tpuprof/ModelRunner/ModelExports.h"
+#include "tpuprof/ModelRunner/ModelHeader.h"
+#include "tpuprof/ModelRunner/NativeCode.h"
 
-#include "ModelSource.h"
-#include "PipelineFlags.h"
+#include "tpuprof/ModelRunner/ModelSource.h"
+#include "tpuprof/ModelRunner/PipelineFlags.h"
 
 #include "tpuprof/tpuprof.h"
 

@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tpuprof/passes/mlir/Passes.h"
-#include "tpuprof/passes/mlir/Pipelines.h"
+#include "tpuprof/CpuCompiler/Pipelines.h"
+#include "tpuprof/InitAllPasses.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
@@ -17,8 +17,8 @@
 
 int main(int argc, char **argv) {
   mlir::registerAllPasses();
-  tpuprof::registerTpuProfilePasses();
-  tpuprof::registerTpuProfilePipelines();
+  tpuprof::registerTpuProfPasses();
+  tpuprof::registerTpuProfPipelines();
 
   mlir::DialectRegistry registry;
   mlir::registerAllDialects(registry);

@@ -2,26 +2,27 @@
 //
 // The main job: `tpuprof-run model.mlir` keeps what the entry function
 // reaches, instruments it with --tpu-profile-instrument, lowers it with the
-// built-in CPU pipeline (tpuprof-cpu, or --pipeline), JIT-compiles it with
+// built-in CPU pipeline (tpu-profile-cpu, or --pipeline), JIT-compiles it with
 // MLIR's ExecutionEngine, calls the entry --warmup + --repeat times with one
 // profiling window around the --repeat calls, writes the dump and prints
 // the per-op table. `tpuprof-run model.so` runs a model tpuprof-compile
 // built (CompiledModel) the same way, profiled when the environment says so
 // (TPUPROF_ENABLE=1 or ENABLE_ALL_PROFILE=1). The stages live in libraries
-// other front-ends reuse: passes/mlir (Pipelines.h), ModelSource, ModelJit,
-// RunInputs, RunSession.
+// other front-ends reuse: lib/CpuCompiler (Pipelines.h) and lib/ModelRunner
+// (ModelSource, ModelJit, RunInputs, RunSession).
 //
 //===----------------------------------------------------------------------===//
 
-#include "CompiledModel.h"
-#include "ModelJit.h"
-#include "ModelSource.h"
-#include "PipelineFlags.h"
-#include "RunInputs.h"
-#include "RunSession.h"
+#include "tpuprof/ModelRunner/CompiledModel.h"
+#include "tpuprof/ModelRunner/ModelJit.h"
+#include "tpuprof/ModelRunner/ModelSource.h"
+#include "tpuprof/ModelRunner/PipelineFlags.h"
+#include "tpuprof/ModelRunner/RunInputs.h"
+#include "tpuprof/ModelRunner/RunSession.h"
 
-#include "tpuprof/passes/mlir/Pipelines.h"
+#include "tpuprof/CpuCompiler/Pipelines.h"
 #include "tpuprof/report/model/Correction.h"
+#include "tpuprof/format.h"
 #include "tpuprof/report/views/Table.h"
 #include "tpuprof/tpuprof.h"
 
@@ -62,10 +63,29 @@ cl::opt<unsigned> repeat("repeat", cl::desc("Profiled calls of the entry"),
 cl::opt<unsigned> warmup("warmup",
                          cl::desc("Calls before profiling starts"),
                          cl::init(1), cl::cat(category));
-cl::opt<unsigned> mode("mode", cl::desc("Runtime mode: 0 timing, 1 counters "
-                                        "and shapes, 2 detailed (default: "
-                                        "$TPUPROF_MODE or $PROFILE_MODE, else 0)"),
-                       cl::cat(category));
+/// The run-time modes, "0 timing, 1 counters, 2 detailed" (format.h).
+std::string modeNames() {
+  std::string names;
+  for (unsigned m = 0; m < TPUPROF_MODE_COUNT; ++m)
+    names += (m ? ", " : "") + std::to_string(m) + " " + tpuprof_mode_name(m);
+  return names;
+}
+
+/// "0, 1 or 2": the valid values of --mode.
+std::string modeRange() {
+  std::string range;
+  for (unsigned m = 0; m < TPUPROF_MODE_COUNT; ++m)
+    range += (m == 0                      ? ""
+              : m + 1 == TPUPROF_MODE_COUNT ? " or "
+                                            : ", ") +
+             std::to_string(m);
+  return range;
+}
+
+const std::string modeHelp =
+    "Runtime mode: " + modeNames() +
+    " (default: $TPUPROF_MODE or $PROFILE_MODE, else 0)";
+cl::opt<unsigned> mode("mode", cl::desc(modeHelp), cl::cat(category));
 cl::opt<bool> memory(
     "memory",
     cl::desc("Track memory: record every buffer the model allocates and "
@@ -154,7 +174,10 @@ unsigned runtimeMode() {
     llvm::StringRef value = getenv(name) ? getenv(name) : "";
     unsigned parsed;
     if (!value.empty())
-      return value.trim().getAsInteger(0, parsed) || parsed > 2 ? 0 : parsed;
+      return value.trim().getAsInteger(0, parsed) ||
+                     parsed >= TPUPROF_MODE_COUNT
+                 ? 0
+                 : parsed;
   }
   return 0;
 }
@@ -289,8 +312,8 @@ int main(int argc, char **argv) {
       "tpuprof-run: instrument an MLIR model, run it on the CPU and print "
       "the per-op profile; or run a model tpuprof-compile built (MODEL.so), "
       "profiled under TPUPROF_ENABLE=1 or ENABLE_ALL_PROFILE=1\n");
-  if (mode.getNumOccurrences() && mode > 2)
-    return fail("--mode must be 0, 1 or 2, got " + llvm::Twine(mode));
+  if (mode.getNumOccurrences() && mode >= TPUPROF_MODE_COUNT)
+    return fail("--mode must be " + modeRange() + ", got " + llvm::Twine(mode));
   tpuprof::ModelPipelineOptions pipelineOptions;
   unsigned optLevel;
   if (llvm::Error err = tpuprof::run::readPipelineFlags(pipelineOptions, optLevel))

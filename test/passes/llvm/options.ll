@@ -7,12 +7,14 @@
 ; RUN: printf '# launch functions\nmy_launch_a   # C\n\nrt::*\n' > %t.globs
 ; RUN: opt -load-pass-plugin=%tpuprof_plugin -passes=tpu-profile-instrument -tpu-profile-launch-file=%t.globs -S %s | FileCheck %s --check-prefix=FILE
 ; RUN: opt -load-pass-plugin=%tpuprof_plugin -passes=tpu-profile-instrument -tpu-profile-mode=0 -S %s | FileCheck %s --check-prefix=MODE0
+; RUN: opt -load-pass-plugin=%tpuprof_plugin -passes=tpu-profile-instrument -tpu-profile-capture=0 -S %s | FileCheck %s --check-prefix=MODE0
 ; RUN: opt -load-pass-plugin=%tpuprof_plugin -passes='default<O0>' -S %s | FileCheck %s --check-prefix=AUTO
 ; RUN: opt -load-pass-plugin=%tpuprof_plugin -passes='default<O2>' -S %s | FileCheck %s --check-prefix=AUTO
 ; RUN: opt -load-pass-plugin=%tpuprof_plugin -passes='default<O2>' -tpu-profile-auto=false -S %s | FileCheck %s --check-prefix=NOAUTO
 ; RUN: opt -load-pass-plugin=%tpuprof_plugin -passes='tpu-profile-instrument,tpu-profile-instrument' -S %s | FileCheck %s --check-prefix=ONCE
 
 ; RUN: not opt -load-pass-plugin=%tpuprof_plugin -passes=tpu-profile-instrument -tpu-profile-mode=3 -disable-output %s 2>&1 | FileCheck %s --check-prefix=ERR-MODE
+; RUN: not opt -load-pass-plugin=%tpuprof_plugin -passes=tpu-profile-instrument -tpu-profile-capture=3 -disable-output %s 2>&1 | FileCheck %s --check-prefix=ERR-CAPTURE
 ; RUN: not opt -load-pass-plugin=%tpuprof_plugin -passes=tpu-profile-instrument -tpu-profile-launch='launch[' -disable-output %s 2>&1 | FileCheck %s --check-prefix=ERR-GLOB
 ; RUN: not opt -load-pass-plugin=%tpuprof_plugin -passes=tpu-profile-instrument -tpu-profile-launch-file=%t.missing -disable-output %s 2>&1 | FileCheck %s --check-prefix=ERR-FILE
 ; RUN: printf 'ok\n[bad\n' > %t.badglobs
@@ -20,6 +22,8 @@
 
 ; ERR-MODE: error: tpu-profile-instrument: -tpu-profile-mode must be 0, 1 or 2, got 3
 ; ERR-MODE-NOT: error
+; ERR-CAPTURE: error: tpu-profile-instrument: -tpu-profile-capture must be 0, 1 or 2, got 3
+; ERR-CAPTURE-NOT: error
 ; ERR-GLOB: error: tpu-profile-instrument: bad launch pattern 'launch[' in -tpu-profile-launch: invalid glob pattern, unmatched '['
 ; ERR-FILE: error: tpu-profile-instrument: cannot read -tpu-profile-launch-file '{{.*}}.missing': {{[Nn]}}o such file or directory
 ; ERR-FILEGLOB: error: tpu-profile-instrument: bad launch pattern '[bad' at {{.*}}.badglobs:2: invalid glob pattern, unmatched '['

@@ -1,5 +1,6 @@
 // RUN: tpuprof-opt %s --split-input-file --tpu-profile-instrument | FileCheck %s
 // RUN: tpuprof-opt %s --split-input-file --tpu-profile-instrument=mode=0 | FileCheck %s --check-prefix=MODE0
+// RUN: tpuprof-opt %s --split-input-file --tpu-profile-instrument=capture=0 | FileCheck %s --check-prefix=MODE0
 
 // Dynamic dimensions show as '?' in the shapes and are counted in dyn_dims
 // (captured at run time) except in mode 0. FLOPs and bytes are unknown (0).

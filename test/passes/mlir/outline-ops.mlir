@@ -1,4 +1,5 @@
-// RUN: tpuprof-opt %s --split-input-file --tpu-profile-instrument --tpuprof-outline-ops='min-ops=2 ops-per-function=2' | FileCheck %s
+// RUN: tpuprof-opt %s --split-input-file --tpu-profile-instrument --tpu-profile-outline-ops='min-ops=2 ops-per-function=2' | FileCheck %s
+// The pass's old name stays registered:
 // RUN: tpuprof-opt %s --split-input-file --tpuprof-outline-ops | FileCheck %s --check-prefix=SMALL
 
 // Three graph ops, more than min-ops: functions of two graph ops each, in

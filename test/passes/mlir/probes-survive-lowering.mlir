@@ -1,4 +1,4 @@
-// "Probes must measure the op" (design.md): after the whole CPU lowering of
+// Probes measure the op (docs/probes.md): after the whole CPU lowering of
 // tpuprof-run, naive or optimizing, the code between an op's begin and end
 // calls is that op's computation and nothing else.
 //
@@ -7,15 +7,15 @@
 // RUN: tpuprof-opt %s --split-input-file --pass-pipeline='builtin.module(tpu-profile-instrument,func.func(tosa-optional-decompositions,tosa-infer-shapes,tosa-make-broadcastable,tosa-to-scf,tosa-to-linalg-named,tosa-to-linalg,tosa-to-arith{include-apply-rescale},tosa-to-tensor),one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map allow-return-allocs-from-loops},tpu-profile-lower)' | FileCheck %s --check-prefix=BUF
 // Down to the LLVM dialect with the naive and the optimizing pipelines
 // (whose vectors are as wide as the host's: the checks name no width):
-// RUN: tpuprof-opt %s --split-input-file --pass-pipeline='builtin.module(tpu-profile-instrument,tpuprof-cpu-naive)' | FileCheck %s --check-prefix=LLVM
-// RUN: tpuprof-opt %s --split-input-file --pass-pipeline='builtin.module(tpu-profile-instrument,tpuprof-cpu)' | FileCheck %s --check-prefix=OPT
+// RUN: tpuprof-opt %s --split-input-file --pass-pipeline='builtin.module(tpu-profile-instrument,tpu-profile-cpu-naive)' | FileCheck %s --check-prefix=LLVM
+// RUN: tpuprof-opt %s --split-input-file --pass-pipeline='builtin.module(tpu-profile-instrument,tpu-profile-cpu)' | FileCheck %s --check-prefix=OPT
 // Fusion barrier: instrumented elementwise ops stay apart; without probes
 // the same input fuses (so the FUSE checks can fail). The same through the
 // optimizing pipeline's fusion, tiling and vectorization:
 // RUN: tpuprof-opt %s --split-input-file --tpu-profile-instrument --linalg-fuse-elementwise-ops | FileCheck %s --check-prefix=FUSE
 // RUN: tpuprof-opt %s --split-input-file --linalg-fuse-elementwise-ops | FileCheck %s --check-prefix=NOFUSE
-// RUN: tpuprof-opt %s --split-input-file --pass-pipeline='builtin.module(tpu-profile-instrument,func.func(linalg-fuse-elementwise-ops,tpuprof-tile-and-vectorize{vector-bits=256},canonicalize))' | FileCheck %s --check-prefix=VFUSE
-// RUN: tpuprof-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(linalg-fuse-elementwise-ops,tpuprof-tile-and-vectorize{vector-bits=256},canonicalize))' | FileCheck %s --check-prefix=VNOFUSE
+// RUN: tpuprof-opt %s --split-input-file --pass-pipeline='builtin.module(tpu-profile-instrument,func.func(linalg-fuse-elementwise-ops,tpu-profile-tile-and-vectorize{vector-bits=256},canonicalize))' | FileCheck %s --check-prefix=VFUSE
+// RUN: tpuprof-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(linalg-fuse-elementwise-ops,tpu-profile-tile-and-vectorize{vector-bits=256},canonicalize))' | FileCheck %s --check-prefix=VNOFUSE
 // Canonicalization, CSE and loop-invariant code motion after instrumentation
 // neither merge, nor drop, nor hoist instrumented ops; without probes they do.
 // RUN: tpuprof-opt %s --split-input-file --tpu-profile-instrument --canonicalize --cse --loop-invariant-code-motion | FileCheck %s --check-prefix=CANON
@@ -121,7 +121,7 @@
 // LLVM: llvm.fmul
 // LLVM-NEXT: llvm.fadd
 // LLVM-NOT: llvm.call @__tpuprof_{{begin|end}}
-// The exp's buffer dies here, its last reader (tpuprof-free-early).
+// The exp's buffer dies here, its last reader (tpu-profile-free-early).
 // LLVM: llvm.call @free
 // LLVM-NOT: llvm.call @__tpuprof_{{begin|end}}
 // LLVM: llvm.call @__tpuprof_end_guard(%[[C1]]) : (i32) -> ()

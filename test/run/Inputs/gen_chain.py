@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Prints a model whose @main chains N TOSA ops (add, mul, clamp, matmul on
 8x8 tensors, weights as arguments): more graph ops than a function keeps
-together (tpuprof-outline-ops splits it into functions)."""
+together (tpu-profile-outline-ops splits it into functions)."""
 import sys
 
 n = int(sys.argv[1])

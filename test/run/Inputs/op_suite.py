@@ -97,7 +97,7 @@ def check(tool, path, name, extra, outdir, both):
     if not want or got != want:
         return "results with probes differ from those without"
     naive = run(tool, common + ["--no-instrument", "--pipeline",
-                                "tpuprof-cpu-naive"])
+                                "tpu-profile-cpu-naive"])
     reference = results(naive)
     if [t for t, _ in reference] != [t for t, _ in want]:
         return "the naive pipeline's results have other types"
@@ -105,7 +105,7 @@ def check(tool, path, name, extra, outdir, both):
         if len(a) != len(b) or not all(close(x, y) for x, y in zip(a, b)):
             return "results differ from the naive pipeline's"
     if both:
-        naive_profiled = run(tool, common + ["--pipeline", "tpuprof-cpu-naive",
+        naive_profiled = run(tool, common + ["--pipeline", "tpu-profile-cpu-naive",
                                              "--output",
                                              os.path.join(outdir, name + "-naive")])
         if results(naive_profiled) != reference:

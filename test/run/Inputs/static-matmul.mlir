@@ -1,4 +1,4 @@
-// A 64^3 matmul of static shape: tpuprof-cpu tiles and vectorizes it (the
+// A 64^3 matmul of static shape: tpu-profile-cpu tiles and vectorizes it (the
 // dynamic one in dynamic-matmul.mlir stays scalar loops).
 // run-scaling.test makes a 128^3 one from it with sed.
 func.func @main(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>) -> tensor<64x64xf32> {

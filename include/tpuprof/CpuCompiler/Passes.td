@@ -1,0 +1,117 @@
+//===- Passes.td - The CPU pipelines' passes ---------------*- tablegen -*-===//
+//
+// The passes the built-in pipelines add to upstream's. Two are the
+// optimizing pipeline's (tpu-profile-cpu): one tiles and vectorizes linalg
+// ops on tensors, one lowers the vector ops that produces to what
+// convert-vector-to-llvm turns into fast code. docs/passes.md, "Built-in
+// pipelines", shows where they run. Each pass also answers to its earlier
+// name, `tpuprof-<name>` (Pipelines.cpp).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TPUPROF_CPUCOMPILER_PASSES_TD
+#define TPUPROF_CPUCOMPILER_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def TpuProfTileAndVectorize
+    : Pass<"tpu-profile-tile-and-vectorize", "::mlir::func::FuncOp"> {
+  let summary = "Tile linalg ops into register-sized blocks and vectorize them";
+  let description = [{
+    For each linalg op of static shape: folds a 2-D `linalg.transpose` feeding
+    a matmul's right operand into the matmul (`linalg.matmul_transpose_b`),
+    tiles the op with `scf.for` loops so that one tile is a register block
+    (contractions: rows x vector-width columns x 1 along the reduction, kept
+    in registers across it; convolutions and poolings: one output row,
+    decomposed into 1-D windows; everything else: the innermost dimensions up
+    to a few vectors), and vectorizes the tile with `linalg::vectorize`.
+    Tile sizes divide the loop ranges, so every tile is full. Ops it cannot
+    vectorize (dynamic shapes, gathers) are left alone and become loops.
+
+    Each op is transformed on its own: its tiles stay where the op was, so
+    the probes around it still wrap exactly its computation.
+  }];
+  let options = [
+    Option<"vectorBits", "vector-bits", "unsigned", /*default=*/"0",
+      "Width of a vector register in bits: 128, 256 or 512; 0 asks the "
+      "host CPU (512 with AVX-512, 256 with AVX2, else 128)">,
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect",
+    "::mlir::tensor::TensorDialect", "::mlir::vector::VectorDialect",
+    "::mlir::linalg::LinalgDialect", "::mlir::memref::MemRefDialect"
+  ];
+}
+
+def TpuProfLowerVectors
+    : Pass<"tpu-profile-lower-vectors", "::mlir::func::FuncOp"> {
+  let summary = "Keep accumulators in registers and lower vector ops for the CPU";
+  let description = [{
+    Runs after bufferization. Hoists loop-invariant code and the reads and
+    writes of accumulator tiles out of reduction loops (so they live in
+    registers), replaces `math` functions on f32 by polynomial approximations
+    that vectorize (tanh, erf, exp, log, ...), and lowers contractions to
+    outer products (one broadcast-and-FMA per row), multi-reductions,
+    transposes and transfers with permutation maps to plain vector loads,
+    stores, shuffles and arithmetic.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect",
+    "::mlir::vector::VectorDialect", "::mlir::memref::MemRefDialect",
+    "::mlir::math::MathDialect"
+  ];
+}
+
+def TpuProfOutlineOps : Pass<"tpu-profile-outline-ops", "::mlir::ModuleOp"> {
+  let summary = "Split large functions into functions of ~100 graph ops";
+  let description = [{
+    In a function whose body holds more than `min-ops` graph ops (TOSA ops
+    other than constants, linalg structured ops), consecutive ops holding
+    `ops-per-function` graph ops each move into a private, never-inlined
+    function called in their place; probes move with their op. Constants
+    and static `tensor.empty` ops stay and are cloned where they are used,
+    so that lowerings still see them.
+
+    Several upstream passes (one-shot bufferization's analysis, empty
+    tensor elimination, block splitting in convert-scf-to-cf) and LLVM's
+    code generation take time that grows faster than linearly with the size
+    of a function; module-wide analyses (one-shot bufferization's, buffer
+    deallocation's) look a callee up by walking the module at every query,
+    so one function per op would be quadratic in the number of ops too.
+    With functions of ~100 ops both stay small up to models of 100 k ops.
+    Functions below the threshold keep all their ops together.
+  }];
+  let options = [
+    Option<"minOps", "min-ops", "unsigned", /*default=*/"128",
+      "Split functions with more graph ops than this">,
+    Option<"opsPerFunction", "ops-per-function", "unsigned",
+      /*default=*/"128", "Graph ops per function split off">,
+  ];
+  let dependentDialects = ["::mlir::func::FuncDialect"];
+}
+
+def TpuProfDeallocate : Pass<"tpu-profile-deallocate", "::mlir::ModuleOp"> {
+  let summary = "Free every buffer, unless the model frees its own";
+  let description = [{
+    Runs `buffer-deallocation-pipeline` and `convert-bufferization-to-memref`
+    (every buffer freed after its last use, at the end of its block), except
+    on a module that already holds `memref.dealloc` ops: a model written on
+    buffers that frees its own memory, which the deallocation pipeline
+    refuses ("memory free side-effect on MemRef value not supported").
+  }];
+}
+
+def TpuProfFreeEarly : Pass<"tpu-profile-free-early", "::mlir::ModuleOp"> {
+  let summary = "Free each buffer right after its last use";
+  let description = [{
+    Moves every unconditional `memref.dealloc` of a buffer allocated in the
+    same block to right after the buffer's last use in that block (uses of
+    memrefs derived from it included). Run it after `tpu-profile-deallocate` (the buffer
+    deallocation pipeline), which frees buffers at the end of their block: live bytes and
+    peaks then follow the program, and a buffer dies in the op that reads it
+    last. A buffer used outside its block keeps its dealloc where it is.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
+#endif // TPUPROF_CPUCOMPILER_PASSES_TD

@@ -1,0 +1,59 @@
+//===- CompiledModel.h - Load a model tpuprof-compile built -----*- C++ -*-===//
+//
+// tpuprof-run MODEL.so: dlopen the model, read the signature it embeds
+// (tpuprof/model.h) and find an entry's packed function and MLIR type, so
+// that RunInputs and RunSession call it as they call a JIT-compiled one.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TPUPROF_MODELRUNNER_COMPILEDMODEL_H
+#define TPUPROF_MODELRUNNER_COMPILEDMODEL_H
+
+#include "tpuprof/ModelRunner/ModelJit.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+#include "llvm/Support/Error.h"
+
+#include <string>
+
+struct tpuprof_model_signature;
+
+namespace tpuprof {
+namespace run {
+
+/// True if `path` is an ELF shared object (a compiled model to load), false
+/// if it is anything else but an object file or archive (a .mlir to parse);
+/// those are an error of one line.
+llvm::Expected<bool> isSharedObject(llvm::StringRef path);
+
+class CompiledModel {
+public:
+  /// Loads `path`. Errors are one line: the loader's message, or that the
+  /// file was not made by tpuprof-compile, or was made by an incompatible
+  /// one.
+  static llvm::Expected<CompiledModel> load(llvm::StringRef path);
+
+  /// The entry to call: `name` when given, else @main, else the only entry.
+  /// Its type is parsed in `context`.
+  struct Entry {
+    std::string name;
+    mlir::FunctionType type;
+    PackedEntry packed = nullptr;
+  };
+  llvm::Expected<Entry> findEntry(llvm::StringRef name,
+                                  mlir::MLIRContext &context) const;
+
+  /// Built with probes (not --no-instrument).
+  bool instrumented() const;
+
+private:
+  std::string path;
+  const tpuprof_model_signature *signature = nullptr;
+  // The handle stays open for the rest of the process: the runtime keeps
+  // pointers into the model's probe table.
+};
+
+} // namespace run
+} // namespace tpuprof
+
+#endif // TPUPROF_MODELRUNNER_COMPILEDMODEL_H

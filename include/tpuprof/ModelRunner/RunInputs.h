@@ -1,0 +1,86 @@
+//===- RunInputs.h - Entry arguments and results ----------------*- C++ -*-===//
+//
+// Builds the arguments of the model's entry function (from --input specs or
+// deterministic random data), packs them as the JIT's packed calling
+// convention expects, and reads back and prints results.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TPUPROF_MODELRUNNER_RUNINPUTS_H
+#define TPUPROF_MODELRUNNER_RUNINPUTS_H
+
+#include "mlir/IR/Types.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace tpuprof {
+namespace run {
+
+/// Element types tpuprof-run can create and print.
+enum class ElemKind { F32, F64, I1, I8, I16, I32, I64, Index };
+
+/// One argument's data: an owned, aligned buffer and its memref descriptor
+/// fields (allocated, aligned, offset, sizes, strides).
+struct ArgBuffer {
+  ElemKind kind = ElemKind::F32;
+  bool isScalar = false; ///< Not a memref: `scalar` holds the value.
+  int64_t scalar[1] = {0};
+  std::vector<int64_t> sizes, strides;
+  void *allocated = nullptr, *aligned = nullptr;
+  int64_t offset = 0;
+  std::shared_ptr<void> storage;
+};
+
+/// The entry's arguments, made once and reused for every call.
+class EntryArguments {
+public:
+  /// Makes one buffer per entry argument. `specs` (from --input, in argument
+  /// order) give shapes and optionally values; arguments without a spec must
+  /// have static shapes and get deterministic random values.
+  static llvm::Expected<EntryArguments>
+  create(llvm::ArrayRef<mlir::Type> argTypes, llvm::ArrayRef<std::string> specs);
+
+  /// Pointers to every flattened LLVM argument, as invokePacked expects.
+  llvm::SmallVector<void *> packedArguments();
+
+  /// True if `p` is one of the argument buffers (not to be freed).
+  bool owns(const void *p) const;
+
+private:
+  std::vector<ArgBuffer> args;
+  /// Storage for the descriptor fields that packedArguments points into.
+  std::vector<std::unique_ptr<int64_t[]>> fieldStorage;
+  std::vector<void *> pointerStorage;
+};
+
+/// Storage for the entry's results, laid out as the JIT stores them.
+class EntryResults {
+public:
+  static llvm::Expected<EntryResults> create(llvm::ArrayRef<mlir::Type> resultTypes);
+  void *storage() { return bytes.empty() ? nullptr : bytes.data(); }
+  /// Prints each result's shape, a hash of its contents and its first
+  /// `maxValues` values (0: all).
+  void print(llvm::raw_ostream &os, size_t maxValues) const;
+  /// Frees result buffers the entry allocated (not those in `args`).
+  void release(const EntryArguments &args);
+
+private:
+  struct Slot {
+    ElemKind kind;
+    bool isScalar;
+    unsigned rank;
+    size_t offset; ///< Byte offset of the value / descriptor in `bytes`.
+  };
+  std::vector<Slot> slots;
+  std::vector<uint64_t> bytes; // uint64_t for alignment.
+};
+
+} // namespace run
+} // namespace tpuprof
+
+#endif // TPUPROF_MODELRUNNER_RUNINPUTS_H

@@ -1,0 +1,62 @@
+//===- Passes.td - tpuprof MLIR transforms -----------------*- tablegen -*-===//
+//
+// The pass that puts probes into MLIR modules (Conversion/Passes.td lowers
+// them to runtime calls). Documentation for users is generated from this
+// file (docs/passes.md is written from the same text).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TPUPROF_TRANSFORMS_PASSES_TD
+#define TPUPROF_TRANSFORMS_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def TpuProfileInstrument : Pass<"tpu-profile-instrument", "::mlir::ModuleOp"> {
+  let summary = "Wrap graph-level ops in profiling probes";
+  let description = [{
+    Wraps each selected op in a `tpuprof.begin` / `tpuprof.end` pair and
+    records a descriptor for it in the module's probe table (the
+    `tpuprof.probes` module attribute): op name, stable 64-bit hash, argument
+    shapes, source location, enclosing function and static FLOP and byte
+    estimates. `--tpu-profile-lower` later turns the probes into calls of the
+    tpuprof runtime guarded by an inline enabled check, and embeds the table.
+
+    Default selection: every `tosa` op, every `linalg` op except
+    `linalg.yield` and `linalg.index`, `func.call` (except calls to the
+    runtime's `__tpuprof_*` functions), `gpu.launch_func`, and every
+    unregistered op (e.g. `"top.Conv"` with `--allow-unregistered-dialect`).
+    Never instrumented: terminators, constants, ops nested inside a `linalg`
+    op's body, ops outside functions. Unregistered ops that name constants
+    (results, but no operands and no regions: TPU-MLIR's `top.Weight` and
+    `top.None`) get no probes unless `probe-constants` is set.
+
+    Example:
+    ```
+    tpuprof-opt model.mlir --tpu-profile-instrument="exclude=tosa.reshape capture=1"
+    ```
+  }];
+  let options = [
+    ListOption<"include", "include", "std::string",
+      "Op-name globs to instrument instead of the default selection "
+      "(e.g. 'tosa.*', 'top.Conv', 'linalg.matmul'); the word 'default' "
+      "adds the default selection">,
+    ListOption<"exclude", "exclude", "std::string",
+      "Op-name globs never to instrument (e.g. 'tosa.reshape', 'top.*')">,
+    Option<"capture", "capture", "unsigned",
+      /*default=*/"TPUPROF_CAPTURE_DEFAULT",
+      "What probes capture (format.h's tpuprof_capture): 0 times only; 1 "
+      "also the runtime values of dynamic dimensions; 2 everything (same as "
+      "1 for graph ops)">,
+    Option<"mode", "mode", "unsigned", /*default=*/"TPUPROF_CAPTURE_DEFAULT",
+      "Old name of capture">,
+    Option<"manifest", "manifest", "std::string", /*default=*/"\"\"",
+      "Also write the probe table as JSON to this file (for tools)">,
+    Option<"probeConstants", "probe-constants", "bool", /*default=*/"false",
+      "Also probe unregistered ops without operands or regions (constants "
+      "such as TPU-MLIR's top.Weight and top.None), where include or the "
+      "default selection selects them">,
+  ];
+  let dependentDialects = ["::tpuprof::TpuProfDialect"];
+}
+
+#endif // TPUPROF_TRANSFORMS_PASSES_TD

@@ -1,0 +1,167 @@
+//===- RunSession.cpp - Call a model's entry inside a profile -------------===//
+
+#include "tpuprof/ModelRunner/RunSession.h"
+
+#include "tpuprof/tpuprof.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
+
+#include <algorithm>
+#include <chrono>
+#include <vector>
+
+#include <csignal>
+#include <cstring>
+#include <iterator>
+#include <unistd.h>
+
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+
+using namespace tpuprof::run;
+
+namespace {
+
+llvm::Error fail(const llvm::Twine &msg) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), msg);
+}
+
+/// Prints `Time per call: median M us, min N us, K calls`.
+void printCallTimes(std::vector<double> seconds, llvm::raw_ostream &os) {
+  std::sort(seconds.begin(), seconds.end());
+  size_t n = seconds.size();
+  double median = n % 2 ? seconds[n / 2]
+                        : (seconds[n / 2 - 1] + seconds[n / 2]) / 2;
+  os << llvm::format("Time per call: median %.3f us, min %.3f us, %zu calls\n",
+                     median * 1e6, seconds.front() * 1e6, n);
+}
+
+/// Buffers the model frees go back to the heap and stay there, as in a
+/// runtime's buffer pool. By default glibc maps blocks from 128 KiB up
+/// afresh and unmaps them on free, or trims the heap's top: every call then
+/// page-faults its intermediate tensors in again (100+ us on a conv net at
+/// batch 8), and whether it does changed from run to run.
+void keepFreedBuffers() {
+#ifdef __GLIBC__
+  mallopt(M_MMAP_THRESHOLD, 32 << 20);
+  mallopt(M_TRIM_THRESHOLD, 1 << 30);
+#endif
+}
+
+/// While the model runs, a fault in it (an integer division by zero, a bad
+/// access, a trap) ends the process with one line naming the signal and the
+/// entry instead of LLVM's crash report, which would blame tpuprof-run.
+/// What the window recorded so far stays in its dump file.
+class FaultReport {
+public:
+  explicit FaultReport(const std::string &entry) {
+    message = "tpuprof-run: error: @" + entry + " stopped on ";
+    struct sigaction action = {};
+    action.sa_handler = &FaultReport::handle;
+    sigemptyset(&action.sa_mask);
+    for (size_t i = 0; i < std::size(kSignals); ++i)
+      sigaction(kSignals[i].number, &action, &saved[i]);
+  }
+  ~FaultReport() {
+    for (size_t i = 0; i < std::size(kSignals); ++i)
+      sigaction(kSignals[i].number, &saved[i], nullptr);
+  }
+
+private:
+  struct Signal {
+    int number;
+    const char *what;
+  };
+  static constexpr Signal kSignals[] = {
+      {SIGFPE, "SIGFPE (an integer division by zero or overflow)"},
+      {SIGSEGV, "SIGSEGV (an access outside its buffers)"},
+      {SIGBUS, "SIGBUS (an access outside its buffers)"},
+      {SIGILL, "SIGILL (a trap: unreachable code or a failed check)"},
+      {SIGABRT, "SIGABRT (abort, e.g. a corrupt heap)"},
+  };
+
+  static void handle(int number) {
+    // Only async-signal-safe calls from here on.
+    const char *what = "a signal";
+    for (const Signal &s : kSignals)
+      if (s.number == number)
+        what = s.what;
+    ssize_t ignored = write(2, message.data(), message.size());
+    ignored = write(2, what, strlen(what));
+    ignored = write(2, "\n", 1);
+    (void)ignored;
+    _exit(1);
+  }
+
+  static inline std::string message;
+  struct sigaction saved[std::size(kSignals)];
+};
+
+} // namespace
+
+llvm::Error tpuprof::run::runSession(PackedEntry entry, EntryArguments &args,
+                                     EntryResults &results,
+                                     const SessionOptions &options,
+                                     llvm::raw_ostream &os) {
+  keepFreedBuffers();
+  FaultReport faults(options.entryName);
+  llvm::SmallVector<void *> packed = args.packedArguments();
+  if (results.storage())
+    packed.push_back(results.storage());
+
+  // A window TPUPROF_ENABLE opened at load is closed before the warm-up
+  // (it has recorded nothing, so it leaves no dump): ours replaces it.
+  if (options.profile && tpuprof_is_enabled())
+    tpuprof_disable();
+  for (unsigned i = 0; i < options.warmup; ++i) {
+    entry(packed.data());
+    results.release(args);
+  }
+
+  if (options.profile) {
+    if (!options.outputDir.empty()) {
+      if (std::error_code ec =
+              llvm::sys::fs::create_directories(options.outputDir))
+        return fail("cannot create output directory '" + options.outputDir +
+                    "': " + ec.message());
+      tpuprof_set_output(options.outputDir.c_str(), -1);
+    }
+    if (options.memory)
+      tpuprof_set_memory(1);
+    if (tpuprof_enable(0, static_cast<int>(options.mode)) != 0)
+      return fail("cannot enable profiling");
+  }
+  // Each call is timed on its own (a steady_clock read on either side costs
+  // tens of ns, against calls of µs and up), so the median can shed calls
+  // that the machine interrupted.
+  std::vector<double> callSeconds;
+  callSeconds.reserve(options.repeat);
+  for (unsigned i = 0; i < options.repeat; ++i) {
+    auto start = std::chrono::steady_clock::now();
+    entry(packed.data());
+    // The last call's results are printed; release the others.
+    if (i + 1 < options.repeat || !options.printResult)
+      results.release(args);
+    callSeconds.push_back(std::chrono::duration<double>(
+                              std::chrono::steady_clock::now() - start)
+                              .count());
+  }
+  std::string dumpPath;
+  if (options.profile) {
+    if (tpuprof_disable() != 0)
+      return fail("cannot write the profile dump");
+    dumpPath = tpuprof_last_dump_path();
+  }
+  if (options.printTime && !callSeconds.empty())
+    printCallTimes(callSeconds, os);
+  if (options.printResult && options.repeat > 0) {
+    results.print(os, options.resultValues);
+    results.release(args);
+  }
+  if (!options.profile)
+    return llvm::Error::success();
+  os << "Dump: " << dumpPath << "\n";
+  return report::printTable({dumpPath}, options.table, os, options.load);
+}
