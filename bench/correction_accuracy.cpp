@@ -419,8 +419,9 @@ int scenario(WorkFn fn, const char *label, const char *tag, unsigned rounds,
   if (taskClock) {
     for (Kind k : {WorkOp, ParentOp}) {
       const char *what = k == WorkOp ? "5 us op" : "parent of 100 children";
-      suiteRow(metric((std::string(what) + ", task clock %, corrected").c_str()),
-               cor[k].taskClockPct(), "", -1, "%", NAN, "", -1);
+      suiteRow(
+          metric((std::string(what) + ", task clock %, corrected").c_str()),
+          cor[k].taskClockPct(), "", -1, "%", NAN, "", -1);
       suiteRow(metric((std::string(what) + ", task clock %, raw").c_str()),
                raw[k].taskClockPct(), "", -1, "%", NAN, "", -1);
     }
@@ -528,8 +529,8 @@ bool runStartupChild(int mode, bool calibrate, StartupSample &out,
   posix_spawn_file_actions_addclose(&actions, fds[0]);
   posix_spawn_file_actions_addclose(&actions, fds[1]);
   pid_t pid;
-  int err = posix_spawn(&pid, "/proc/self/exe", &actions, nullptr, argv,
-                        environ);
+  int err =
+      posix_spawn(&pid, "/proc/self/exe", &actions, nullptr, argv, environ);
   posix_spawn_file_actions_destroy(&actions);
   close(fds[1]);
   if (err != 0) {
@@ -559,9 +560,9 @@ bool runStartupChild(int mode, bool calibrate, StartupSample &out,
     std::string line = text.substr(at, eol - at);
     at = eol + 1;
     if (line.rfind("startup-child|", 0) == 0)
-      fields = std::sscanf(line.c_str(), "startup-child|%lf|%lf|%d|%u",
-                           &out.firstNs, &out.laterNs, &out.calibrated,
-                           &out.events);
+      fields =
+          std::sscanf(line.c_str(), "startup-child|%lf|%lf|%d|%u", &out.firstNs,
+                      &out.laterNs, &out.calibrated, &out.events);
     else
       other += line + "\n";
   }
@@ -605,7 +606,9 @@ int startup(unsigned rounds) {
     std::vector<double> first, later;
     unsigned events = 0;
   };
-  Variant v[4] = {{0, true, {}, {}}, {0, false, {}, {}}, {1, true, {}, {}},
+  Variant v[4] = {{0, true, {}, {}},
+                  {0, false, {}, {}},
+                  {1, true, {}, {}},
                   {1, false, {}, {}}};
   std::vector<std::string> seen;
   for (unsigned r = 0; r < runs; ++r) {

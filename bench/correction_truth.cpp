@@ -66,9 +66,9 @@ Size sizes[] = {{45, probed_parent45, bare_parent45, bare_child45},
                 {250, probed_parent250, bare_parent250, bare_child250},
                 {1000, probed_parent1000, bare_parent1000, bare_child1000}};
 
-constexpr unsigned kBatches = 12;      ///< Batches of each kind per run.
-constexpr unsigned kParentCalls = 4;   ///< Parent calls per batch.
-constexpr unsigned kChildren = 100;    ///< Children per parent.
+constexpr unsigned kBatches = 12;    ///< Batches of each kind per run.
+constexpr unsigned kParentCalls = 4; ///< Parent calls per batch.
+constexpr unsigned kChildren = 100;  ///< Children per parent.
 
 volatile uint64_t Sink;
 
@@ -116,8 +116,8 @@ bool runOnce(int mode, std::vector<Figure> &parents,
     return false;
   }
   tpuprof_set_output(dir, 0);
-  uint64_t records = uint64_t(std::size(sizes)) * kBatches * kParentCalls *
-                     (kChildren + 1);
+  uint64_t records =
+      uint64_t(std::size(sizes)) * kBatches * kParentCalls * (kChildren + 1);
   if (tpuprof_enable(records + 64, mode) != 0) {
     std::fprintf(stderr, "correction_truth: tpuprof_enable failed\n");
     return false;
@@ -175,8 +175,10 @@ bool runOnce(int mode, std::vector<Figure> &parents,
   for (size_t i = 0; i != std::size(sizes); ++i) {
     std::string ns = std::to_string(sizes[i].ns);
     if (!medians.count("parent" + ns) || !medians.count("child" + ns)) {
-      std::fprintf(stderr, "correction_truth: the dump lacks the %s ns ops "
-                           "(built without the plugin?)\n", ns.c_str());
+      std::fprintf(stderr,
+                   "correction_truth: the dump lacks the %s ns ops "
+                   "(built without the plugin?)\n",
+                   ns.c_str());
       return false;
     }
     double bareParent = median(bare[i]);
@@ -204,8 +206,10 @@ int main(int argc, char **argv) {
         if (*m == '0' || *m == '1') {
           modes.push_back(*m - '0');
         } else if (*m != ',') {
-          std::fprintf(stderr, "correction_truth: --modes '%s' is not a "
-                               "list of 0 and 1\n", argv[i]);
+          std::fprintf(stderr,
+                       "correction_truth: --modes '%s' is not a "
+                       "list of 0 and 1\n",
+                       argv[i]);
           return 2;
         }
       }
@@ -244,12 +248,13 @@ int main(int argc, char **argv) {
     }
     double pair = median(pairs);
     std::printf("Measurement truth, mode %d: %u runs (one window each), %u x "
-                "%u parents per size and run\n", mode, runs, kBatches,
-                kParentCalls);
+                "%u parents per size and run\n",
+                mode, runs, kBatches, kParentCalls);
     std::printf("probe overhead correction (last run): %s\n",
                 description.c_str());
     std::printf("calibrated probe pair (nested), median over runs: %.1f ns; "
-                "judged from %.1f ns (2 pairs)\n\n", pair, 2 * pair);
+                "judged from %.1f ns (2 pairs)\n\n",
+                pair, 2 * pair);
     std::printf("%-22s %10s  %s\n", "op", "bare ns",
                 "corrected / uninstrumented - 1, % per run");
     for (size_t k = 0; k != errs.size(); ++k) {
@@ -272,9 +277,8 @@ int main(int argc, char **argv) {
       // `suite|truth|metric|value|peer|peer value|unit|ratio|target|verdict`
       std::printf("suite|truth|mode %d %s, worst corrected error|%.2f|"
                   "uninstrumented|%.2f|ns|%.3f|%s|%s\n",
-                  mode, name.c_str(), bareNs[k] * (1 + worst / 100),
-                  bareNs[k], 1 + worst / 100,
-                  judged ? "within 5 % in every run" : "",
+                  mode, name.c_str(), bareNs[k] * (1 + worst / 100), bareNs[k],
+                  1 + worst / 100, judged ? "within 5 % in every run" : "",
                   judged ? (within == runs ? "met" : "NOT met") : "n/a");
     }
     std::printf("\n");

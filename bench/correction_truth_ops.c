@@ -1,4 +1,4 @@
-/*===- bench/correction_truth_ops.c - Short ops and their parents ---*- C -*-===*\
+/*===- bench/correction_truth_ops.c - Short ops and their parents -*- C -*-===*\
 |*                                                                            *|
 |* The ops of bench/correction_truth.cpp, as a user's C program has them: a   *|
 |* child function of about 45, 100, 250 or 1000 ns and a parent that calls   *|

@@ -1,4 +1,4 @@
-/*===- bench/counter_overhead.c - Cost of a mode-1 probe pair ------*- C -*-===*\
+/*===- bench/counter_overhead.c - Cost of a mode-1 probe pair -----*- C -*-===*\
 |*                                                                            *|
 |* Proof that a mode-1 probe pair reads its perf_event group once per side:   *|
 |* side by side in every round (interleaved, medians over rounds):            *|
@@ -63,8 +63,8 @@ static int open_group(char **names, int n, int *fds) {
     attr.size = sizeof(attr);
     attr.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED |
                        PERF_FORMAT_TOTAL_TIME_RUNNING;
-    fds[i] = (int)syscall(SYS_perf_event_open, &attr, 0, -1,
-                          i ? fds[0] : -1, PERF_FLAG_FD_CLOEXEC);
+    fds[i] = (int)syscall(SYS_perf_event_open, &attr, 0, -1, i ? fds[0] : -1,
+                          PERF_FLAG_FD_CLOEXEC);
     if (fds[i] < 0)
       return -1;
   }
@@ -75,7 +75,8 @@ static volatile uint64_t sink;
 
 int main(int argc, char **argv) {
   long pairs = 100000, rounds = 9;
-  const char *events = "perf::TASK-CLOCK,perf::PAGE-FAULTS,perf::CONTEXT-SWITCHES";
+  const char *events =
+      "perf::TASK-CLOCK,perf::PAGE-FAULTS,perf::CONTEXT-SWITCHES";
   for (int i = 1; i < argc; i += 2) {
     if (i + 1 < argc && !strcmp(argv[i], "--pairs"))
       pairs = atol(argv[i + 1]);
@@ -238,12 +239,14 @@ int main(int argc, char **argv) {
            "(a) is the raw perf_event baseline instead)\n",
            papi_why);
     printf("suite|counters|mode 1 pair vs PAPI_read x2|%.1f|PAPI_read x2|"
-           "skipped: %s|ns||<= 0.5x|n/a\n", b, papi_why);
+           "skipped: %s|ns||<= 0.5x|n/a\n",
+           b, papi_why);
   }
 #else
   printf("(d) PAPI: skipped: built without libpapi-dev (papi.h not found)\n");
   printf("suite|counters|mode 1 pair vs PAPI_read x2|%.1f|PAPI_read x2|"
-         "skipped: built without libpapi-dev|ns||<= 0.5x|n/a\n", b);
+         "skipped: built without libpapi-dev|ns||<= 0.5x|n/a\n",
+         b);
 #endif
   (void)rd;
   return 0;

@@ -1,4 +1,4 @@
-/*===- bench/dump_write.c - How fast the runtime gets records to disk -*- C -*-===*\
+/*===- bench/dump_write.c - How fast the runtime gets records to disk -----===*\
 |*                                                                            *|
 |* What it costs to get N mode-0 records into a finished dump, beyond making  *|
 |* them: a window that keeps every record (enable, N probe pairs, whose       *|
@@ -233,16 +233,17 @@ static void measure(const char *dir, uint64_t records, int rounds,
   printf("  %-44s %10.2f %10s %14s\n", "the same pairs, hot path only (ring)",
          hot_m * 1e3, "", "");
   printf("  %-44s %10.2f %10.0f %14.1f\n",
-         "records to a finished dump (difference)", store_m * 1e3,
-         mb / store_m, mrec / store_m);
+         "records to a finished dump (difference)", store_m * 1e3, mb / store_m,
+         mrec / store_m);
   printf("  %-44s %10.2f %10.0f %14.1f\n", "peer: open + write() + close",
          peer_m * 1e3, mb / peer_m, mrec / peer_m);
   double ratio = peer_m / store_m;
   printf("  speed of records to disk / write(): %.2f   target >= 0.8: %s\n",
          ratio, ratio >= 0.8 ? "met" : "NOT met");
 
-  // suite|<section>|<metric>|<tpuprof>|<peer name>|<peer>|<unit>|<ratio>|<target>|<verdict>
-  // Bandwidth: ratio tpuprof / peer (1.0 = as fast as a plain write()).
+  // suite|<section>|<metric>|<tpuprof>|<peer
+  // name>|<peer>|<unit>|<ratio>|<target>|<verdict> Bandwidth: ratio tpuprof /
+  // peer (1.0 = as fast as a plain write()).
   char tn[32] = "";
   if (threads > 1)
     snprintf(tn, sizeof(tn), ", %d threads", threads);

@@ -49,10 +49,12 @@ NOINLINE static void plain(long n) {
 NOINLINE static void wrapped(long n) {
   for (long i = 0; i < n; ++i) {
     void *p = malloc(64);
-    if (__builtin_expect(__atomic_load_n(&__tpuprof_memory, __ATOMIC_RELAXED), 0))
+    if (__builtin_expect(__atomic_load_n(&__tpuprof_memory, __ATOMIC_RELAXED),
+                         0))
       __tpuprof_alloc(p, 64, TPUPROF_SOURCE_HEAP);
     sink = p;
-    if (__builtin_expect(__atomic_load_n(&__tpuprof_memory, __ATOMIC_RELAXED), 0))
+    if (__builtin_expect(__atomic_load_n(&__tpuprof_memory, __ATOMIC_RELAXED),
+                         0))
       __tpuprof_free(p, TPUPROF_SOURCE_HEAP);
     free(p);
   }
@@ -62,12 +64,14 @@ NOINLINE static void wrapped(long n) {
  * (mode 0) inside. */
 NOINLINE static void probed(long n) {
   for (long i = 0; i < n; ++i) {
-    if (__builtin_expect(__atomic_load_n(&__tpuprof_enabled, __ATOMIC_RELAXED), 0))
+    if (__builtin_expect(__atomic_load_n(&__tpuprof_enabled, __ATOMIC_RELAXED),
+                         0))
       __tpuprof_begin(0);
     void *p = malloc(64);
     sink = p;
     free(p);
-    if (__builtin_expect(__atomic_load_n(&__tpuprof_enabled, __ATOMIC_RELAXED), 0))
+    if (__builtin_expect(__atomic_load_n(&__tpuprof_enabled, __ATOMIC_RELAXED),
+                         0))
       __tpuprof_end(0);
   }
 }
@@ -117,7 +121,8 @@ int main(int argc, char **argv) {
                           "disabled probe pair", "wrapped, tracked",
                           "enabled probe pair"};
   printf("One 64-byte malloc/free pair, fastest of %ld rounds of %ld pairs "
-         "(ns per pair):\n", rounds, pairs);
+         "(ns per pair):\n",
+         rounds, pairs);
   for (int v = 0; v < N; ++v)
     printf("  %-24s %8.2f ns  %5.2fx plain  (+%.2f ns)\n", names[v], best[v],
            best[v] / best[0], best[v] - best[0]);
@@ -129,7 +134,8 @@ int main(int argc, char **argv) {
   printf("suite|memory|wrapped pair, tracking off, extra|%.2f|disabled probe "
          "pair, extra|%.2f|ns||<= disabled probe pair + 0.5 ns|%s\n",
          off, probe, off <= probe + 0.5 ? "met" : "NOT met");
-  printf("suite|memory|tracked pair, extra|%.2f|enabled probe pair, extra|%.2f|ns|%.3f||\n",
+  printf("suite|memory|tracked pair, extra|%.2f|enabled probe pair, "
+         "extra|%.2f|ns|%.3f||\n",
          best[3] - best[0], best[4] - best[0],
          (best[3] - best[0]) / (best[4] - best[0]));
   return 0;

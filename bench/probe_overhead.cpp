@@ -1,4 +1,4 @@
-//===- bench/probe_overhead.cpp - Cost of a probe pair against peers -*- C++ -*-===//
+//===- bench/probe_overhead.cpp - Cost of a probe pair against peers ------===//
 //
 // Per-call cost of a tiny function, measured side by side in one run:
 //   (a) the bare call (baseline);
@@ -495,9 +495,8 @@ int main(int argc, char **argv) {
   std::printf("%-46s %12s %12s %14s\n", "variant", "min ns/call", "median ns",
               "overhead ns");
   const double b = base.median();
-  for (const Row *row :
-       {&base, &disabled, &mode0, &keep0, &mode1, &sleds, &fdr, &basic, &cyg,
-        &papi, &clocks, &unordered, &lfenced}) {
+  for (const Row *row : {&base, &disabled, &mode0, &keep0, &mode1, &sleds, &fdr,
+                         &basic, &cyg, &papi, &clocks, &unordered, &lfenced}) {
     if (!row->have()) {
       std::printf("%-46s %12s %12s %14s\n", row->name, "-", "-", "n/a");
       continue;
@@ -507,14 +506,15 @@ int main(int argc, char **argv) {
   }
   std::printf("\n(overhead = median - baseline median)\n");
   for (const Row *row : {&mode1, &sleds, &fdr, &basic, &cyg, &papi, &clocks,
-                          &unordered, &lfenced})
+                         &unordered, &lfenced})
     if (!row->have())
       std::printf("%s: not measured: %s\n", row->name, row->why.c_str());
 
   auto cost = [&](const Row &row) { return row.median() - b; };
   double offCost = cost(disabled), onCost = cost(mode0);
-  std::printf("\ntpuprof disabled probes: %7.2f ns/call   target <= 2 ns:  %s\n",
-              offCost, offCost <= 2.0 ? "met" : "NOT met");
+  std::printf(
+      "\ntpuprof disabled probes: %7.2f ns/call   target <= 2 ns:  %s\n",
+      offCost, offCost <= 2.0 ? "met" : "NOT met");
   std::printf("tpuprof mode-0 pair:     %7.2f ns/call   target <= 30 ns: %s\n",
               onCost, onCost <= 30.0 ? "met" : "NOT met");
   if (fdr.have()) {
@@ -535,7 +535,8 @@ int main(int argc, char **argv) {
     double ratio = cost(papi) > 0 ? cost(mode1) / cost(papi) : 0;
     std::printf("ratio mode 1 / PAPI_read: %.3f (%.2f / %.2f ns)   target <= "
                 "0.5: %s\n",
-                ratio, cost(mode1), cost(papi), ratio <= 0.5 ? "met" : "NOT met");
+                ratio, cost(mode1), cost(papi),
+                ratio <= 0.5 ? "met" : "NOT met");
   }
 
   // Machine lines for bench/suite.py: overheads over the baseline, ns/call.

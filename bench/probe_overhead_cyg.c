@@ -1,4 +1,4 @@
-/*===- bench/probe_overhead_cyg.c - The function under -finstrument-functions -*- C -*-===*\
+/*===- bench/probe_overhead_cyg.c - Function under -finstrument-functions -===*\
 |*                                                                            *|
 |* Compiled with -finstrument-functions (see bench/CMakeLists.txt), so this   *|
 |* copy of the tiny function calls __cyg_profile_func_enter/exit; nothing     *|

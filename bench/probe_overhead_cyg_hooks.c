@@ -1,4 +1,4 @@
-/*===- bench/probe_overhead_cyg_hooks.c - A minimal function tracer --*- C -*-===*\
+/*===- bench/probe_overhead_cyg_hooks.c - A minimal function tracer -------===*\
 |*                                                                            *|
 |* The -finstrument-functions peer of the probe pair: the smallest tracer     *|
 |* that still records what a profiler needs, so the comparison is fair. Each  *|
@@ -50,7 +50,8 @@ static inline NO_INSTRUMENT void record(uintptr_t fn) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   events[position].fn = fn;
-  events[position].ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+  events[position].ns =
+      (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
   ++position;
 }
 

@@ -1,4 +1,4 @@
-/*===- bench/probe_overhead_fns.c - Functions under measurement ----*- C -*-===*\
+/*===- bench/probe_overhead_fns.c - Functions under measurement ---*- C -*-===*\
 |*                                                                            *|
 |* Kept in their own translation unit (and noinline) so the compiler cannot   *|
 |* fold them into the timing loop: every variant pays one real call.          *|

@@ -1,4 +1,4 @@
-/*===- bench/probe_overhead_papi.c - The function between PAPI_reads -*- C -*-===*\
+/*===- bench/probe_overhead_papi.c - The function between PAPI_reads ------===*\
 |*                                                                            *|
 |* The PAPI peer of a mode-1 probe pair: the tiny function with PAPI_read of  *|
 |* a started event set before and after it, as a PAPI-based profiler (TVM's   *|

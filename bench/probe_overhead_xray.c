@@ -1,4 +1,4 @@
-/*===- bench/probe_overhead_xray.c - The same function under XRay --*- C -*-===*\
+/*===- bench/probe_overhead_xray.c - The same function under XRay -*- C -*-===*\
 |*                                                                            *|
 |* Compiled with -fxray-instrument -fxray-instruction-threshold=1 (see        *|
 |* bench/CMakeLists.txt), so this copy of the tiny function gets XRay entry   *|

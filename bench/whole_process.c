@@ -1,4 +1,4 @@
-/*===- bench/whole_process.c - One tiny function, called N times ---*- C -*-===*\
+/*===- bench/whole_process.c - One tiny function, called N times --*- C -*-===*\
 |*                                                                            *|
 |* The program bench/whole_process.py builds three ways and times as whole    *|
 |* processes: plain; with tpuprof (the function annotated, compiled with the  *|

@@ -1,4 +1,4 @@
-/*===- runtime/calibrate.c - Measuring the probe cost --------------*- C -*-===*\
+/*===- runtime/calibrate.c - Measuring the probe cost -------------*- C -*-===*\
 |*                                                                            *|
 |* A recorded interval holds more than the op: the tail of __tpuprof_begin    *|
 |* after its clock read and the head of __tpuprof_end before its own, and,    *|
@@ -172,8 +172,8 @@ int __tpuprof_rt_calibrate(uint32_t words, tpuprof_calibration_section *out,
     uint64_t enabled = word_of(outer, nev), running = word_of(outer, nev + 1);
     for (uint32_t e = 0; running && e < nev; ++e) {
       counts[e].self = fast_mean(events + (uint64_t)e * pairs, nevents);
-      double n = (double)word_of(outer, e) * (double)enabled /
-                 (double)running / (double)total;
+      double n = (double)word_of(outer, e) * (double)enabled / (double)running /
+                 (double)total;
       counts[e].nested = (uint64_t)(n + 0.5);
     }
   }

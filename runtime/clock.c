@@ -1,4 +1,4 @@
-/*===- runtime/clock.c - Tick source and calibration ---------------*- C -*-===*\
+/*===- runtime/clock.c - Tick source and calibration --------------*- C -*-===*\
 |*                                                                            *|
 |* Records carry raw ticks so that a probe costs two clock reads and nothing  *|
 |* else; the dump header carries two (ticks, CLOCK_MONOTONIC ns) pairs from   *|
@@ -55,8 +55,9 @@ void __tpuprof_rt_clock_init(int request) {
   switch (request) {
   case TPUPROF_RT_CLOCK_TSC:
     if (!invariant)
-      fprintf(stderr, "tpuprof: TPUPROF_CLOCK=tsc but this CPU reports no "
-                      "invariant TSC; times may drift with frequency changes\n");
+      fprintf(stderr,
+              "tpuprof: TPUPROF_CLOCK=tsc but this CPU reports no "
+              "invariant TSC; times may drift with frequency changes\n");
     __tpuprof_rt_use_tsc = tsc_ticks();
     break;
   case TPUPROF_RT_CLOCK_MONOTONIC:

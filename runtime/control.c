@@ -1,4 +1,4 @@
-/*===- runtime/control.c - Library setup and the control API -------*- C -*-===*\
+/*===- runtime/control.c - Library setup and the control API ------*- C -*-===*\
 |*                                                                            *|
 |* The top of the runtime: the one-time initialization (environment, clock,   *|
 |* settings, fork and exit handlers), the library constructor that opens      *|
@@ -58,15 +58,13 @@ __attribute__((constructor)) static void tpuprof_rt_constructor(void) {
   __tpuprof_rt_lock(TPUPROF_RT_LOCK_CTL);
   if (env_config.schedule) {
     // A schedule drives the windows from step 0; it replaces TPUPROF_ENABLE.
-    __tpuprof_rt_schedule_from_env_locked(env_config.schedule,
-                                          (int)env_config.mode,
-                                          env_config.record_size);
+    __tpuprof_rt_schedule_from_env_locked(
+        env_config.schedule, (int)env_config.mode, env_config.record_size);
   } else if (!__tpuprof_rt_window_open_locked()) {
     // Another constructor may have opened a window through the API already.
     // The file comes with the first record: a process that never runs a
     // probe (a shell, a helper it execs) leaves none.
-    __tpuprof_rt_enable_locked(env_config.record_size, (int)env_config.mode,
-                               1);
+    __tpuprof_rt_enable_locked(env_config.record_size, (int)env_config.mode, 1);
   }
   __tpuprof_rt_unlock(TPUPROF_RT_LOCK_CTL);
 }
@@ -135,8 +133,10 @@ TPUPROF_RT_API void tpuprof_set_output(const char *dir, int device) {
 TPUPROF_RT_API int tpuprof_set_buffer_policy(int policy) {
   __tpuprof_rt_ensure_init();
   if (policy != TPUPROF_BUFFER_STOP && policy != TPUPROF_BUFFER_RING) {
-    fprintf(stderr, "tpuprof: tpuprof_set_buffer_policy: %d is not "
-                    "TPUPROF_BUFFER_STOP or TPUPROF_BUFFER_RING\n", policy);
+    fprintf(stderr,
+            "tpuprof: tpuprof_set_buffer_policy: %d is not "
+            "TPUPROF_BUFFER_STOP or TPUPROF_BUFFER_RING\n",
+            policy);
     return -1;
   }
   __tpuprof_rt_lock(TPUPROF_RT_LOCK_CTL);

@@ -1,4 +1,4 @@
-/*===- runtime/counters.c - PMU counters through libpfm4 and perf_event -*- C -*-===*\
+/*===- runtime/counters.c - PMU counters through libpfm4 and perf_event ---===*\
 |*                                                                            *|
 |* Modes 1 and 2 record counter deltas per probe. The design in short:        *|
 |*   - libpfm4 turns each event name into a perf_event_attr                   *|
@@ -47,8 +47,8 @@
 static const char *const default_hw[] = {"perf::CYCLES", "perf::INSTRUCTIONS",
                                          "perf::CACHE-MISSES",
                                          "perf::BRANCH-MISSES"};
-static const char *const default_sw[] = {"perf::TASK-CLOCK", "perf::PAGE-FAULTS",
-                                         "perf::CONTEXT-SWITCHES"};
+static const char *const default_sw[] = {
+    "perf::TASK-CLOCK", "perf::PAGE-FAULTS", "perf::CONTEXT-SWITCHES"};
 
 /*===-- Window event set (the ctl lock held by every writer) ------------===*/
 
@@ -81,8 +81,9 @@ int __tpuprof_rt_pfm_init(void) {
   if (pfm_status != PFM_SUCCESS) {
     static int warned;
     if (!__atomic_exchange_n(&warned, 1, __ATOMIC_RELAXED))
-      fprintf(stderr, "tpuprof: libpfm4 failed to initialize (%s); no "
-                      "counters\n",
+      fprintf(stderr,
+              "tpuprof: libpfm4 failed to initialize (%s); no "
+              "counters\n",
               pfm_strerror(pfm_status));
     return -1;
   }
@@ -113,8 +114,8 @@ int __tpuprof_rt_encode_event(const char *name, struct perf_event_attr *attr,
   arg.size = sizeof(arg);
   // User level unless the name says :k/:u: with the usual
   // perf_event_paranoid=2 an unprivileged process may not count the kernel.
-  int rc = pfm_get_os_event_encoding(name, PFM_PLM3, PFM_OS_PERF_EVENT_EXT,
-                                     &arg);
+  int rc =
+      pfm_get_os_event_encoding(name, PFM_PLM3, PFM_OS_PERF_EVENT_EXT, &arg);
   if (rc != PFM_SUCCESS) {
     *why = pfm_strerror(rc);
     return -1;
@@ -126,7 +127,8 @@ int __tpuprof_rt_encode_event(const char *name, struct perf_event_attr *attr,
   return 0;
 }
 
-void __tpuprof_rt_explain_open_error(int err, const struct perf_event_attr *attr,
+void __tpuprof_rt_explain_open_error(int err,
+                                     const struct perf_event_attr *attr,
                                      char *out, size_t n) {
   int paranoid = __tpuprof_rt_perf_paranoid();
   const char *what;
@@ -201,8 +203,9 @@ int __tpuprof_rt_set_events_locked(const char *list, int strict) {
   char *names[TPUPROF_RT_MAX_EVENTS + 1];
   uint32_t n = split_list(copy, names, TPUPROF_RT_MAX_EVENTS + 1);
   if (n > TPUPROF_RT_MAX_EVENTS) {
-    fprintf(stderr, "tpuprof: more than %u events in '%s'; one perf_event "
-                    "group holds at most %u\n",
+    fprintf(stderr,
+            "tpuprof: more than %u events in '%s'; one perf_event "
+            "group holds at most %u\n",
             TPUPROF_RT_MAX_EVENTS, list, TPUPROF_RT_MAX_EVENTS);
     return -1;
   }
@@ -213,8 +216,9 @@ int __tpuprof_rt_set_events_locked(const char *list, int strict) {
       const char *why = NULL;
       if (strlen(names[i]) >= TPUPROF_RT_EVENT_NAME_MAX ||
           __tpuprof_rt_encode_event(names[i], &attr, &why) != 0) {
-        fprintf(stderr, "tpuprof: unknown event '%s' (libpfm4: %s); events "
-                        "unchanged\n",
+        fprintf(stderr,
+                "tpuprof: unknown event '%s' (libpfm4: %s); events "
+                "unchanged\n",
                 names[i], why ? why : "name too long");
         return -1;
       }
@@ -344,8 +348,9 @@ uint32_t __tpuprof_rt_counters_start_window_locked(uint32_t mode) {
                   hw_failed, failed);
       }
     } else if (failed[0] && say) {
-      fprintf(stderr, "tpuprof: not counting %s; the other events are "
-                      "counted\n",
+      fprintf(stderr,
+              "tpuprof: not counting %s; the other events are "
+              "counted\n",
               failed);
     }
   }
@@ -391,8 +396,9 @@ uint32_t __tpuprof_rt_counters_write_names(uint8_t *p) {
   return count;
 }
 
-uint32_t __tpuprof_rt_counters_window_events(char names[][TPUPROF_RT_EVENT_NAME_MAX],
-                                             uint32_t max) {
+uint32_t
+__tpuprof_rt_counters_window_events(char names[][TPUPROF_RT_EVENT_NAME_MAX],
+                                    uint32_t max) {
   uint32_t n = win_nev < max ? win_nev : max;
   for (uint32_t i = 0; i < n; ++i)
     strcpy(names[i], win_events[i].name);
@@ -466,8 +472,9 @@ uint32_t __tpuprof_rt_group_sync(tpuprof_rt_group *g) {
         char cause[256];
         __tpuprof_rt_explain_open_error(-fd, &win_events[i].attr, cause,
                                         sizeof(cause));
-        fprintf(stderr, "tpuprof: thread %ld cannot open its counter group "
-                        "(%s: %s); its records carry zero counters\n",
+        fprintf(stderr,
+                "tpuprof: thread %ld cannot open its counter group "
+                "(%s: %s); its records carry zero counters\n",
                 (long)syscall(SYS_gettid), win_events[i].name, cause);
       }
       __tpuprof_rt_group_close(g);
@@ -515,8 +522,10 @@ static int read_rdpmc(const tpuprof_rt_group *g, uint64_t *out) {
           uint64_t cyc = __rdtsc();
           uint16_t shift = pc->time_shift;
           uint32_t mult = pc->time_mult;
-          uint64_t quot = cyc >> shift, rem = cyc & (((uint64_t)1 << shift) - 1);
-          uint64_t delta = pc->time_offset + quot * mult + ((rem * mult) >> shift);
+          uint64_t quot = cyc >> shift,
+                   rem = cyc & (((uint64_t)1 << shift) - 1);
+          uint64_t delta =
+              pc->time_offset + quot * mult + ((rem * mult) >> shift);
           enabled += delta;
           running += delta;
         }

@@ -1,4 +1,4 @@
-/*===- runtime/dump_file.c - The one writer of dump files ----------*- C -*-===*\
+/*===- runtime/dump_file.c - The one writer of dump files ---------*- C -*-===*\
 |*                                                                            *|
 |* Everything the runtime writes to disk goes through this file: the first    *|
 |* free name, the prefix (header, MODULE, EVENTS, CALIBRATION), MODULE        *|
@@ -66,15 +66,15 @@ enum { SAID_CREATE = 1, SAID_GROW = 2 };
 static void say_once(int kind, const tpuprof_rt_dump *d, int err,
                      const char *what) {
   __tpuprof_rt_lock(TPUPROF_RT_LOCK_MESSAGES);
-  int same = said_kind == kind && said_err == err &&
-             strcmp(said_dir, d->dir) == 0;
+  int same =
+      said_kind == kind && said_err == err && strcmp(said_dir, d->dir) == 0;
   if (!same) {
     said_kind = kind;
     said_err = err;
     snprintf(said_dir, sizeof(said_dir), "%s", d->dir);
     fprintf(stderr, "tpuprof: %s '%s': %s; %s\n",
-            kind == SAID_CREATE ? "cannot create dump" : "dump",
-            d->path, strerror(err), what);
+            kind == SAID_CREATE ? "cannot create dump" : "dump", d->path,
+            strerror(err), what);
   }
   __tpuprof_rt_unlock(TPUPROF_RT_LOCK_MESSAGES);
 }
@@ -224,8 +224,8 @@ static uint8_t *put_modules(uint8_t *p, uint32_t from, uint32_t count) {
   for (uint32_t i = from; i < count; ++i) {
     tpuprof_module_section ms;
     memset(&ms, 0, sizeof(ms));
-    const void *table = __tpuprof_rt_module_locked(i, &ms.table_size,
-                                                   &ms.first_probe);
+    const void *table =
+        __tpuprof_rt_module_locked(i, &ms.table_size, &ms.first_probe);
     ms.module_id = i;
     uint64_t payload = sizeof(ms) + ms.table_size;
     uint8_t *q = put_section(p, TPUPROF_SECTION_MODULE, payload);
@@ -245,8 +245,8 @@ static int write_prefix(tpuprof_rt_dump *d) {
   d->num_segs = 0;
   uint32_t names = __tpuprof_rt_counters_names_bytes();
   uint64_t events = section_bytes(sizeof(tpuprof_events_section) + names);
-  uint64_t calib_payload = sizeof(d->calib) +
-                           (uint64_t)d->num_counts * sizeof(d->counts[0]);
+  uint64_t calib_payload =
+      sizeof(d->calib) + (uint64_t)d->num_counts * sizeof(d->counts[0]);
   uint64_t calib = d->calibrated ? section_bytes(calib_payload) : 0;
   __tpuprof_rt_modules_lock();
   uint32_t modules = __tpuprof_rt_modules_count_locked();
@@ -548,9 +548,8 @@ void __tpuprof_rt_dump_patch_locked(tpuprof_rt_dump *d, uint32_t serial,
 void __tpuprof_rt_dump_set_used_locked(tpuprof_rt_dump *d, uint32_t slot,
                                        uint64_t used) {
   if (slot < d->num_segs)
-    d->segs[slot].used = used <= d->segs[slot].capacity
-                             ? used
-                             : d->segs[slot].capacity;
+    d->segs[slot].used =
+        used <= d->segs[slot].capacity ? used : d->segs[slot].capacity;
 }
 
 /*===-- The close --------------------------------------------------------===*/

@@ -1,4 +1,4 @@
-/*===- runtime/env.c - TPUPROF_* environment parsing ---------------*- C -*-===*\
+/*===- runtime/env.c - TPUPROF_* environment parsing --------------*- C -*-===*\
 |*                                                                            *|
 |* The environment is read once, by the library constructor (control.c). The  *|
 |* parser takes a lookup function so the tests can feed it any environment.   *|
@@ -63,9 +63,8 @@ static const char *default_getenv(const char *name, void *ctx) {
 
 /// Looks `name` up, then `alias`; the primary name wins when both are set.
 /// Empty values count as unset. Sets *used to the name that was found.
-static const char *lookup(tpuprof_rt_getenv_fn get, void *ctx,
-                          const char *name, const char *alias,
-                          const char **used) {
+static const char *lookup(tpuprof_rt_getenv_fn get, void *ctx, const char *name,
+                          const char *alias, const char **used) {
   const char *v = get(name, ctx);
   if (v && *v) {
     *used = name;

@@ -1,4 +1,4 @@
-/*===- runtime/locks.c - The runtime's locks -----------------------*- C -*-===*\
+/*===- runtime/locks.c - The runtime's locks ----------------------*- C -*-===*\
 |*                                                                            *|
 |* The mutexes of rt_locks.h. With TPUPROF_RT_CHECK_LOCKS each thread keeps   *|
 |* the set of locks it holds, and taking one while holding a later one in     *|

@@ -1,4 +1,4 @@
-/*===- runtime/memory.c - Memory records ---------------------------*- C -*-===*\
+/*===- runtime/memory.c - Memory records --------------------------*- C -*-===*\
 |*                                                                            *|
 |* The allocations and frees that instrumented code reports (format.h,        *|
 |* memory records) go into the calling thread's stream among its probe        *|
@@ -40,8 +40,8 @@ static void rt_memory(uint8_t event, uint32_t source, const void *ptr,
   r->num_words = 2;
   r->num_counters = 0;
   r->depth = (uint16_t)(d < UINT16_MAX ? d : UINT16_MAX);
-  r->probe = d && d <= TPUPROF_RT_STACK_DEPTH ? t->stack[d - 1].probe
-                                              : UINT32_MAX;
+  r->probe =
+      d && d <= TPUPROF_RT_STACK_DEPTH ? t->stack[d - 1].probe : UINT32_MAX;
   r->event = event;
   r->source = (uint8_t)source;
   r->reserved = 0;

@@ -1,4 +1,4 @@
-/*===- runtime/module.c - Probe-table registration -----------------*- C -*-===*\
+/*===- runtime/module.c - Probe-table registration ----------------*- C -*-===*\
 |*                                                                            *|
 |* Every instrumented module registers its probe table from a constructor.    *|
 |* The runtime copies the table (so dlclose of the module is harmless: its    *|
@@ -74,7 +74,8 @@ static const char *table_name(const void *table, uint64_t size) {
   if (!table || size < sizeof(h))
     return "?";
   memcpy(&h, table, sizeof(h));
-  uint64_t strtab = sizeof(h) + (uint64_t)h.num_probes * sizeof(tpuprof_probe_desc);
+  uint64_t strtab =
+      sizeof(h) + (uint64_t)h.num_probes * sizeof(tpuprof_probe_desc);
   if (memcmp(h.magic, TPUPROF_TABLE_MAGIC, 4) != 0 || strtab > size ||
       h.strtab_size > size - strtab || h.module_name >= h.strtab_size)
     return "?";

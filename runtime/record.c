@@ -1,4 +1,4 @@
-/*===- runtime/record.c - The probe hot path -----------------------*- C -*-===*\
+/*===- runtime/record.c - The probe hot path ----------------------*- C -*-===*\
 |*                                                                            *|
 |* __tpuprof_begin/_dims/_end run on every probe while a window is open, so   *|
 |* they take no lock, allocate nothing and make no system call: one TLS load, *|
@@ -90,9 +90,8 @@ static TPUPROF_RT_NOINLINE void too_deep(rt_thread *t, uint32_t depth,
 /// Begin's slow path: the thread has no state yet or it belongs to an
 /// older window. Returns the state to record into, or NULL after keeping
 /// the stack balanced for an end that will follow.
-static TPUPROF_RT_NOINLINE rt_thread *begin_slow(uint32_t probe,
-                                                 uintptr_t frame,
-                                                 uintptr_t bind) {
+static TPUPROF_RT_NOINLINE rt_thread *
+begin_slow(uint32_t probe, uintptr_t frame, uintptr_t bind) {
   rt_thread *t = __tpuprof_rt_enter_window();
   if (t)
     return t;
@@ -144,8 +143,8 @@ end_counters(rt_thread *t, tpuprof_record *r, uint64_t now) {
   }
 }
 
-TPUPROF_RT_INLINE void rt_begin(uint32_t probe, const int64_t *dims,
-                                uint32_t n, uintptr_t frame, uintptr_t bind) {
+TPUPROF_RT_INLINE void rt_begin(uint32_t probe, const int64_t *dims, uint32_t n,
+                                uintptr_t frame, uintptr_t bind) {
   if (TPUPROF_RT_UNLIKELY(probe >= TPUPROF_IGNORED_PROBE_BASE))
     return;
   rt_thread *t = __tpuprof_rt_tls_thread;
@@ -169,7 +168,8 @@ TPUPROF_RT_INLINE void rt_begin(uint32_t probe, const int64_t *dims,
   uint32_t w = t->words;
   uint64_t need = sizeof(tpuprof_record) + 8u * ((uint64_t)n + w);
   uint8_t *p = t->cur;
-  if (TPUPROF_RT_UNLIKELY(need > (uint64_t)((uintptr_t)t->lim - (uintptr_t)p))) {
+  if (TPUPROF_RT_UNLIKELY(need >
+                          (uint64_t)((uintptr_t)t->lim - (uintptr_t)p))) {
     p = __tpuprof_rt_make_room(t, need);
     if (!p) {
       e->rec = NULL;
@@ -217,7 +217,7 @@ void __tpuprof_rt_begin_range(uint32_t probe, uintptr_t frame) {
 /// the window closed meanwhile (the record then stays unfinished, like
 /// every probe open at a close).
 static TPUPROF_RT_NOINLINE void end_parked(rt_thread *t, tpuprof_record *r,
-                                          uint64_t now) {
+                                           uint64_t now) {
   if (r->num_counters)
     end_counters(t, r, now);
   r->end = now;
@@ -227,8 +227,8 @@ static TPUPROF_RT_NOINLINE void end_parked(rt_thread *t, tpuprof_record *r,
     // The counter deltas first: a record with an end is finished.
     uint64_t at = k->at + sizeof(tpuprof_record) + 8u * k->num_dims;
     if (r->num_counters)
-      __tpuprof_rt_dump_patch_locked(__tpuprof_rt_dump, k->serial, at,
-                                     k->words, 8u * r->num_counters);
+      __tpuprof_rt_dump_patch_locked(__tpuprof_rt_dump, k->serial, at, k->words,
+                                     8u * r->num_counters);
     __tpuprof_rt_dump_patch_locked(__tpuprof_rt_dump, k->serial,
                                    k->at + offsetof(tpuprof_record, end),
                                    &r->end, sizeof(r->end));

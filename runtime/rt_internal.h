@@ -1,4 +1,4 @@
-/*===- runtime/rt_internal.h - libtpuprof_rt internals -------------*- C -*-===*\
+/*===- runtime/rt_internal.h - libtpuprof_rt internals ------------*- C -*-===*\
 |*                                                                            *|
 |* Shared between the runtime's C files and its GoogleTests; never installed. *|
 |* The runtime is split by concern, from the bottom up; a file uses (calls,   *|
@@ -58,7 +58,6 @@ extern "C" {
 #define TPUPROF_RT_UNLIKELY(x) __builtin_expect(!!(x), 0)
 
 /*===-- Limits -----------------------------------------------------------===*/
-
 
 /// Open probes tracked per thread. Deeper begins are counted as dropped.
 #define TPUPROF_RT_STACK_DEPTH 256u
@@ -139,17 +138,17 @@ enum {
 
 /// Settings read from the environment once, when the library loads.
 typedef struct tpuprof_rt_config {
-  int enable;             ///< TPUPROF_ENABLE / ENABLE_ALL_PROFILE
-  uint32_t mode;          ///< TPUPROF_MODE / PROFILE_MODE
-  uint64_t record_size;   ///< TPUPROF_RECORD_SIZE / PROFILE_RECORD_SIZE
-  const char *output;     ///< TPUPROF_OUTPUT, NULL when unset or empty.
-  uint32_t device;        ///< TPUPROF_DEVICE
-  int clock;              ///< TPUPROF_CLOCK, a TPUPROF_RT_CLOCK_* value.
-  const char *events;     ///< TPUPROF_EVENTS, NULL when unset or empty.
-  const char *schedule;   ///< TPUPROF_SCHEDULE, NULL when unset or empty.
-  int buffer_ring;        ///< TPUPROF_BUFFER: 0 stop, 1 ring.
-  int calibrate;          ///< TPUPROF_CALIBRATE (default 1).
-  int memory;             ///< TPUPROF_MEMORY (default 0).
+  int enable;           ///< TPUPROF_ENABLE / ENABLE_ALL_PROFILE
+  uint32_t mode;        ///< TPUPROF_MODE / PROFILE_MODE
+  uint64_t record_size; ///< TPUPROF_RECORD_SIZE / PROFILE_RECORD_SIZE
+  const char *output;   ///< TPUPROF_OUTPUT, NULL when unset or empty.
+  uint32_t device;      ///< TPUPROF_DEVICE
+  int clock;            ///< TPUPROF_CLOCK, a TPUPROF_RT_CLOCK_* value.
+  const char *events;   ///< TPUPROF_EVENTS, NULL when unset or empty.
+  const char *schedule; ///< TPUPROF_SCHEDULE, NULL when unset or empty.
+  int buffer_ring;      ///< TPUPROF_BUFFER: 0 stop, 1 ring.
+  int calibrate;        ///< TPUPROF_CALIBRATE (default 1).
+  int memory;           ///< TPUPROF_MEMORY (default 0).
 } tpuprof_rt_config;
 
 /// Looks a variable up; returns NULL when it is unset.
@@ -185,7 +184,7 @@ struct perf_event_mmap_page;
 /// A thread's perf_event group for the window's event set. Cold: touched by
 /// the slow path (open/close) and, through the pointer, by the counter read.
 typedef struct tpuprof_rt_group {
-  int fd[TPUPROF_RT_MAX_EVENTS];  ///< fd[0] leads the group.
+  int fd[TPUPROF_RT_MAX_EVENTS]; ///< fd[0] leads the group.
   struct perf_event_mmap_page *page[TPUPROF_RT_MAX_EVENTS]; ///< rdpmc only.
   uint32_t nfd;    ///< Open fds: 0 (no group on this thread) or nev.
   uint32_t nev;    ///< Events in the window's set.
@@ -221,8 +220,9 @@ uint32_t __tpuprof_rt_counters_names_bytes(void);
 uint32_t __tpuprof_rt_counters_write_names(uint8_t *p);
 
 /// Copies the window's real event names (tests, tpuprof-events).
-uint32_t __tpuprof_rt_counters_window_events(
-    char names[][TPUPROF_RT_EVENT_NAME_MAX], uint32_t max);
+uint32_t
+__tpuprof_rt_counters_window_events(char names[][TPUPROF_RT_EVENT_NAME_MAX],
+                                    uint32_t max);
 
 /// Opens (or keeps) the calling thread's group for the current set and
 /// returns the counter words per record. Thread-list lock held.
@@ -275,7 +275,8 @@ uint32_t __tpuprof_rt_num_modules(void);
 /// Longest output directory kept, NUL included.
 #define TPUPROF_RT_DIR_MAX 4096u
 /// Counter words one record carries at most (events, pseudo-events, CPU).
-#define TPUPROF_RT_MAX_WORDS (TPUPROF_RT_EVENT_WORDS(TPUPROF_RT_MAX_EVENTS) + 1u)
+#define TPUPROF_RT_MAX_WORDS                                                   \
+  (TPUPROF_RT_EVENT_WORDS(TPUPROF_RT_MAX_EVENTS) + 1u)
 
 /// One SEGMENT section of a window's file, as the writer keeps it.
 typedef struct tpuprof_rt_dump_seg {
@@ -317,13 +318,13 @@ enum tpuprof_rt_dump_state {
 /// it and survives SIGKILL, abort() or a segfault. The close finalizes the
 /// file in place (docs/reliability.md, "Closing a window").
 typedef struct tpuprof_rt_dump {
-  int state;              ///< tpuprof_rt_dump_state.
-  int fd;                 ///< The file, when OPEN.
-  uint32_t serial;        ///< Non-zero, distinct per created file.
-  int grow_err;           ///< errno of the first failed growth (said once).
-  uint64_t end;           ///< Bytes in the file.
-  uint32_t modules;       ///< Modules written (registry order).
-  uint32_t threads;       ///< Threads numbered (SEGMENT `thread`).
+  int state;                 ///< tpuprof_rt_dump_state.
+  int fd;                    ///< The file, when OPEN.
+  uint32_t serial;           ///< Non-zero, distinct per created file.
+  int grow_err;              ///< errno of the first failed growth (said once).
+  uint64_t end;              ///< Bytes in the file.
+  uint32_t modules;          ///< Modules written (registry order).
+  uint32_t threads;          ///< Threads numbered (SEGMENT `thread`).
   tpuprof_rt_dump_seg *segs; ///< Its SEGMENT sections, in file order.
   uint32_t num_segs, segs_capacity;
   /// The header as last written. window.c fills mode, device, pid, clock
@@ -334,8 +335,8 @@ typedef struct tpuprof_rt_dump {
   tpuprof_calibration_section calib;
   tpuprof_calibration_counts counts[TPUPROF_RT_MAX_WORDS];
   uint32_t num_counts;
-  char dir[TPUPROF_RT_DIR_MAX]; ///< Where it is created ...
-  uint32_t first_n;             ///< ... with the first N tried.
+  char dir[TPUPROF_RT_DIR_MAX];       ///< Where it is created ...
+  uint32_t first_n;                   ///< ... with the first N tried.
   char path[TPUPROF_RT_DIR_MAX + 64]; ///< Its name, once created.
 } tpuprof_rt_dump;
 
@@ -382,8 +383,7 @@ int __tpuprof_rt_dump_write_stage_locked(tpuprof_rt_dump *d,
 /// `serial`, if it is `d` and open: the end of a record whose stage lap was
 /// written while it was open. Thread-list lock held.
 void __tpuprof_rt_dump_patch_locked(tpuprof_rt_dump *d, uint32_t serial,
-                                    uint64_t at, const void *bytes,
-                                    uint64_t n);
+                                    uint64_t at, const void *bytes, uint64_t n);
 
 /// Sets the record bytes of segment `slot` (sealed, reused or closed).
 void __tpuprof_rt_dump_set_used_locked(tpuprof_rt_dump *d, uint32_t slot,

@@ -1,4 +1,4 @@
-/*===- runtime/rt_locks.h - The runtime's locks and their order ----*- C -*-===*\
+/*===- runtime/rt_locks.h - The runtime's locks and their order ---*- C -*-===*\
 |*                                                                            *|
 |* Every mutex of the runtime is here, in the order they nest: a thread may   *|
 |* take a lock only while it holds none that comes later in this list, so     *|

@@ -1,4 +1,4 @@
-/*===- runtime/rt_thread.h - A thread's recording state ------------*- C -*-===*\
+/*===- runtime/rt_thread.h - A thread's recording state -----------*- C -*-===*\
 |*                                                                            *|
 |* The state each recording thread owns (rt_thread), shared by the files      *|
 |* that work on it, from the bottom up: threads.c (creating, listing and      *|
@@ -68,11 +68,11 @@ typedef struct rt_stack_entry {
 /// goes to this copy (first, so that end_counters finds the counter words
 /// right after it), then to the file at `at` (the thread-list lock held).
 typedef struct rt_parked {
-  tpuprof_record rec; ///< The record, num_dims 0: ...
+  tpuprof_record rec;                   ///< The record, num_dims 0: ...
   uint64_t words[TPUPROF_RT_MAX_WORDS]; ///< ... its counter words follow.
-  uint64_t at;        ///< File offset of the written record.
-  uint32_t serial;    ///< Of the dump it was written to.
-  uint32_t num_dims;  ///< Its dimension words in the file.
+  uint64_t at;                          ///< File offset of the written record.
+  uint32_t serial;                      ///< Of the dump it was written to.
+  uint32_t num_dims;                    ///< Its dimension words in the file.
 } rt_parked;
 
 /// Why a thread takes no more segments in this window.
@@ -88,8 +88,8 @@ enum {
 /// probe pair touches except the stack entry and the record itself.
 typedef struct rt_thread {
   // --- Hot: owner-written on every probe. ---
-  uint8_t *cur;   ///< Next record; release-stored, read by the closer.
-  uint8_t *lim;   ///< End of the current segment's room.
+  uint8_t *cur; ///< Next record; release-stored, read by the closer.
+  uint8_t *lim; ///< End of the current segment's room.
   tpuprof_segment_section *head; ///< Current segment's header (its drop
                                  ///< counts), NULL when there is none.
   uint32_t gen;   ///< Window generation the segments belong to (0: none).
@@ -98,14 +98,14 @@ typedef struct rt_thread {
   uint32_t out;   ///< TPUPROF_RT_OUT_*: why no more segments are taken.
   // --- Cold: slow path and closer, under the thread-list lock. ---
   struct rt_thread *next;
-  uint64_t tid;        ///< OS thread id.
-  uint64_t taken;      ///< Record bytes of the segments taken this window.
-  uint32_t thread_no;  ///< SEGMENT `thread`; UINT32_MAX before the first.
-  uint32_t next_seq;   ///< SEGMENT `seq` of the next segment.
-  int ring;            ///< Full-buffer policy of this window: 1 ring.
-  int exited;          ///< The thread has exited; free after its close.
-  uintptr_t stack_lo;  ///< The thread's stack, [lo, hi); both 0 when
-  uintptr_t stack_hi;  ///< unknown. Frames elsewhere never unwind.
+  uint64_t tid;       ///< OS thread id.
+  uint64_t taken;     ///< Record bytes of the segments taken this window.
+  uint32_t thread_no; ///< SEGMENT `thread`; UINT32_MAX before the first.
+  uint32_t next_seq;  ///< SEGMENT `seq` of the next segment.
+  int ring;           ///< Full-buffer policy of this window: 1 ring.
+  int exited;         ///< The thread has exited; free after its close.
+  uintptr_t stack_lo; ///< The thread's stack, [lo, hi); both 0 when
+  uintptr_t stack_hi; ///< unknown. Frames elsewhere never unwind.
   /// The first probe begun beyond the stack (depth 256), which encloses
   /// every deeper one: when its frame is gone, so are theirs.
   uintptr_t overflow_frame;

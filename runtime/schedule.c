@@ -1,4 +1,4 @@
-/*===- runtime/schedule.c - Step-driven profiling windows ----------*- C -*-===*\
+/*===- runtime/schedule.c - Step-driven profiling windows ---------*- C -*-===*\
 |*                                                                            *|
 |* Long jobs (training loops, serving) are profiled a few steps at a time, as *|
 |* PyTorch's profiler schedule does. The program marks step boundaries with   *|
@@ -23,8 +23,8 @@ enum { ACT_NONE = 0, ACT_WARMUP = 1, ACT_ACTIVE = 2 };
 static int sched_on;
 static tpuprof_schedule sched;
 static uint64_t step_no;
-static int sched_window;       ///< ACT_* of the window the schedule opened.
-static uint64_t window_cycle;  ///< Cycle of that window.
+static int sched_window;      ///< ACT_* of the window the schedule opened.
+static uint64_t window_cycle; ///< Cycle of that window.
 
 int __tpuprof_rt_parse_schedule(const char *spec, tpuprof_schedule *s,
                                 char *why, size_t why_size) {
@@ -111,7 +111,8 @@ static void enter_step(char *ready, size_t ready_size) {
     sched_window = ACT_NONE; // tpuprof_disable() closed it.
   uint64_t cycle = 0;
   int want = action(step_no, &cycle);
-  if (sched_window == ACT_ACTIVE && (want != ACT_ACTIVE || cycle != window_cycle))
+  if (sched_window == ACT_ACTIVE &&
+      (want != ACT_ACTIVE || cycle != window_cycle))
     close_sched_window(ready, ready_size);
   if (sched_window == ACT_WARMUP && want == ACT_NONE)
     close_sched_window(NULL, 0);
@@ -121,11 +122,13 @@ static void enter_step(char *ready, size_t ready_size) {
     // Warmup over: drop its records, keep going in a fresh window.
     __tpuprof_rt_close_window_locked(0, 1);
   } else if (__tpuprof_rt_window_open_locked() ||
-             __tpuprof_rt_enable_locked(sched.max_records, sched.mode, 0) != 0) {
+             __tpuprof_rt_enable_locked(sched.max_records, sched.mode, 0) !=
+                 0) {
     static int warned;
     if (!warned++)
-      fprintf(stderr, "tpuprof: schedule: cannot open a window at step %llu "
-                      "(one opened by tpuprof_enable is open); step skipped\n",
+      fprintf(stderr,
+              "tpuprof: schedule: cannot open a window at step %llu "
+              "(one opened by tpuprof_enable is open); step skipped\n",
               (unsigned long long)step_no);
     return;
   }

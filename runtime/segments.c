@@ -1,4 +1,4 @@
-/*===- runtime/segments.c - A thread's segments of the dump --------*- C -*-===*\
+/*===- runtime/segments.c - A thread's segments of the dump -------*- C -*-===*\
 |*                                                                            *|
 |* A thread records into segments of the window's dump file that it takes as  *|
 |* it fills them (16 KiB of records first, twice as much each time after, up  *|
@@ -33,7 +33,8 @@
 #ifdef TPUPROF_RT_TSAN
 void AnnotateIgnoreWritesBegin(const char *file, int line);
 void AnnotateIgnoreWritesEnd(const char *file, int line);
-#define TPUPROF_RT_TSAN_IGNORE_BEGIN() AnnotateIgnoreWritesBegin(__FILE__, __LINE__)
+#define TPUPROF_RT_TSAN_IGNORE_BEGIN()                                         \
+  AnnotateIgnoreWritesBegin(__FILE__, __LINE__)
 #define TPUPROF_RT_TSAN_IGNORE_END() AnnotateIgnoreWritesEnd(__FILE__, __LINE__)
 #else
 #define TPUPROF_RT_TSAN_IGNORE_BEGIN() ((void)0)
@@ -96,8 +97,8 @@ static uint8_t *reuse_oldest(rt_thread *t, tpuprof_rt_dump *d) {
     const tpuprof_record *r = (const tpuprof_record *)(s.base + off);
     off += TPUPROF_RECORD_BYTES(r->num_dims, r->num_counters);
   }
-  uint32_t depth = t->depth < TPUPROF_RT_STACK_DEPTH ? t->depth
-                                                     : TPUPROF_RT_STACK_DEPTH;
+  uint32_t depth =
+      t->depth < TPUPROF_RT_STACK_DEPTH ? t->depth : TPUPROF_RT_STACK_DEPTH;
   for (uint32_t i = 0; i < depth; ++i) {
     uint8_t *r = (uint8_t *)t->stack[i].rec;
     if (r >= s.base && r < s.base + s.capacity)
@@ -123,16 +124,15 @@ static uint8_t *reuse_oldest(rt_thread *t, tpuprof_rt_dump *d) {
 /// go to the written copies (end_parked), since the stage starts over.
 static void park_open_records(rt_thread *t, const tpuprof_rt_segment *s,
                               uint64_t used, uint64_t at, uint32_t serial) {
-  uint32_t depth = t->depth < TPUPROF_RT_STACK_DEPTH ? t->depth
-                                                     : TPUPROF_RT_STACK_DEPTH;
+  uint32_t depth =
+      t->depth < TPUPROF_RT_STACK_DEPTH ? t->depth : TPUPROF_RT_STACK_DEPTH;
   for (uint32_t i = 0; i < depth; ++i) {
     rt_stack_entry *e = &t->stack[i];
     const uint8_t *r = (const uint8_t *)e->rec;
     if (e->gen != t->gen || r < s->base || r >= s->base + used)
       continue;
-    if (!t->parked &&
-        !(t->parked = (rt_parked *)calloc(TPUPROF_RT_STACK_DEPTH,
-                                          sizeof(rt_parked)))) {
+    if (!t->parked && !(t->parked = (rt_parked *)calloc(TPUPROF_RT_STACK_DEPTH,
+                                                        sizeof(rt_parked)))) {
       e->rec = NULL; // No memory: the written record stays unfinished.
       continue;
     }
@@ -154,8 +154,7 @@ static void park_open_records(rt_thread *t, const tpuprof_rt_segment *s,
 /// records go to a section of their own by one write, and it starts over,
 /// so that a thread recording a lot reuses the same mapped pages, warm in
 /// the cache, instead of faulting in new ones (docs/runtime.md, "Stages").
-static uint8_t *restart_stage(rt_thread *t, tpuprof_rt_dump *d,
-                              uint64_t left) {
+static uint8_t *restart_stage(rt_thread *t, tpuprof_rt_dump *d, uint64_t left) {
   tpuprof_rt_segment *s = &t->segs[t->num_segs - 1];
   uint64_t used = (uint64_t)(t->cur - s->base);
   uint64_t at = 0;
@@ -197,8 +196,8 @@ static uint8_t *next_segment_locked(rt_thread *t, uint64_t need) {
   uint64_t cap = __tpuprof_rt_window_cap;
   uint64_t taken = t->taken;
   if (t->num_segs && !t->ring) // The current segment's tail comes back.
-    taken -= t->segs[t->num_segs - 1].capacity - (uint64_t)(t->cur -
-             t->segs[t->num_segs - 1].base);
+    taken -= t->segs[t->num_segs - 1].capacity -
+             (uint64_t)(t->cur - t->segs[t->num_segs - 1].base);
   uint64_t left = cap > taken ? cap - taken : 0;
   if (left < need) {
     if (!t->ring || !t->num_segs) {
@@ -226,8 +225,8 @@ static uint8_t *next_segment_locked(rt_thread *t, uint64_t need) {
     t->segs = grown;
     t->segs_capacity = n;
   }
-  uint64_t want = next_segment_bytes(
-      t, need ? need : TPUPROF_RECORD_BYTES(0, t->words));
+  uint64_t want =
+      next_segment_bytes(t, need ? need : TPUPROF_RECORD_BYTES(0, t->words));
   if (want > left)
     want = left;
   if (want < need)

@@ -1,4 +1,4 @@
-/*===- runtime/threads.c - Thread states and the window state ------*- C -*-===*\
+/*===- runtime/threads.c - Thread states and the window state -----*- C -*-===*\
 |*                                                                            *|
 |* The registry of recording threads: each thread's state (rt_thread.h) is    *|
 |* created on its first probe (or ahead of a window by the enabling thread),  *|
@@ -110,8 +110,8 @@ static void thread_exit(void *arg) {
       t->gen == __tpuprof_rt_gen) {
     // Its records belong to the open window: keep them. Probes still open
     // never end (pthread_exit, a cancellation): closed as unfinished.
-    uint32_t d = t->depth < TPUPROF_RT_STACK_DEPTH ? t->depth
-                                                   : TPUPROF_RT_STACK_DEPTH;
+    uint32_t d =
+        t->depth < TPUPROF_RT_STACK_DEPTH ? t->depth : TPUPROF_RT_STACK_DEPTH;
     for (uint32_t i = 0; i < d; ++i)
       count_unwound(t, &t->stack[i]);
     t->exited = 1;

@@ -1,4 +1,4 @@
-/*===- runtime/user_ranges.c - Named user ranges as kind-user probes -*- C -*-===*\
+/*===- runtime/user_ranges.c - Named user ranges as kind-user probes ------===*\
 |*                                                                            *|
 |* TPUPROF_SCOPE("name") and tpuprof_range_* mark regions of a program that   *|
 |* no pass instrumented. Each distinct name becomes one probe of kind user in *|
@@ -19,7 +19,8 @@
 
 /// Distinct range names a process may use; more are not recorded.
 #define MAX_RANGES 1024u
-#define SLOTS 2048u /* power of two, > 2 * MAX_RANGES / 2 keeps probes short */
+/* A power of two, > 2 * MAX_RANGES / 2 keeps probes short. */
+#define SLOTS 2048u
 #define MAX_NAME 255u
 
 static const char module_name[] = "tpuprof user ranges";
@@ -52,7 +53,8 @@ static uint32_t str_hash(const char *s, size_t n) {
 
 /// Finds `name` (first `n` bytes); returns its slot, empty or matching.
 static slot *find(const char *name, size_t n) {
-  for (uint32_t i = str_hash(name, n) & (SLOTS - 1);; i = (i + 1) & (SLOTS - 1)) {
+  for (uint32_t i = str_hash(name, n) & (SLOTS - 1);;
+       i = (i + 1) & (SLOTS - 1)) {
     const char *s = __atomic_load_n(&by_name[i].name, __ATOMIC_ACQUIRE);
     if (!s || (strncmp(s, name, n) == 0 && s[n] == '\0'))
       return &by_name[i];
@@ -62,7 +64,8 @@ static slot *find(const char *name, size_t n) {
 /// Registers a one-probe table for `name`; returns the global id.
 static uint32_t register_range(const char *name, size_t n) {
   size_t strtab = 1 + sizeof(module_name) + n + 1;
-  size_t size = sizeof(tpuprof_table_header) + sizeof(tpuprof_probe_desc) + strtab;
+  size_t size =
+      sizeof(tpuprof_table_header) + sizeof(tpuprof_probe_desc) + strtab;
   uint8_t *t = calloc(1, size);
   if (!t)
     return TPUPROF_IGNORED_PROBE_BASE;
@@ -105,8 +108,9 @@ TPUPROF_RT_API uint32_t tpuprof_range_id(const char *name) {
     if (num_ranges >= MAX_RANGES) {
       static int warned;
       if (!warned++)
-        fprintf(stderr, "tpuprof: more than %u user range names; '%.*s' and "
-                        "later new names are not recorded\n",
+        fprintf(stderr,
+                "tpuprof: more than %u user range names; '%.*s' and "
+                "later new names are not recorded\n",
                 MAX_RANGES, (int)n, name);
       __tpuprof_rt_unlock(TPUPROF_RT_LOCK_RANGES);
       return TPUPROF_IGNORED_PROBE_BASE;
@@ -134,7 +138,8 @@ TPUPROF_RT_API uint32_t tpuprof_range_id(const char *name) {
 }
 
 static int is_user_range(uint32_t id) {
-  for (uint32_t i = (id * 2654435761u) & (SLOTS - 1);; i = (i + 1) & (SLOTS - 1)) {
+  for (uint32_t i = (id * 2654435761u) & (SLOTS - 1);;
+       i = (i + 1) & (SLOTS - 1)) {
     uint32_t v = __atomic_load_n(&by_id[i], __ATOMIC_ACQUIRE);
     if (v == 0)
       return 0;

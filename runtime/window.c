@@ -1,4 +1,4 @@
-/*===- runtime/window.c - Profiling windows ------------------------*- C -*-===*\
+/*===- runtime/window.c - Profiling windows -----------------------*- C -*-===*\
 |*                                                                            *|
 |* A window is the span between tpuprof_enable() and tpuprof_disable() (or    *|
 |* the next tpuprof_flush()); each one becomes exactly one dump. Windows are  *|
@@ -248,8 +248,9 @@ static int set_output_dir_locked(const char *dir) {
     n = 1;
   }
   if (n >= sizeof(output_dir)) {
-    fprintf(stderr, "tpuprof: output directory '%s' is too long; keeping '%s'\n",
-            dir, output_dir);
+    fprintf(stderr,
+            "tpuprof: output directory '%s' is too long; keeping '%s'\n", dir,
+            output_dir);
     return -1;
   }
   if (strncmp(output_dir, dir, n) != 0 || output_dir[n] != '\0')

@@ -12,8 +12,17 @@ if ! command -v "$clang_format" > /dev/null; then
   echo "check-format.sh: $clang_format not found (scripts/install-deps.sh installs it)" >&2
   exit 2
 fi
-mapfile -t files < <(git ls-files -- '*.c' '*.h' '*.cpp' '*.hpp' |
-  grep -v -e '/Inputs/')
+if git rev-parse --git-dir > /dev/null 2>&1; then
+  list() { git ls-files -- '*.c' '*.h' '*.cpp' '*.hpp'; }
+else # a source tree without git: every source but the build's
+  list() {
+    find . -path ./build -prune -o -path './build-*' -prune -o \
+      -path '*/node_modules' -prune -o -type f \
+      \( -name '*.c' -o -name '*.h' -o -name '*.cpp' -o -name '*.hpp' \) \
+      -print | sed 's|^\./||'
+  }
+fi
+mapfile -t files < <(list | grep -v -e '/Inputs/')
 if [ "${1:-}" = --fix ]; then
   "$clang_format" -i "${files[@]}"
   exit 0

@@ -47,8 +47,9 @@ int main(int argc, char **argv) {
       axpy(y, x, 1e-6f);
       acc += dot(x, y);
     }
-    double s = std::chrono::duration<double>(std::chrono::steady_clock::now() -
-                                             t0).count();
+    double s =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0)
+            .count();
     total += s;
     double scaled = s * double(iters) / double(end - begin);
     if (c == 0 || scaled < fastest)

@@ -19,8 +19,7 @@
 enum { N = 96 };
 static float a[N][N], b[N][N], c[N][N];
 
-PROFILED("matmul") __attribute__((noinline)) static void
-matmul(void) {
+PROFILED("matmul") __attribute__((noinline)) static void matmul(void) {
   for (int i = 0; i < N; ++i)
     for (int j = 0; j < N; ++j) {
       float sum = 0;
@@ -30,8 +29,7 @@ matmul(void) {
     }
 }
 
-PROFILED("relu") __attribute__((noinline)) static void
-relu(void) {
+PROFILED("relu") __attribute__((noinline)) static void relu(void) {
   for (int i = 0; i < N; ++i)
     for (int j = 0; j < N; ++j)
       a[i][j] = c[i][j] > 0 ? c[i][j] / N : 0;

@@ -63,7 +63,7 @@ int main(int argc, char **argv) {
   }
   printf("class=%d sum=%.3f dump=%s\n", best, sum, tpuprof_last_dump_path());
   free(probs.allocated);
-  float *inputs[] = {x.allocated, w1.allocated, w2.allocated, w3.allocated,
+  float *inputs[] = {x.allocated,  w1.allocated, w2.allocated, w3.allocated,
                      b1.allocated, b2.allocated, b3.allocated};
   for (size_t i = 0; i < sizeof(inputs) / sizeof(inputs[0]); ++i)
     free(inputs[i]);

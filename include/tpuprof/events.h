@@ -1,4 +1,4 @@
-/*===- tpuprof/events.h - The runtime's PMU event code, for tools --*- C -*-===*\
+/*===- tpuprof/events.h - The runtime's PMU event code, for tools -*- C -*-===*\
 |*                                                                            *|
 |* What tools built in this tree (tpuprof-events) use of the runtime's        *|
 |* counter code (runtime/counters.c), so that what they say about an event    *|
@@ -34,7 +34,8 @@ int __tpuprof_rt_encode_event(const char *name, struct perf_event_attr *attr,
 int __tpuprof_rt_perf_open(struct perf_event_attr *attr, int group_fd);
 
 /// Writes "perf_event_open: <strerror>, <likely cause>; perf_event_paranoid=N".
-void __tpuprof_rt_explain_open_error(int err, const struct perf_event_attr *attr,
+void __tpuprof_rt_explain_open_error(int err,
+                                     const struct perf_event_attr *attr,
                                      char *out, size_t n);
 
 #ifdef __cplusplus

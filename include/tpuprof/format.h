@@ -76,7 +76,8 @@ enum tpuprof_mode {
   TPUPROF_MODE_DETAILED = 2, ///< + the CPU word and memory records.
   TPUPROF_MODE_COUNT
 };
-#define TPUPROF_MODE_MAX ((unsigned)TPUPROF_MODE_COUNT - 1u) /* old spelling */
+/* The old spelling of the last mode. */
+#define TPUPROF_MODE_MAX ((unsigned)TPUPROF_MODE_COUNT - 1u)
 #define TPUPROF_MODE_DEFAULT TPUPROF_MODE_TIMING
 
 /// What a window records beyond each probe pair's ticks and dims.
@@ -119,30 +120,30 @@ enum tpuprof_probe_kind {
 
 /// Table header; followed by `num_probes` descriptors, then the string table.
 typedef struct tpuprof_table_header {
-  char magic[4];          ///< "TPPT"
-  uint32_t version;       ///< TPUPROF_TABLE_VERSION
-  uint32_t num_probes;    ///< Descriptor count.
-  uint32_t strtab_size;   ///< Bytes of NUL-terminated strings after them.
-  uint32_t module_name;   ///< Offset of the module's name in the strtab.
-  uint32_t reserved;      ///< Zero.
+  char magic[4];        ///< "TPPT"
+  uint32_t version;     ///< TPUPROF_TABLE_VERSION
+  uint32_t num_probes;  ///< Descriptor count.
+  uint32_t strtab_size; ///< Bytes of NUL-terminated strings after them.
+  uint32_t module_name; ///< Offset of the module's name in the strtab.
+  uint32_t reserved;    ///< Zero.
 } tpuprof_table_header;
 
 /// One probe. Strings are offsets into the table's string table.
 typedef struct tpuprof_probe_desc {
-  uint64_t hash;         ///< Stable op hash (docs/hash.md).
-  uint64_t flops;        ///< Static FLOP estimate, 0 when unknown.
-  uint64_t bytes;        ///< Static bytes moved (operands + results), 0 when unknown.
-  uint32_t name;         ///< Op name, e.g. "tosa.matmul".
-  uint32_t shapes;       ///< Argument shapes, '?' for each dynamic dimension.
-  uint32_t location;     ///< "file:line:col" or "" when unknown.
-  uint32_t function;     ///< Enclosing function's symbol name.
-  uint8_t kind;          ///< tpuprof_probe_kind
-  uint8_t num_dyn_dims;  ///< Dynamic dimensions captured at run time.
-  uint8_t num_outs;      ///< Trailing entries of `shapes` that are the op's
-                         ///< outputs (destination-style inits); 0 if none.
-  uint8_t flags;         ///< tpuprof_probe_flags; 0 in tables from before.
-  uint32_t out_shapes;   ///< String offset of the result shapes when flags
-                         ///< has TPUPROF_PROBE_OUT_SHAPES, else zero.
+  uint64_t hash;   ///< Stable op hash (docs/hash.md).
+  uint64_t flops;  ///< Static FLOP estimate, 0 when unknown.
+  uint64_t bytes;  ///< Static bytes moved (operands + results), 0 when unknown.
+  uint32_t name;   ///< Op name, e.g. "tosa.matmul".
+  uint32_t shapes; ///< Argument shapes, '?' for each dynamic dimension.
+  uint32_t location;    ///< "file:line:col" or "" when unknown.
+  uint32_t function;    ///< Enclosing function's symbol name.
+  uint8_t kind;         ///< tpuprof_probe_kind
+  uint8_t num_dyn_dims; ///< Dynamic dimensions captured at run time.
+  uint8_t num_outs;     ///< Trailing entries of `shapes` that are the op's
+                        ///< outputs (destination-style inits); 0 if none.
+  uint8_t flags;        ///< tpuprof_probe_flags; 0 in tables from before.
+  uint32_t out_shapes;  ///< String offset of the result shapes when flags
+                        ///< has TPUPROF_PROBE_OUT_SHAPES, else zero.
 } tpuprof_probe_desc;
 
 /// tpuprof_probe_desc::flags. Readers ignore bits they do not know, and
@@ -190,9 +191,9 @@ enum tpuprof_record_kind {
 
 /// What a memory record says happened.
 enum tpuprof_memory_event {
-  TPUPROF_MEMORY_ALLOC = 1, ///< `address` got `size` bytes.
-  TPUPROF_MEMORY_FREE = 2,  ///< `address` was freed (size 0: the reader
-                            ///< takes it from the allocation it matches).
+  TPUPROF_MEMORY_ALLOC = 1,  ///< `address` got `size` bytes.
+  TPUPROF_MEMORY_FREE = 2,   ///< `address` was freed (size 0: the reader
+                             ///< takes it from the allocation it matches).
   TPUPROF_MEMORY_EVENT_COUNT ///< One past the last (events start at 1).
 };
 
@@ -262,35 +263,35 @@ enum tpuprof_dump_flags {
 ///   ns(t) = calib_ns0 + (t - calib_ticks0) * (calib_ns1 - calib_ns0)
 ///                                          / (calib_ticks1 - calib_ticks0)
 typedef struct tpuprof_dump_header {
-  char magic[8];           ///< "TPUPROF\0"
-  uint32_t version;        ///< TPUPROF_DUMP_VERSION
-  uint32_t header_size;    ///< sizeof(tpuprof_dump_header)
-  uint32_t mode;           ///< 0 timing, 1 +counters/shapes, 2 detailed.
-  uint32_t device;         ///< TPUPROF_DEVICE
-  uint32_t pid;            ///< Writing process.
-  uint32_t call_num;       ///< N in tpuprof_data_dev{D}-{N}.
-  uint32_t clock_source;   ///< tpuprof_clock_source
-  uint32_t flags;          ///< tpuprof_dump_flags
-  uint64_t calib_ticks0;   ///< Clock reading at runtime start ...
-  uint64_t calib_ns0;      ///< ... and CLOCK_MONOTONIC (ns) at the same moment.
-  uint64_t calib_ticks1;   ///< Clock reading at window end ...
-  uint64_t calib_ns1;      ///< ... and CLOCK_MONOTONIC (ns) at the same moment.
-  uint64_t window_begin;   ///< Ticks when the window was enabled.
-  uint64_t window_end;     ///< Ticks when it was disabled.
-  uint64_t dropped;        ///< Records dropped in all threads (buffer full,
-                           ///< > 256 open probes, no buffer memory).
-  uint32_t num_sections;   ///< Sections that follow the header.
-  uint32_t reserved;       ///< Zero.
+  char magic[8];         ///< "TPUPROF\0"
+  uint32_t version;      ///< TPUPROF_DUMP_VERSION
+  uint32_t header_size;  ///< sizeof(tpuprof_dump_header)
+  uint32_t mode;         ///< 0 timing, 1 +counters/shapes, 2 detailed.
+  uint32_t device;       ///< TPUPROF_DEVICE
+  uint32_t pid;          ///< Writing process.
+  uint32_t call_num;     ///< N in tpuprof_data_dev{D}-{N}.
+  uint32_t clock_source; ///< tpuprof_clock_source
+  uint32_t flags;        ///< tpuprof_dump_flags
+  uint64_t calib_ticks0; ///< Clock reading at runtime start ...
+  uint64_t calib_ns0;    ///< ... and CLOCK_MONOTONIC (ns) at the same moment.
+  uint64_t calib_ticks1; ///< Clock reading at window end ...
+  uint64_t calib_ns1;    ///< ... and CLOCK_MONOTONIC (ns) at the same moment.
+  uint64_t window_begin; ///< Ticks when the window was enabled.
+  uint64_t window_end;   ///< Ticks when it was disabled.
+  uint64_t dropped;      ///< Records dropped in all threads (buffer full,
+                         ///< > 256 open probes, no buffer memory).
+  uint32_t num_sections; ///< Sections that follow the header.
+  uint32_t reserved;     ///< Zero.
 } tpuprof_dump_header;
 
 /// Section kinds.
 enum tpuprof_section_kind {
-  TPUPROF_SECTION_MODULE = 1, ///< tpuprof_module_section + probe table.
-  TPUPROF_SECTION_EVENTS = 2, ///< tpuprof_events_section + names.
-  TPUPROF_SECTION_THREAD = 3, ///< tpuprof_thread_section + record stream.
+  TPUPROF_SECTION_MODULE = 1,      ///< tpuprof_module_section + probe table.
+  TPUPROF_SECTION_EVENTS = 2,      ///< tpuprof_events_section + names.
+  TPUPROF_SECTION_THREAD = 3,      ///< tpuprof_thread_section + record stream.
   TPUPROF_SECTION_CALIBRATION = 4, ///< tpuprof_calibration_section (v2).
-  TPUPROF_SECTION_SEGMENT = 5, ///< tpuprof_segment_section + records (v4).
-  TPUPROF_SECTION_KIND_COUNT    ///< One past the last (kinds start at 1).
+  TPUPROF_SECTION_SEGMENT = 5,     ///< tpuprof_segment_section + records (v4).
+  TPUPROF_SECTION_KIND_COUNT       ///< One past the last (kinds start at 1).
 };
 
 /// Every section starts with this; `size` counts the payload after it, which
@@ -375,11 +376,11 @@ typedef struct tpuprof_calibration_counts {
 /// Versions 1-3: one thread's records: `stream_size` bytes of
 /// tpuprof_record follow. (Version 4 writers use SEGMENT sections.)
 typedef struct tpuprof_thread_section {
-  uint64_t tid;          ///< OS thread id.
-  uint64_t dropped;      ///< Records this thread dropped (buffer full or
-                         ///< > 256 open probes); their ends wrote nothing.
-  uint64_t num_records;  ///< Records in the stream.
-  uint64_t stream_size;  ///< Bytes in the stream.
+  uint64_t tid;         ///< OS thread id.
+  uint64_t dropped;     ///< Records this thread dropped (buffer full or
+                        ///< > 256 open probes); their ends wrote nothing.
+  uint64_t num_records; ///< Records in the stream.
+  uint64_t stream_size; ///< Bytes in the stream.
 } tpuprof_thread_section;
 
 /// Version 4: one slice of one thread's record stream, followed by
@@ -390,15 +391,15 @@ typedef struct tpuprof_thread_section {
 /// count below covers what happened on the thread while this segment was
 /// the one it recorded into; a thread's totals are the sums.
 typedef struct tpuprof_segment_section {
-  uint64_t tid;         ///< OS thread id.
-  uint32_t thread;      ///< The thread's number in this dump, from 0, in the
-                        ///< order threads first recorded in the window.
-  uint32_t seq;         ///< Position in the thread's stream; ascending, with
-                        ///< gaps where a ring reused a segment.
-  uint64_t stream_size; ///< Bytes of records; 0 while the segment is being
-                        ///< filled (an incomplete dump: scan the records).
-  uint64_t dropped_full;        ///< Begins not recorded: the thread's record
-                                ///< limit (TPUPROF_RECORD_SIZE) was reached.
+  uint64_t tid;          ///< OS thread id.
+  uint32_t thread;       ///< The thread's number in this dump, from 0, in the
+                         ///< order threads first recorded in the window.
+  uint32_t seq;          ///< Position in the thread's stream; ascending, with
+                         ///< gaps where a ring reused a segment.
+  uint64_t stream_size;  ///< Bytes of records; 0 while the segment is being
+                         ///< filled (an incomplete dump: scan the records).
+  uint64_t dropped_full; ///< Begins not recorded: the thread's record
+                         ///< limit (TPUPROF_RECORD_SIZE) was reached.
   uint64_t dropped_overwritten; ///< Records a ring (TPUPROF_BUFFER=ring)
                                 ///< reused this segment over.
   uint64_t dropped_depth;       ///< Begins not recorded: more than 256
@@ -417,15 +418,14 @@ typedef struct tpuprof_segment_section {
    these spellings through the functions below. */
 
 #define TPUPROF_NAME_TABLE(type, fn, count, base, ...)                         \
-  static inline const char *fn(uint32_t value) {                              \
-    static const char *const names[] = {__VA_ARGS__};                         \
+  static inline const char *fn(uint32_t value) {                               \
+    static const char *const names[] = {__VA_ARGS__};                          \
     TPUPROF_STATIC_ASSERT(sizeof(names) / sizeof(names[0]) ==                  \
                               (unsigned)(count) - (base),                      \
                           "a name for every " #type);                          \
-    /* One compare: below `base` wraps to a large index. */                 \
-    return value - (base) < (unsigned)(count) - (base)                         \
-               ? names[value - (base)]                                         \
-               : "unknown";                                                    \
+    /* One compare: below `base` wraps to a large index. */                    \
+    return value - (base) < (unsigned)(count) - (base) ? names[value - (base)] \
+                                                       : "unknown";            \
   }
 
 /// "op", "launch", "user"; "unknown" for anything else.
@@ -435,8 +435,8 @@ TPUPROF_NAME_TABLE(tpuprof_probe_kind, tpuprof_probe_kind_name,
 TPUPROF_NAME_TABLE(tpuprof_mode, tpuprof_mode_name, TPUPROF_MODE_COUNT, 0u,
                    "timing", "counters", "detailed")
 /// "times", "dims", "details".
-TPUPROF_NAME_TABLE(tpuprof_capture, tpuprof_capture_name,
-                   TPUPROF_CAPTURE_COUNT, 0u, "times", "dims", "details")
+TPUPROF_NAME_TABLE(tpuprof_capture, tpuprof_capture_name, TPUPROF_CAPTURE_COUNT,
+                   0u, "times", "dims", "details")
 /// "pair", "memory".
 TPUPROF_NAME_TABLE(tpuprof_record_kind, tpuprof_record_kind_name,
                    TPUPROF_RECORD_KIND_COUNT, 0u, "pair", "memory")
@@ -452,25 +452,26 @@ TPUPROF_NAME_TABLE(tpuprof_clock_source, tpuprof_clock_source_name,
                    TPUPROF_CLOCK_SOURCE_COUNT, 0u, "tsc", "monotonic")
 /// "module", "events", "thread", "calibration", "segment".
 TPUPROF_NAME_TABLE(tpuprof_section_kind, tpuprof_section_kind_name,
-                   TPUPROF_SECTION_KIND_COUNT, 1u, "module", "events",
-                   "thread", "calibration", "segment")
+                   TPUPROF_SECTION_KIND_COUNT, 1u, "module", "events", "thread",
+                   "calibration", "segment")
 #undef TPUPROF_NAME_TABLE
 
 /// The slot of an array of TPUPROF_KIND_BUCKETS for a probe of `kind`:
 /// the kind itself, or the last slot ("unknown") for a kind no table
 /// defines. Use TPUPROF_KIND_COUNT for a record whose probe is unknown.
 static inline uint32_t tpuprof_kind_bucket(uint32_t kind) {
-  return kind < (uint32_t)TPUPROF_KIND_COUNT ? kind : (uint32_t)TPUPROF_KIND_COUNT;
+  return kind < (uint32_t)TPUPROF_KIND_COUNT ? kind
+                                             : (uint32_t)TPUPROF_KIND_COUNT;
 }
 
 /// What a window in run-time `mode` records beyond ticks and dims
 /// (tpuprof_mode_record_flags); 0 for a mode that does not exist.
 static inline uint32_t tpuprof_mode_records(uint32_t mode) {
   static const uint32_t records[] = {
-      0u,                                    /* TIMING */
-      TPUPROF_RECORDS_COUNTERS,              /* COUNTERS */
+      0u,                       /* TIMING */
+      TPUPROF_RECORDS_COUNTERS, /* COUNTERS */
       TPUPROF_RECORDS_COUNTERS | TPUPROF_RECORDS_CPU |
-          TPUPROF_RECORDS_MEMORY,            /* DETAILED */
+          TPUPROF_RECORDS_MEMORY, /* DETAILED */
   };
   TPUPROF_STATIC_ASSERT(sizeof(records) / sizeof(records[0]) ==
                             (unsigned)TPUPROF_MODE_COUNT,
@@ -501,8 +502,7 @@ TPUPROF_STATIC_ASSERT(sizeof(tpuprof_calibration_section) == 24,
 TPUPROF_STATIC_ASSERT(sizeof(tpuprof_calibration_counts) == 16,
                       "CALIBRATION counts");
 TPUPROF_STATIC_ASSERT(sizeof(tpuprof_thread_section) == 32, "THREAD header");
-TPUPROF_STATIC_ASSERT(sizeof(tpuprof_segment_section) == 64,
-                      "SEGMENT header");
+TPUPROF_STATIC_ASSERT(sizeof(tpuprof_segment_section) == 64, "SEGMENT header");
 
 #ifdef __cplusplus
 } /* extern "C" */

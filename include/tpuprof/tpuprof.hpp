@@ -1,4 +1,4 @@
-//===- tpuprof/tpuprof.hpp - C++ helpers for the tpuprof runtime -*- C++ -*-===//
+//===- tpuprof/tpuprof.hpp - C++ helpers for the tpuprof runtime ----------===//
 //
 // RAII over the C API of tpuprof.h, for C++ programs that profile a region:
 //
@@ -100,7 +100,7 @@ inline int disableProfile() { return tpuprof_disable(); }
 /// enclosing block. The name is looked up once per call site (`name` must
 /// be the same string every time this line runs).
 #define TPUPROF_SCOPE(name)                                                    \
-  static const uint32_t TPUPROF_SCOPE_CAT(tpuprof_scope_id_, __LINE__) =        \
+  static const uint32_t TPUPROF_SCOPE_CAT(tpuprof_scope_id_, __LINE__) =       \
       tpuprof_range_id(name);                                                  \
   ::tpuprof::Scope TPUPROF_SCOPE_CAT(tpuprof_scope_, __LINE__)(                \
       TPUPROF_SCOPE_CAT(tpuprof_scope_id_, __LINE__))

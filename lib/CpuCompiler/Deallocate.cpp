@@ -39,11 +39,10 @@ public:
   }
 
   void runOnOperation() override {
-    bool freesItsOwn = getOperation()
-                           .walk([](memref::DeallocOp) {
-                             return WalkResult::interrupt();
-                           })
-                           .wasInterrupted();
+    bool freesItsOwn =
+        getOperation()
+            .walk([](memref::DeallocOp) { return WalkResult::interrupt(); })
+            .wasInterrupted();
     if (!freesItsOwn && failed(runPipeline(pipeline, getOperation())))
       signalPassFailure();
   }

@@ -53,10 +53,12 @@ void LowerVectorsPass::runOnOperation() {
   linalg::hoistRedundantVectorTransfers(fn);
 
   vector::VectorTransformsOptions options;
-  options.setVectorTransformsOptions(vector::VectorContractLowering::OuterProduct)
+  options
+      .setVectorTransformsOptions(vector::VectorContractLowering::OuterProduct)
       .setVectorMultiReductionLowering(
           vector::VectorMultiReductionLowering::InnerReduction)
-      .setVectorTransposeLowering(vector::VectorTransposeLowering::Shuffle16x16);
+      .setVectorTransposeLowering(
+          vector::VectorTransposeLowering::Shuffle16x16);
 
   if (failed(apply([&](RewritePatternSet &p) {
         populateMathPolynomialApproximationPatterns(p);

@@ -58,8 +58,8 @@ private:
   SymbolTable *symbols = nullptr;
 };
 
-func::FuncOp OutlineOpsPass::outline(ArrayRef<Operation *> ops,
-                                     func::FuncOp fn, Operation *after) {
+func::FuncOp OutlineOpsPass::outline(ArrayRef<Operation *> ops, func::FuncOp fn,
+                                     Operation *after) {
   Block *block = ops.front()->getBlock();
   llvm::SmallPtrSet<Operation *, 32> members(ops.begin(), ops.end());
   auto inside = [&](Operation *op) {
@@ -110,9 +110,8 @@ func::FuncOp OutlineOpsPass::outline(ArrayRef<Operation *> ops,
     return callee->isProperAncestor(use.getOwner());
   };
   for (auto [value, result] : llvm::zip(outputs, call.getResults()))
-    value.replaceUsesWithIf(result, [&](OpOperand &use) {
-      return !inside(use.getOwner());
-    });
+    value.replaceUsesWithIf(
+        result, [&](OpOperand &use) { return !inside(use.getOwner()); });
   for (Operation *op : ops)
     op->moveBefore(entry, entry->end());
   for (auto [i, value] : llvm::enumerate(inputs))
@@ -137,9 +136,8 @@ void OutlineOpsPass::runOnOperation() {
     if (fn.isExternal() || !fn.getBody().hasOneBlock())
       continue;
     Block &body = fn.getBody().front();
-    if (static_cast<unsigned>(llvm::count_if(body, [](Operation &op) {
-          return isGraphOp(&op);
-        })) <= minOps)
+    if (static_cast<unsigned>(llvm::count_if(
+            body, [](Operation &op) { return isGraphOp(&op); })) <= minOps)
       continue;
     // Runs of consecutive ops with opsPerFunction graph ops, collected
     // first: outlining changes the block.
@@ -151,7 +149,8 @@ void OutlineOpsPass::runOnOperation() {
       if (isGraphOp(&op) && graphOps++ == opsPerFunction) {
         // The op's begin probe, just before it, goes with it.
         SmallVector<Operation *> next;
-        while (!runs.back().empty() && isa<tpuprof::BeginOp>(runs.back().back()))
+        while (!runs.back().empty() &&
+               isa<tpuprof::BeginOp>(runs.back().back()))
           next.insert(next.begin(), runs.back().pop_back_val());
         runs.push_back(std::move(next));
         graphOps = 1;

@@ -153,14 +153,14 @@ llvm::Error tpuprof::buildModelPipeline(PassManager &pm,
   if (options.instrument) {
     std::unique_ptr<Pass> instrument = createTpuProfileInstrument();
     std::string problem;
-    if (failed(instrument->initializeOptions(
-            options.instrumentOptions, [&](const llvm::Twine &msg) {
-              problem = msg.str();
-              return failure();
-            })))
-      return makeError("bad instrumentation options '" +
-                       options.instrumentOptions + "'" +
-                       (problem.empty() ? "" : ": " + StringRef(problem).trim()));
+    if (failed(instrument->initializeOptions(options.instrumentOptions,
+                                             [&](const llvm::Twine &msg) {
+                                               problem = msg.str();
+                                               return failure();
+                                             })))
+      return makeError(
+          "bad instrumentation options '" + options.instrumentOptions + "'" +
+          (problem.empty() ? "" : ": " + StringRef(problem).trim()));
     pm.addPass(std::move(instrument));
   }
   if (!options.customPipeline) {
@@ -176,8 +176,7 @@ llvm::Error tpuprof::buildModelPipeline(PassManager &pm,
   if (body.consume_front("builtin.module(") && body.consume_back(")"))
     text = body.trim();
   if (text.empty())
-    return makeError("pipeline '" + given +
-                     "' is empty: it runs no pass");
+    return makeError("pipeline '" + given + "' is empty: it runs no pass");
   std::string parseError;
   llvm::raw_string_ostream parseOs(parseError);
   OpPassManager lowering(ModuleOp::getOperationName());
@@ -191,8 +190,7 @@ llvm::Error tpuprof::buildModelPipeline(PassManager &pm,
     return makeError("pipeline '" + given + "' does not parse: " + what);
   }
   if (lowering.size() == 0)
-    return makeError("pipeline '" + given +
-                     "' is empty: it runs no pass");
+    return makeError("pipeline '" + given + "' is empty: it runs no pass");
 
   std::string printed;
   llvm::raw_string_ostream printedOs(printed);
@@ -210,8 +208,7 @@ llvm::Error tpuprof::buildModelPipeline(PassManager &pm,
     return makeError("pipeline '" + given + "' lacks " +
                      llvm::join(missing, " and "));
   if (failed(parsePassPipeline(text, pm, parseOs)))
-    return makeError("pipeline '" + given +
-                     "' does not parse");
+    return makeError("pipeline '" + given + "' does not parse");
   return llvm::Error::success();
 }
 
@@ -226,8 +223,8 @@ llvm::Error tpuprof::runModelPipeline(PassManager &pm, ModuleOp module) {
       if (d.getSeverity() != DiagnosticSeverity::Error)
         return failure();
       if (errors++ == 0)
-        first = formatLocation(d.getLocation()) + ": " + d.str() +
-                failingOpName(d);
+        first =
+            formatLocation(d.getLocation()) + ": " + d.str() + failingOpName(d);
       return success();
     });
     // The module is verified once, at the end, not after each of ~40
@@ -269,13 +266,12 @@ namespace {
 /// options, so that pipelines written with the old name keep working.
 void registerOldName(llvm::StringRef oldName,
                      std::unique_ptr<Pass> (*create)()) {
-  std::string description =
-      ("Old name of --" + create()->getArgument()).str();
+  std::string description = ("Old name of --" + create()->getArgument()).str();
   registerPassPipeline(
       oldName, description,
-      [create](OpPassManager &pm, llvm::StringRef options,
-               llvm::function_ref<LogicalResult(const llvm::Twine &)>
-                   errorHandler) {
+      [create](
+          OpPassManager &pm, llvm::StringRef options,
+          llvm::function_ref<LogicalResult(const llvm::Twine &)> errorHandler) {
         std::unique_ptr<Pass> pass = create();
         if (failed(pass->initializeOptions(options, errorHandler)))
           return failure();

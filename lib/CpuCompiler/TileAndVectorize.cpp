@@ -6,8 +6,9 @@
 //  - contractions (matmul, batch_matmul, ...) whose right operand is
 //    contiguous along the output's columns: `rows x cols x 1`, rows up to
 //    8 (4 below AVX-512) and cols up to two vectors. The tile's accumulator
-//    stays in registers along the reduction loop once --tpu-profile-lower-vectors
-//    has hoisted its read and write; each step is one outer product;
+//    stays in registers along the reduction loop once
+//    --tpu-profile-lower-vectors has hoisted its read and write; each step is
+//    one outer product;
 //  - 2-D convolutions and poolings (NHWC, NCHW): one output row of up to 8
 //    pixels x up to two vectors of channels, kernel row 1, so that upstream
 //    decomposes the tile into a 1-D convolution, which it vectorizes;
@@ -103,12 +104,12 @@ private:
   }
   /// Tile sizes for `op` (one per loop, 0 = the whole range), or none.
   std::optional<SmallVector<int64_t>> tileSizes(linalg::LinalgOp op) const;
-  std::optional<SmallVector<int64_t>>
-  contractionTiles(linalg::LinalgOp op, ArrayRef<int64_t> ranges,
-                   int64_t vl) const;
-  std::optional<SmallVector<int64_t>>
-  convolutionTiles(linalg::LinalgOp op, ArrayRef<int64_t> ranges,
-                   int64_t vl) const;
+  std::optional<SmallVector<int64_t>> contractionTiles(linalg::LinalgOp op,
+                                                       ArrayRef<int64_t> ranges,
+                                                       int64_t vl) const;
+  std::optional<SmallVector<int64_t>> convolutionTiles(linalg::LinalgOp op,
+                                                       ArrayRef<int64_t> ranges,
+                                                       int64_t vl) const;
   SmallVector<int64_t> elementwiseTiles(linalg::LinalgOp op,
                                         ArrayRef<int64_t> ranges,
                                         int64_t vl) const;
@@ -116,10 +117,8 @@ private:
   unsigned bits = 0;
 };
 
-std::optional<SmallVector<int64_t>>
-TileAndVectorizePass::contractionTiles(linalg::LinalgOp op,
-                                       ArrayRef<int64_t> ranges,
-                                       int64_t vl) const {
+std::optional<SmallVector<int64_t>> TileAndVectorizePass::contractionTiles(
+    linalg::LinalgOp op, ArrayRef<int64_t> ranges, int64_t vl) const {
   if (!linalg::isaContractionOpInterface(op) || op.getNumDpsInputs() != 2)
     return std::nullopt;
   FailureOr<linalg::ContractionDimensions> dims =
@@ -140,14 +139,13 @@ TileAndVectorizePass::contractionTiles(linalg::LinalgOp op,
   tiles[n] = divisorAtMost(ranges[n], 2 * vl, vl);
   // A few reduction steps per tile: the vectorized tile is then a
   // multiply and a reduction, which becomes a vector.contract.
-  tiles[dims->k.back()] = divisorAtMost(ranges[dims->k.back()], kReductionSteps);
+  tiles[dims->k.back()] =
+      divisorAtMost(ranges[dims->k.back()], kReductionSteps);
   return tiles;
 }
 
-std::optional<SmallVector<int64_t>>
-TileAndVectorizePass::convolutionTiles(linalg::LinalgOp op,
-                                       ArrayRef<int64_t> ranges,
-                                       int64_t vl) const {
+std::optional<SmallVector<int64_t>> TileAndVectorizePass::convolutionTiles(
+    linalg::LinalgOp op, ArrayRef<int64_t> ranges, int64_t vl) const {
   // The ops upstream decomposes into 1-D ones once a kernel row is 1.
   if (!isa<linalg::Conv2DNhwcHwcfOp, linalg::Conv2DNchwFchwOp,
            linalg::DepthwiseConv2DNhwcHwcOp, linalg::PoolingNhwcSumOp,
@@ -177,10 +175,8 @@ TileAndVectorizePass::convolutionTiles(linalg::LinalgOp op,
   return tiles;
 }
 
-SmallVector<int64_t>
-TileAndVectorizePass::elementwiseTiles(linalg::LinalgOp op,
-                                       ArrayRef<int64_t> ranges,
-                                       int64_t vl) const {
+SmallVector<int64_t> TileAndVectorizePass::elementwiseTiles(
+    linalg::LinalgOp op, ArrayRef<int64_t> ranges, int64_t vl) const {
   SmallVector<int64_t> tiles(ranges.size(), 1);
   unsigned inner = ranges.size() - 1;
   for (OpOperand *in : op.getDpsInputOperands()) {
@@ -218,8 +214,7 @@ bool touchesBooleans(Operation *op) {
 std::optional<SmallVector<int64_t>>
 TileAndVectorizePass::tileSizes(linalg::LinalgOp op) const {
   if (!op.hasPureTensorSemantics() || op.hasDynamicShape() ||
-      op.getNumDpsInits() == 0 || op.getNumLoops() == 0 ||
-      touchesBooleans(op))
+      op.getNumDpsInits() == 0 || op.getNumLoops() == 0 || touchesBooleans(op))
     return std::nullopt;
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   int64_t vl = lanes(getElementTypeOrSelf(op.getDpsInits()[0].getType()));
@@ -244,8 +239,9 @@ int64_t iterationSpaceSize(linalg::LinalgOp op) {
 void TileAndVectorizePass::runOnOperation() {
   bits = vectorBits ? vectorBits : hostVectorBits();
   if (bits != 128 && bits != 256 && bits != 512) {
-    getOperation().emitError("tpu-profile-tile-and-vectorize: vector-bits must be "
-                             "0, 128, 256 or 512, got ")
+    getOperation().emitError(
+        "tpu-profile-tile-and-vectorize: vector-bits must be "
+        "0, 128, 256 or 512, got ")
         << bits;
     return signalPassFailure();
   }
@@ -280,7 +276,8 @@ void TileAndVectorizePass::runOnOperation() {
   {
     RewritePatternSet patterns(ctx);
     linalg::populateDecomposeConvolutionPatterns(patterns);
-    if (failed(applyPatternsAndFoldGreedily(getOperation(), std::move(patterns))))
+    if (failed(
+            applyPatternsAndFoldGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();
   }
 

@@ -101,9 +101,9 @@ class Instrumenter {
 public:
   Instrumenter(Module &module, const InstrumentOptions &options,
                LaunchMatcher &matcher)
-      : m(module), ctx(module.getContext()), options(options),
-        matcher(matcher), i32(Type::getInt32Ty(ctx)),
-        i64(Type::getInt64Ty(ctx)), ptr(PointerType::get(ctx, 0)) {}
+      : m(module), ctx(module.getContext()), options(options), matcher(matcher),
+        i32(Type::getInt32Ty(ctx)), i64(Type::getInt64Ty(ctx)),
+        ptr(PointerType::get(ctx, 0)) {}
 
   /// Instruments the module; false when it has nothing to instrument.
   bool run();
@@ -126,9 +126,8 @@ private:
   void instrumentFunction(const AnnotatedFunction &annotated);
 
   /// Guarded __tpuprof_begin(_dims) before `before`.
-  void emitBegin(Instruction *before, uint32_t probe,
-                 ArrayRef<DimEmitter> dims, AllocaInst *dimsSlot,
-                 DebugLoc loc);
+  void emitBegin(Instruction *before, uint32_t probe, ArrayRef<DimEmitter> dims,
+                 AllocaInst *dimsSlot, DebugLoc loc);
   /// Guarded __tpuprof_end before `before`.
   void emitEnd(Instruction *before, uint32_t probe, DebugLoc loc);
 
@@ -168,7 +167,8 @@ std::vector<AnnotatedFunction> Instrumenter::findAnnotated() {
   std::vector<AnnotatedFunction> result;
   SmallPtrSet<Function *, 8> seen;
   auto add = [&](Function *f, StringRef annotation, std::string location) {
-    if (!f || f->isDeclaration() || f->getName().starts_with(TPUPROF_SYMBOL_PREFIX) ||
+    if (!f || f->isDeclaration() ||
+        f->getName().starts_with(TPUPROF_SYMBOL_PREFIX) ||
         f->hasFnAttribute(Attribute::Naked) || !seen.insert(f).second)
       return;
     // annotate("tpuprof:NAME") names the probe; plain "tpuprof" uses the
@@ -181,15 +181,14 @@ std::vector<AnnotatedFunction> Instrumenter::findAnnotated() {
   };
   auto cString = [](Value *v) -> StringRef {
     auto *g = dyn_cast<GlobalVariable>(v->stripPointerCasts());
-    auto *data = g && g->hasInitializer() ? dyn_cast<ConstantDataSequential>(
-                                                g->getInitializer())
-                                          : nullptr;
+    auto *data = g && g->hasInitializer()
+                     ? dyn_cast<ConstantDataSequential>(g->getInitializer())
+                     : nullptr;
     return data && data->isCString() ? data->getAsCString() : StringRef();
   };
   // llvm.global.annotations = [{ ptr fn, ptr string, ptr file, i32 line,
   // ptr args }, ...], one entry per annotate attribute.
-  if (GlobalVariable *annotations =
-          m.getNamedGlobal("llvm.global.annotations");
+  if (GlobalVariable *annotations = m.getNamedGlobal("llvm.global.annotations");
       annotations && annotations->hasInitializer())
     if (auto *array = dyn_cast<ConstantArray>(annotations->getInitializer()))
       for (Value *op : array->operands()) {
@@ -204,14 +203,15 @@ std::vector<AnnotatedFunction> Instrumenter::findAnnotated() {
         auto *line = dyn_cast<ConstantInt>(entry->getOperand(3));
         if (!file.empty() && line)
           location = (file + ":" + Twine(line->getZExtValue())).str();
-        add(dyn_cast<Function>(entry->getOperand(0)->stripPointerCasts()),
-            text, location);
+        add(dyn_cast<Function>(entry->getOperand(0)->stripPointerCasts()), text,
+            location);
       }
   for (Function &f : m)
     if (f.hasFnAttribute(kAnnotation))
-      add(&f, f.getFnAttribute(kAnnotation).getValueAsString().empty()
-                  ? StringRef(kAnnotation)
-                  : StringRef(),
+      add(&f,
+          f.getFnAttribute(kAnnotation).getValueAsString().empty()
+              ? StringRef(kAnnotation)
+              : StringRef(),
           "");
   return result;
 }
@@ -279,8 +279,8 @@ static Instruction *guard(Instruction *before, GlobalVariable *enabled,
                           MDNode *weights, DebugLoc loc, StringRef blockName) {
   IRBuilder<> b(before);
   b.SetCurrentDebugLocation(loc);
-  LoadInst *on = b.CreateAlignedLoad(b.getInt32Ty(), enabled, Align(4),
-                                     "tpuprof.on");
+  LoadInst *on =
+      b.CreateAlignedLoad(b.getInt32Ty(), enabled, Align(4), "tpuprof.on");
   // Monotonic: a plain load on x86 and ARM, and race-free for TSan while
   // another thread switches profiling on or off.
   on->setAtomic(AtomicOrdering::Monotonic);
@@ -297,16 +297,15 @@ void Instrumenter::emitBegin(Instruction *before, uint32_t probe,
                              DebugLoc loc) {
   IRBuilder<> b(guard(before, enabled, unlikely, loc, "tpuprof.begin"));
   b.SetCurrentDebugLocation(loc);
-  Value *id = b.CreateAdd(b.CreateLoad(i32, base), b.getInt32(probe),
-                          "tpuprof.id");
+  Value *id =
+      b.CreateAdd(b.CreateLoad(i32, base), b.getInt32(probe), "tpuprof.id");
   CallInst *call;
   if (dims.empty() || !dimsSlot) {
     call = b.CreateCall(beginFn, {id});
   } else {
     for (auto [i, emit] : enumerate(dims))
-      b.CreateAlignedStore(emit(b),
-                           b.CreateConstInBoundsGEP1_64(i64, dimsSlot, i),
-                           Align(8));
+      b.CreateAlignedStore(
+          emit(b), b.CreateConstInBoundsGEP1_64(i64, dimsSlot, i), Align(8));
     call = b.CreateCall(beginDimsFn,
                         {id, dimsSlot, b.getInt32(uint32_t(dims.size()))});
   }
@@ -316,8 +315,8 @@ void Instrumenter::emitBegin(Instruction *before, uint32_t probe,
 void Instrumenter::emitEnd(Instruction *before, uint32_t probe, DebugLoc loc) {
   IRBuilder<> b(guard(before, enabled, unlikely, loc, "tpuprof.end"));
   b.SetCurrentDebugLocation(loc);
-  Value *id = b.CreateAdd(b.CreateLoad(i32, base), b.getInt32(probe),
-                          "tpuprof.id");
+  Value *id =
+      b.CreateAdd(b.CreateLoad(i32, base), b.getInt32(probe), "tpuprof.id");
   b.CreateCall(endFn, {id})->setDoesNotThrow();
 }
 
@@ -564,8 +563,8 @@ bool Instrumenter::run() {
     size_t maxDims = 0;
     if (tpuprof_capture_has_dims(options.capture))
       for (const Launch &l : launches)
-        maxDims = std::max(maxDims, std::min<size_t>(l.description.dims.size(),
-                                                     255));
+        maxDims =
+            std::max(maxDims, std::min<size_t>(l.description.dims.size(), 255));
     AllocaInst *dimsSlot = nullptr;
     if (maxDims) {
       IRBuilder<> b(&f->getEntryBlock(), f->getEntryBlock().begin());
@@ -627,7 +626,8 @@ PreservedAnalyses TpuProfileInstrumentPass::run(Module &module,
   // Device code (CUDA/HIP/OpenMP offload device compilations) cannot call
   // the host runtime; its launches are profiled on the host side.
   Triple triple(module.getTargetTriple());
-  if (triple.isNVPTX() || triple.isAMDGPU() || triple.isSPIR() || triple.isSPIRV())
+  if (triple.isNVPTX() || triple.isAMDGPU() || triple.isSPIR() ||
+      triple.isSPIRV())
     return PreservedAnalyses::all();
   Expected<LaunchMatcher> matcher =
       LaunchMatcher::create(opts.launchPatterns, opts.launchFile);

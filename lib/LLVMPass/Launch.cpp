@@ -10,9 +10,9 @@
 
 #include "tpuprof/LLVMPass/Launch.h"
 
-#include "llvm/Support/StringSaver.h"
 #include "tpuprof/LLVMPass/Hash.h"
 #include "tpuprof/format.h"
+#include "llvm/Support/StringSaver.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -33,8 +33,8 @@ using namespace tpuprof::llvmpass;
 namespace {
 
 constexpr StringLiteral kDefaultLaunches[] = {
-    "cudaLaunchKernel", "cudaLaunchKernelExC",   "cuLaunchKernel",
-    "hipLaunchKernel",  "hipModuleLaunchKernel", "__kmpc_fork_call",
+    "cudaLaunchKernel",  "cudaLaunchKernelExC",   "cuLaunchKernel",
+    "hipLaunchKernel",   "hipModuleLaunchKernel", "__kmpc_fork_call",
     "__kmpc_fork_teams", "launchKernel",
 };
 
@@ -89,8 +89,8 @@ public:
                 : itostr(c->getSExtValue()));
       return;
     }
-    bool zext = call.paramHasAttr(arg, Attribute::ZExt) ||
-                v->getType()->isIntegerTy(1);
+    bool zext =
+        call.paramHasAttr(arg, Attribute::ZExt) || v->getType()->isIntegerTy(1);
     dynamic([v, zext](IRBuilderBase &b) {
       return zext ? b.CreateZExtOrTrunc(v, b.getInt64Ty())
                   : b.CreateSExtOrTrunc(v, b.getInt64Ty());
@@ -113,9 +113,8 @@ public:
     if (auto *c = dyn_cast<ConstantInt>(z))
       constant(c->getZExtValue());
     else
-      dynamic([z](IRBuilderBase &b) {
-        return b.CreateZExt(z, b.getInt64Ty());
-      });
+      dynamic(
+          [z](IRBuilderBase &b) { return b.CreateZExt(z, b.getInt64Ty()); });
     return true;
   }
   /// Three consecutive unsigned ints loaded from `base` + `offset` at run
@@ -123,8 +122,8 @@ public:
   void loadedDim3(Value *base, unsigned offset) {
     for (unsigned i = 0; i != 3; ++i)
       dynamic([base, offset, i](IRBuilderBase &b) {
-        Value *p = b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), base,
-                                                offset + 4 * i);
+        Value *p =
+            b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), base, offset + 4 * i);
         return b.CreateZExt(b.CreateAlignedLoad(b.getInt32Ty(), p, Align(4)),
                             b.getInt64Ty());
       });
@@ -149,8 +148,8 @@ private:
 StringRef symbolOf(CallBase &call, unsigned arg) {
   if (arg >= call.arg_size())
     return "";
-  if (auto *g = dyn_cast<GlobalValue>(
-          call.getArgOperand(arg)->stripPointerCasts()))
+  if (auto *g =
+          dyn_cast<GlobalValue>(call.getArgOperand(arg)->stripPointerCasts()))
     return g->getName();
   return "";
 }
@@ -158,15 +157,15 @@ StringRef symbolOf(CallBase &call, unsigned arg) {
 /// OpenMP's ident_t source string ";file;function;line;col;;" as
 /// "file:line:col", or "" when clang wrote ";unknown;unknown;0;0;;" (no -g).
 std::string identLocation(CallBase &call) {
-  auto *ident = dyn_cast<GlobalVariable>(
-      call.getArgOperand(0)->stripPointerCasts());
+  auto *ident =
+      dyn_cast<GlobalVariable>(call.getArgOperand(0)->stripPointerCasts());
   auto *init = ident && ident->hasInitializer()
                    ? dyn_cast<ConstantStruct>(ident->getInitializer())
                    : nullptr;
   if (!init || init->getNumOperands() < 5)
     return "";
-  auto *str = dyn_cast<GlobalVariable>(
-      init->getOperand(4)->stripPointerCasts());
+  auto *str =
+      dyn_cast<GlobalVariable>(init->getOperand(4)->stripPointerCasts());
   auto *data = str && str->hasInitializer()
                    ? dyn_cast<ConstantDataSequential>(str->getInitializer())
                    : nullptr;
@@ -198,8 +197,8 @@ void ompThreads(CallBase &call, ShapeBuilder &shapes) {
   }
   Module *m = call.getModule();
   FunctionCallee getMax = m->getOrInsertFunction(
-      "omp_get_max_threads", FunctionType::get(Type::getInt32Ty(m->getContext()),
-                                               false));
+      "omp_get_max_threads",
+      FunctionType::get(Type::getInt32Ty(m->getContext()), false));
   if (auto *f = dyn_cast<Function>(getMax.getCallee()))
     f->setDoesNotThrow();
   shapes.dynamic([getMax](IRBuilderBase &b) {
@@ -215,8 +214,8 @@ ArrayRef<StringLiteral> tpuprof::llvmpass::defaultLaunchFunctions() {
   return kDefaultLaunches;
 }
 
-Expected<LaunchMatcher>
-LaunchMatcher::create(ArrayRef<std::string> patterns, StringRef file) {
+Expected<LaunchMatcher> LaunchMatcher::create(ArrayRef<std::string> patterns,
+                                              StringRef file) {
   LaunchMatcher matcher;
   StringSaver saver(*matcher.patternText);
   auto add = [&](StringRef pattern, const Twine &where) -> Error {
@@ -261,8 +260,8 @@ bool LaunchMatcher::isLaunch(const Function &callee) {
     return false;
   std::string qualified = qualifiedName(symbol);
   bool launch = is_contained(kDefaultLaunches, symbol) ||
-                (!qualified.empty() && is_contained(kDefaultLaunches,
-                                                    StringRef(qualified)));
+                (!qualified.empty() &&
+                 is_contained(kDefaultLaunches, StringRef(qualified)));
   if (!launch && !globs.empty()) {
     std::string demangled = demangle(symbol);
     launch = any_of(globs, [&](const GlobPattern &g) {
@@ -310,7 +309,8 @@ LaunchDescription tpuprof::llvmpass::describeLaunch(CallBase &call,
     break;
   case Api::CudaEx:
     kernel = symbolOf(call, 1);
-    if (call.arg_size() >= 1 && call.getArgOperand(0)->getType()->isPointerTy()) {
+    if (call.arg_size() >= 1 &&
+        call.getArgOperand(0)->getType()->isPointerTy()) {
       shapes.group("grid");
       shapes.loadedDim3(call.getArgOperand(0), 0);
       shapes.group("block");
@@ -318,8 +318,7 @@ LaunchDescription tpuprof::llvmpass::describeLaunch(CallBase &call,
     }
     break;
   case Api::Driver:
-    if (call.arg_size() >= 7 &&
-        all_of(seq(1u, 7u), [&](unsigned i) {
+    if (call.arg_size() >= 7 && all_of(seq(1u, 7u), [&](unsigned i) {
           return call.getArgOperand(i)->getType()->isIntegerTy();
         })) {
       shapes.group("grid");
@@ -354,9 +353,9 @@ LaunchDescription tpuprof::llvmpass::describeLaunch(CallBase &call,
     break;
   }
   d.mayThrow = apiOf(callee.getName()) == Api::Other;
-  d.name = (kernel.empty() ? displayName(callee.getName())
-                           : displayName(kernel)) +
-           line;
+  d.name =
+      (kernel.empty() ? displayName(callee.getName()) : displayName(kernel)) +
+      line;
   d.shapes = shapes.finish();
   d.dims = std::move(shapes.dims);
   d.hash = hashLaunch(call, callee, kernel);

@@ -24,17 +24,17 @@ namespace {
 
 /// How an allocator's call says what it did.
 enum class Shape : uint8_t {
-  Returns,      ///< Returns the pointer; the size is argument `size`.
-  Calloc,       ///< Returns the pointer; the size is arg 0 * arg 1.
-  Realloc,      ///< realloc(old, size) returns the pointer.
-  ReturnsStatus,///< Stores the pointer through arg 0 and returns 0 on success.
-  Frees,        ///< Frees arg 0 (a pointer, or an integer device address).
+  Returns,       ///< Returns the pointer; the size is argument `size`.
+  Calloc,        ///< Returns the pointer; the size is arg 0 * arg 1.
+  Realloc,       ///< realloc(old, size) returns the pointer.
+  ReturnsStatus, ///< Stores the pointer through arg 0 and returns 0 on success.
+  Frees,         ///< Frees arg 0 (a pointer, or an integer device address).
 };
 
 struct Allocator {
   StringLiteral name;
   Shape shape;
-  uint8_t size; ///< Index of the size argument.
+  uint8_t size;   ///< Index of the size argument.
   uint8_t source; ///< tpuprof_memory_source
 };
 
@@ -142,9 +142,7 @@ private:
   /// Splits at `before` and returns the terminator of the taken branch of
   /// the memory-flag check.
   Instruction *guard(Instruction *before);
-  Value *asI64(IRBuilder<> &b, Value *v) {
-    return b.CreateZExtOrTrunc(v, i64);
-  }
+  Value *asI64(IRBuilder<> &b, Value *v) { return b.CreateZExtOrTrunc(v, i64); }
 
   Module &m;
   LLVMContext &ctx;
@@ -191,13 +189,12 @@ Instruction *Wrapper::afterCall(CallBase &call) {
 
 Instruction *Wrapper::guard(Instruction *before) {
   IRBuilder<> b(before);
-  LoadInst *on =
-      b.CreateAlignedLoad(i32, flag, Align(4), "tpuprof.memory.on");
+  LoadInst *on = b.CreateAlignedLoad(i32, flag, Align(4), "tpuprof.memory.on");
   // Monotonic, as the probes' flag: a plain load, race-free for TSan.
   on->setAtomic(AtomicOrdering::Monotonic);
-  Instruction *then = SplitBlockAndInsertIfThen(
-      b.CreateICmpNE(on, b.getInt32(0)), before, /*Unreachable=*/false,
-      unlikely);
+  Instruction *then =
+      SplitBlockAndInsertIfThen(b.CreateICmpNE(on, b.getInt32(0)), before,
+                                /*Unreachable=*/false, unlikely);
   then->getParent()->setName("tpuprof.memory");
   return then;
 }
@@ -216,12 +213,11 @@ void Wrapper::wrap(CallBase &call, const Allocator &a) {
     break;
   case Shape::Calloc:
     record = b.CreateCall(
-        allocFn, {&call, b.CreateMul(asI64(b, arg(0)), asI64(b, arg(1))),
-                  source});
+        allocFn,
+        {&call, b.CreateMul(asI64(b, arg(0)), asI64(b, arg(1))), source});
     break;
   case Shape::Realloc:
-    record = b.CreateCall(reallocFn,
-                          {arg(0), &call, asI64(b, arg(1)), source});
+    record = b.CreateCall(reallocFn, {arg(0), &call, asI64(b, arg(1)), source});
     break;
   case Shape::ReturnsStatus:
     record = b.CreateCall(allocOutFn, {arg(0), asI64(b, arg(a.size)), source,

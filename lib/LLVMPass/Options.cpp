@@ -1,8 +1,8 @@
 //===- Options.cpp - -tpu-profile-* command-line options ------------------===//
 //
 // The pass's options are cl::opts so that both `opt -tpu-profile-capture=0`
-// and `clang -mllvm -tpu-profile-capture=0` reach them; they are read when the pass
-// runs, not when the plugin registers it, because clang parses -mllvm
+// and `clang -mllvm -tpu-profile-capture=0` reach them; they are read when the
+// pass runs, not when the plugin registers it, because clang parses -mllvm
 // options after loading -fpass-plugin libraries.
 //
 //===----------------------------------------------------------------------===//

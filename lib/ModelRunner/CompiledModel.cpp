@@ -58,20 +58,20 @@ llvm::Expected<CompiledModel> CompiledModel::load(llvm::StringRef path) {
 bool CompiledModel::instrumented() const { return signature->instrumented; }
 
 llvm::Expected<CompiledModel::Entry>
-CompiledModel::findEntry(llvm::StringRef name, mlir::MLIRContext &context) const {
+CompiledModel::findEntry(llvm::StringRef name,
+                         mlir::MLIRContext &context) const {
   llvm::ArrayRef<tpuprof_model_entry> entries(signature->entries,
                                               signature->num_entries);
   auto named = [&](llvm::StringRef n) {
-    return llvm::find_if(entries, [&](const tpuprof_model_entry &e) {
-      return n == e.name;
-    });
+    return llvm::find_if(
+        entries, [&](const tpuprof_model_entry &e) { return n == e.name; });
   };
-  std::string have = llvm::join(
-      llvm::map_range(entries,
-                      [](const tpuprof_model_entry &e) {
-                        return "@" + std::string(e.name);
-                      }),
-      ", ");
+  std::string have =
+      llvm::join(llvm::map_range(entries,
+                                 [](const tpuprof_model_entry &e) {
+                                   return "@" + std::string(e.name);
+                                 }),
+                 ", ");
   const tpuprof_model_entry *found;
   if (!name.empty())
     found = named(name);

@@ -69,17 +69,18 @@ std::string tpuprof::compile::cIdentifier(llvm::StringRef name) {
   return id;
 }
 
-llvm::Error tpuprof::compile::exportModel(llvm::Module &module,
-                                          llvm::ArrayRef<ExportedFunction> functions,
-                                          bool instrumented,
-                                          llvm::StringRef source) {
+llvm::Error
+tpuprof::compile::exportModel(llvm::Module &module,
+                              llvm::ArrayRef<ExportedFunction> functions,
+                              bool instrumented, llvm::StringRef source) {
   llvm::LLVMContext &ctx = module.getContext();
   llvm::SmallVector<llvm::Function *> interfaces, packed;
   for (const ExportedFunction &f : functions) {
     llvm::Function *fn = module.getFunction(f.name);
     llvm::Function *cInterface = module.getFunction(cInterfaceName(f.name));
     if (!fn || fn->isDeclaration() || !cInterface)
-      return fail("@" + f.name + " was not lowered to a function with a C "
+      return fail("@" + f.name +
+                  " was not lowered to a function with a C "
                   "interface (does the pipeline run convert-func-to-llvm?)");
     if (llvm::GlobalValue *taken = module.getNamedValue(f.symbol);
         taken && taken != cInterface)
@@ -122,12 +123,11 @@ llvm::Error tpuprof::compile::exportModel(llvm::Module &module,
   auto *signature = new llvm::GlobalVariable(
       module, signatureTy, true, llvm::GlobalValue::WeakAnyLinkage,
       llvm::ConstantStruct::get(
-          signatureTy,
-          {llvm::ConstantInt::get(i32, TPUPROF_MODEL_MAGIC),
-           llvm::ConstantInt::get(i32, TPUPROF_MODEL_VERSION),
-           llvm::ConstantInt::get(i32, instrumented ? 1 : 0),
-           llvm::ConstantInt::get(i32, entries.size()), entriesVar,
-           cString(module, source)}),
+          signatureTy, {llvm::ConstantInt::get(i32, TPUPROF_MODEL_MAGIC),
+                        llvm::ConstantInt::get(i32, TPUPROF_MODEL_VERSION),
+                        llvm::ConstantInt::get(i32, instrumented ? 1 : 0),
+                        llvm::ConstantInt::get(i32, entries.size()), entriesVar,
+                        cString(module, source)}),
       TPUPROF_MODEL_SIGNATURE_SYMBOL);
   if (signature->getName() != TPUPROF_MODEL_SIGNATURE_SYMBOL)
     return fail(llvm::Twine("the model defines ") +

@@ -27,12 +27,18 @@ std::optional<std::pair<const char *, const char *>> cScalar(Type t) {
     return {{"int64_t", "index"}};
   if (auto i = dyn_cast<IntegerType>(t)) {
     switch (i.getWidth()) {
-    case 1: return {{"bool", "i1"}};
-    case 8: return {{"int8_t", "i8"}};
-    case 16: return {{"int16_t", "i16"}};
-    case 32: return {{"int32_t", "i32"}};
-    case 64: return {{"int64_t", "i64"}};
-    default: break;
+    case 1:
+      return {{"bool", "i1"}};
+    case 8:
+      return {{"int8_t", "i8"}};
+    case 16:
+      return {{"int16_t", "i16"}};
+    case 32:
+      return {{"int32_t", "i32"}};
+    case 64:
+      return {{"int64_t", "i64"}};
+    default:
+      break;
     }
   }
   return std::nullopt;
@@ -61,7 +67,8 @@ public:
     }
     std::string text;
     llvm::raw_string_ostream(text) << t;
-    return fail(where + " has type " + text + ", which the header cannot "
+    return fail(where + " has type " + text +
+                ", which the header cannot "
                 "declare (ranked tensors and memrefs of f32, f64, i1-i64 "
                 "and index, and those scalars)");
   }
@@ -91,11 +98,9 @@ private:
 
 } // namespace
 
-llvm::Error tpuprof::compile::writeHeader(llvm::raw_ostream &os,
-                                          llvm::ArrayRef<ExportedFunction> functions,
-                                          llvm::StringRef source,
-                                          llvm::StringRef artifact,
-                                          llvm::StringRef guard) {
+llvm::Error tpuprof::compile::writeHeader(
+    llvm::raw_ostream &os, llvm::ArrayRef<ExportedFunction> functions,
+    llvm::StringRef source, llvm::StringRef artifact, llvm::StringRef guard) {
   HeaderTypes types;
   std::string decls;
   llvm::raw_string_ostream out(decls);
@@ -108,7 +113,8 @@ llvm::Error tpuprof::compile::writeHeader(llvm::raw_ostream &os,
       std::string structName = f.symbol + "_results";
       out << "typedef struct " << structName << " {\n";
       for (auto [i, t] : llvm::enumerate(results)) {
-        auto spelled = types.spell(t, "result " + llvm::Twine(i) + " of @" + f.name);
+        auto spelled =
+            types.spell(t, "result " + llvm::Twine(i) + " of @" + f.name);
         if (!spelled)
           return spelled.takeError();
         out << "  " << *spelled << " r" << i << ";\n";
@@ -125,7 +131,8 @@ llvm::Error tpuprof::compile::writeHeader(llvm::raw_ostream &os,
         returns = *spelled;
     }
     for (auto [i, t] : llvm::enumerate(f.type.getInputs())) {
-      auto spelled = types.spell(t, "argument " + llvm::Twine(i) + " of @" + f.name);
+      auto spelled =
+          types.spell(t, "argument " + llvm::Twine(i) + " of @" + f.name);
       if (!spelled)
         return spelled.takeError();
       params.push_back(*spelled + (types.isDescriptor(*spelled) ? " *" : " ") +
@@ -144,7 +151,8 @@ llvm::Error tpuprof::compile::writeHeader(llvm::raw_ostream &os,
      << " * Tensors and memrefs are passed as MLIR memref descriptors\n"
      << " * (tpuprof_memref_<type>_<rank>d). A result buffer the model\n"
      << " * allocated is the caller's: free(result.allocated) unless it is\n"
-     << " * one of the arguments' buffers. docs/compile.md has the details. */\n"
+     << " * one of the arguments' buffers. docs/compile.md has the details. "
+        "*/\n"
      << "#ifndef " << guard << "\n#define " << guard << "\n\n"
      << "#include <stdbool.h>\n#include <stdint.h>\n\n"
      << "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n";

@@ -44,7 +44,8 @@ tpuprof::run::loadModel(llvm::StringRef path) {
   model.sourceMgr->AddNewSourceBuffer(std::move(file), llvm::SMLoc());
   model.diagnostics = std::make_unique<SourceMgrDiagnosticHandler>(
       *model.sourceMgr, model.context.get());
-  model.module = parseSourceFile<ModuleOp>(*model.sourceMgr, model.context.get());
+  model.module =
+      parseSourceFile<ModuleOp>(*model.sourceMgr, model.context.get());
   if (!model.module)
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    "cannot parse " + path);

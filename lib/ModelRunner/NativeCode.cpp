@@ -58,8 +58,8 @@ llvm::Error linkShared(llvm::StringRef path, llvm::StringRef object,
   if (!linker)
     return linker.takeError();
   llvm::SmallString<128> objectPath, logPath;
-  if (std::error_code ec = llvm::sys::fs::createTemporaryFile(
-          "tpuprof-model", "o", objectPath))
+  if (std::error_code ec =
+          llvm::sys::fs::createTemporaryFile("tpuprof-model", "o", objectPath))
     return fail("cannot create a temporary object file: " + ec.message());
   llvm::FileRemover removeObject(objectPath);
   if (std::error_code ec =
@@ -69,10 +69,14 @@ llvm::Error linkShared(llvm::StringRef path, llvm::StringRef object,
   if (llvm::Error err = writeFile(objectPath, object))
     return err;
 
-  std::vector<std::string> args = {
-      *linker, "-shared", "-o", path.str(), objectPath.str().str(),
-      "-Wl,-soname," + llvm::sys::path::filename(path).str(),
-      "-Wl,-z,noexecstack"};
+  std::vector<std::string> args = {*linker,
+                                   "-shared",
+                                   "-o",
+                                   path.str(),
+                                   objectPath.str().str(),
+                                   "-Wl,-soname," +
+                                       llvm::sys::path::filename(path).str(),
+                                   "-Wl,-z,noexecstack"};
   if (!link.runpath.empty())
     args.push_back("-Wl,--enable-new-dtags,-rpath," +
                    llvm::join(link.runpath, ":"));
@@ -104,7 +108,8 @@ tpuprof::compile::hostTargetMachine(unsigned optLevel) {
   auto builder = llvm::orc::JITTargetMachineBuilder::detectHost();
   if (!builder)
     return builder.takeError();
-  std::optional<llvm::CodeGenOptLevel> level = llvm::CodeGenOpt::getLevel(optLevel);
+  std::optional<llvm::CodeGenOptLevel> level =
+      llvm::CodeGenOpt::getLevel(optLevel);
   if (!level)
     return fail("bad LLVM optimization level " + llvm::Twine(optLevel));
   builder->setCodeGenOptLevel(*level);
@@ -117,13 +122,14 @@ tpuprof::compile::emitObject(llvm::Module &module, llvm::TargetMachine &tm,
                              unsigned optLevel) {
   module.setDataLayout(tm.createDataLayout());
   module.setTargetTriple(tm.getTargetTriple().str());
-  if (llvm::Error err =
-          mlir::makeOptimizingTransformer(optLevel, /*sizeLevel=*/0, &tm)(&module))
+  if (llvm::Error err = mlir::makeOptimizingTransformer(
+          optLevel, /*sizeLevel=*/0, &tm)(&module))
     return std::move(err);
   llvm::SmallString<0> object;
   llvm::raw_svector_ostream os(object);
   llvm::legacy::PassManager pm;
-  if (tm.addPassesToEmitFile(pm, os, nullptr, llvm::CodeGenFileType::ObjectFile))
+  if (tm.addPassesToEmitFile(pm, os, nullptr,
+                             llvm::CodeGenFileType::ObjectFile))
     return fail("LLVM cannot emit object code for " +
                 tm.getTargetTriple().str());
   pm.run(module);
@@ -146,7 +152,8 @@ llvm::Error tpuprof::compile::writeArtifact(llvm::StringRef path,
             path, members, llvm::SymtabWritingMode::NormalSymtab,
             llvm::object::Archive::K_GNU, /*Deterministic=*/true,
             /*Thin=*/false))
-      return fail("cannot write " + path + ": " + llvm::toString(std::move(err)));
+      return fail("cannot write " + path + ": " +
+                  llvm::toString(std::move(err)));
     return llvm::Error::success();
   }
   return fail("-o " + path + ": the output must end in .o, .a or .so");

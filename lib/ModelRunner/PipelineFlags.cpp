@@ -13,11 +13,12 @@ namespace {
 
 cl::opt<std::string> pipeline(
     "pipeline",
-    cl::desc("Lowering pipeline run after instrumentation, replacing the "
-             "built-in tpu-profile-cpu (tiled and vectorized): a pass pipeline, "
-             "'a,b' or 'builtin.module(a,b)', that runs tpu-profile-lower "
-             "(with probes) and lowers to the LLVM dialect; "
-             "'tpu-profile-cpu-naive' is the built-in one with scalar loops"),
+    cl::desc(
+        "Lowering pipeline run after instrumentation, replacing the "
+        "built-in tpu-profile-cpu (tiled and vectorized): a pass pipeline, "
+        "'a,b' or 'builtin.module(a,b)', that runs tpu-profile-lower "
+        "(with probes) and lowers to the LLVM dialect; "
+        "'tpu-profile-cpu-naive' is the built-in one with scalar loops"),
     cl::value_desc("PIPELINE"), cl::cat(tpuprof::run::pipelineCategory()));
 cl::opt<unsigned> optLevel(
     "opt-level",
@@ -26,11 +27,13 @@ cl::opt<unsigned> optLevel(
     cl::init(2), cl::cat(tpuprof::run::pipelineCategory()));
 cl::opt<std::string> instrumentOptions(
     "instrument-options",
-    cl::desc("Options for --tpu-profile-instrument, e.g. 'exclude=tosa.reshape'"),
+    cl::desc(
+        "Options for --tpu-profile-instrument, e.g. 'exclude=tosa.reshape'"),
     cl::value_desc("OPTIONS"), cl::cat(tpuprof::run::pipelineCategory()));
-cl::opt<bool> noInstrument("no-instrument",
-                           cl::desc("Compile the model without probes (no report)"),
-                           cl::cat(tpuprof::run::pipelineCategory()));
+cl::opt<bool>
+    noInstrument("no-instrument",
+                 cl::desc("Compile the model without probes (no report)"),
+                 cl::cat(tpuprof::run::pipelineCategory()));
 
 } // namespace
 

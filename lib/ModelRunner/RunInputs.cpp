@@ -33,12 +33,18 @@ std::optional<ElemKind> elemKindOf(Type t) {
     return ElemKind::Index;
   if (auto i = dyn_cast<IntegerType>(t)) {
     switch (i.getWidth()) {
-    case 1: return ElemKind::I1;
-    case 8: return ElemKind::I8;
-    case 16: return ElemKind::I16;
-    case 32: return ElemKind::I32;
-    case 64: return ElemKind::I64;
-    default: break;
+    case 1:
+      return ElemKind::I1;
+    case 8:
+      return ElemKind::I8;
+    case 16:
+      return ElemKind::I16;
+    case 32:
+      return ElemKind::I32;
+    case 64:
+      return ElemKind::I64;
+    default:
+      break;
     }
   }
   return std::nullopt;
@@ -46,33 +52,53 @@ std::optional<ElemKind> elemKindOf(Type t) {
 
 std::optional<ElemKind> elemKindOf(llvm::StringRef name) {
   return llvm::StringSwitch<std::optional<ElemKind>>(name)
-      .Case("f32", ElemKind::F32).Case("f64", ElemKind::F64)
-      .Case("i1", ElemKind::I1).Case("i8", ElemKind::I8)
-      .Case("i16", ElemKind::I16).Case("i32", ElemKind::I32)
-      .Case("i64", ElemKind::I64).Case("index", ElemKind::Index)
+      .Case("f32", ElemKind::F32)
+      .Case("f64", ElemKind::F64)
+      .Case("i1", ElemKind::I1)
+      .Case("i8", ElemKind::I8)
+      .Case("i16", ElemKind::I16)
+      .Case("i32", ElemKind::I32)
+      .Case("i64", ElemKind::I64)
+      .Case("index", ElemKind::Index)
       .Default(std::nullopt);
 }
 
 size_t elemSize(ElemKind k) {
   switch (k) {
-  case ElemKind::F32: case ElemKind::I32: return 4;
-  case ElemKind::F64: case ElemKind::I64: case ElemKind::Index: return 8;
-  case ElemKind::I1: case ElemKind::I8: return 1;
-  case ElemKind::I16: return 2;
+  case ElemKind::F32:
+  case ElemKind::I32:
+    return 4;
+  case ElemKind::F64:
+  case ElemKind::I64:
+  case ElemKind::Index:
+    return 8;
+  case ElemKind::I1:
+  case ElemKind::I8:
+    return 1;
+  case ElemKind::I16:
+    return 2;
   }
   return 1;
 }
 
 const char *elemName(ElemKind k) {
   switch (k) {
-  case ElemKind::F32: return "f32";
-  case ElemKind::F64: return "f64";
-  case ElemKind::I1: return "i1";
-  case ElemKind::I8: return "i8";
-  case ElemKind::I16: return "i16";
-  case ElemKind::I32: return "i32";
-  case ElemKind::I64: return "i64";
-  case ElemKind::Index: return "index";
+  case ElemKind::F32:
+    return "f32";
+  case ElemKind::F64:
+    return "f64";
+  case ElemKind::I1:
+    return "i1";
+  case ElemKind::I8:
+    return "i8";
+  case ElemKind::I16:
+    return "i16";
+  case ElemKind::I32:
+    return "i32";
+  case ElemKind::I64:
+    return "i64";
+  case ElemKind::Index:
+    return "index";
   }
   return "?";
 }
@@ -81,26 +107,77 @@ const char *elemName(ElemKind k) {
 void storeElem(void *base, ElemKind k, size_t i, double v) {
   char *p = static_cast<char *>(base) + i * elemSize(k);
   switch (k) {
-  case ElemKind::F32: { float f = static_cast<float>(v); std::memcpy(p, &f, 4); break; }
-  case ElemKind::F64: std::memcpy(p, &v, 8); break;
-  case ElemKind::I1: *p = v != 0; break;
-  case ElemKind::I8: { int8_t x = static_cast<int8_t>(v); std::memcpy(p, &x, 1); break; }
-  case ElemKind::I16: { int16_t x = static_cast<int16_t>(v); std::memcpy(p, &x, 2); break; }
-  case ElemKind::I32: { int32_t x = static_cast<int32_t>(v); std::memcpy(p, &x, 4); break; }
-  case ElemKind::I64: case ElemKind::Index: { int64_t x = static_cast<int64_t>(v); std::memcpy(p, &x, 8); break; }
+  case ElemKind::F32: {
+    float f = static_cast<float>(v);
+    std::memcpy(p, &f, 4);
+    break;
+  }
+  case ElemKind::F64:
+    std::memcpy(p, &v, 8);
+    break;
+  case ElemKind::I1:
+    *p = v != 0;
+    break;
+  case ElemKind::I8: {
+    int8_t x = static_cast<int8_t>(v);
+    std::memcpy(p, &x, 1);
+    break;
+  }
+  case ElemKind::I16: {
+    int16_t x = static_cast<int16_t>(v);
+    std::memcpy(p, &x, 2);
+    break;
+  }
+  case ElemKind::I32: {
+    int32_t x = static_cast<int32_t>(v);
+    std::memcpy(p, &x, 4);
+    break;
+  }
+  case ElemKind::I64:
+  case ElemKind::Index: {
+    int64_t x = static_cast<int64_t>(v);
+    std::memcpy(p, &x, 8);
+    break;
+  }
   }
 }
 
 double loadElem(const void *base, ElemKind k, size_t i) {
   const char *p = static_cast<const char *>(base) + i * elemSize(k);
   switch (k) {
-  case ElemKind::F32: { float f; std::memcpy(&f, p, 4); return f; }
-  case ElemKind::F64: { double d; std::memcpy(&d, p, 8); return d; }
-  case ElemKind::I1: return *p & 1;
-  case ElemKind::I8: { int8_t x; std::memcpy(&x, p, 1); return x; }
-  case ElemKind::I16: { int16_t x; std::memcpy(&x, p, 2); return x; }
-  case ElemKind::I32: { int32_t x; std::memcpy(&x, p, 4); return x; }
-  case ElemKind::I64: case ElemKind::Index: { int64_t x; std::memcpy(&x, p, 8); return static_cast<double>(x); }
+  case ElemKind::F32: {
+    float f;
+    std::memcpy(&f, p, 4);
+    return f;
+  }
+  case ElemKind::F64: {
+    double d;
+    std::memcpy(&d, p, 8);
+    return d;
+  }
+  case ElemKind::I1:
+    return *p & 1;
+  case ElemKind::I8: {
+    int8_t x;
+    std::memcpy(&x, p, 1);
+    return x;
+  }
+  case ElemKind::I16: {
+    int16_t x;
+    std::memcpy(&x, p, 2);
+    return x;
+  }
+  case ElemKind::I32: {
+    int32_t x;
+    std::memcpy(&x, p, 4);
+    return x;
+  }
+  case ElemKind::I64:
+  case ElemKind::Index: {
+    int64_t x;
+    std::memcpy(&x, p, 8);
+    return static_cast<double>(x);
+  }
   }
   return 0;
 }
@@ -109,9 +186,12 @@ double loadElem(const void *base, ElemKind k, size_t i) {
 /// every run (instrumented or not, any machine) sees the same inputs.
 struct Rng {
   uint64_t s;
-  explicit Rng(uint64_t seed) : s(seed * 0x9E3779B97F4A7C15ull + 0x2545F4914F6CDD1Dull) {}
+  explicit Rng(uint64_t seed)
+      : s(seed * 0x9E3779B97F4A7C15ull + 0x2545F4914F6CDD1Dull) {}
   uint64_t next() {
-    s ^= s >> 12; s ^= s << 25; s ^= s >> 27;
+    s ^= s >> 12;
+    s ^= s << 25;
+    s ^= s >> 27;
     return s * 0x2545F4914F6CDD1Dull;
   }
   /// Uniform in [-1, 1).
@@ -123,8 +203,11 @@ struct Rng {
 /// models that divide by an input (tosa.intdiv, arith.divsi) do not trap.
 double defaultValue(ElemKind kind, double unit) {
   switch (kind) {
-  case ElemKind::F32: case ElemKind::F64: return unit;
-  case ElemKind::I1: return unit >= 0;
+  case ElemKind::F32:
+  case ElemKind::F64:
+    return unit;
+  case ElemKind::I1:
+    return unit >= 0;
   default: {
     double v = std::floor(unit * 8);
     return v >= 0 ? v + 1 : v;
@@ -177,8 +260,10 @@ llvm::Expected<EntryArguments>
 EntryArguments::create(llvm::ArrayRef<Type> argTypes,
                        llvm::ArrayRef<std::string> specs) {
   if (specs.size() > argTypes.size())
-    return fail("got " + llvm::Twine(specs.size()) + " --input values but the "
-                "entry takes " + llvm::Twine(argTypes.size()) + " arguments");
+    return fail("got " + llvm::Twine(specs.size()) +
+                " --input values but the "
+                "entry takes " +
+                llvm::Twine(argTypes.size()) + " arguments");
   EntryArguments result;
   for (auto [index, type] : llvm::enumerate(argTypes)) {
     auto argError = [&, index = index](const llvm::Twine &msg) {
@@ -233,13 +318,15 @@ EntryArguments::create(llvm::ArrayRef<Type> argTypes,
       for (int64_t d : arg.sizes)
         count *= static_cast<size_t>(d);
     }
-    if (spec.hasValues && spec.values.size() != count && spec.values.size() != 1)
+    if (spec.hasValues && spec.values.size() != count &&
+        spec.values.size() != 1)
       return argError("--input has " + llvm::Twine(spec.values.size()) +
                       " values for " + llvm::Twine(count) + " elements");
 
     void *data = arg.scalar;
     if (!arg.isScalar) {
-      size_t bytes = std::max<size_t>(64, (count * elemSize(arg.kind) + 63) / 64 * 64);
+      size_t bytes =
+          std::max<size_t>(64, (count * elemSize(arg.kind) + 63) / 64 * 64);
       data = std::aligned_alloc(64, bytes);
       if (!data)
         return argError("cannot allocate " + llvm::Twine(bytes) + " bytes");
@@ -310,7 +397,8 @@ EntryResults::create(llvm::ArrayRef<Type> resultTypes) {
       return fail("result #" + llvm::Twine(index) + ": type " + text +
                   " is not supported by tpuprof-run");
     }
-    Slot slot{*kind, !shaped, shaped ? static_cast<unsigned>(shaped.getRank()) : 0, 0};
+    Slot slot{*kind, !shaped,
+              shaped ? static_cast<unsigned>(shaped.getRank()) : 0, 0};
     // LLVM struct layout: every field at its natural alignment.
     size_t size = slot.isScalar ? elemSize(slot.kind) : 8 * (3 + 2 * slot.rank);
     size_t align = slot.isScalar ? elemSize(slot.kind) : 8;
@@ -353,7 +441,8 @@ void EntryResults::print(llvm::raw_ostream &os, size_t maxValues) const {
         int64_t linear = off;
         for (unsigned i = 0; i < rank; ++i)
           linear += idx[i] * strides[i];
-        values.push_back(loadElem(aligned, slot.kind, static_cast<size_t>(linear)));
+        values.push_back(
+            loadElem(aligned, slot.kind, static_cast<size_t>(linear)));
         for (int i = static_cast<int>(rank) - 1; i >= 0; --i) {
           if (++idx[i] < sizes[i])
             break;
@@ -364,7 +453,8 @@ void EntryResults::print(llvm::raw_ostream &os, size_t maxValues) const {
     uint64_t hash = llvm::xxh3_64bits(llvm::ArrayRef<uint8_t>(
         reinterpret_cast<const uint8_t *>(values.data()),
         values.size() * sizeof(double)));
-    os << "result #" << index << ": " << shape << " hash=" << llvm::format_hex_no_prefix(hash, 16) << "\n  [";
+    os << "result #" << index << ": " << shape
+       << " hash=" << llvm::format_hex_no_prefix(hash, 16) << "\n  [";
     size_t shown =
         maxValues ? std::min(values.size(), maxValues) : values.size();
     for (size_t i = 0; i < shown; ++i)

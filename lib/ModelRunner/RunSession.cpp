@@ -32,8 +32,8 @@ llvm::Error fail(const llvm::Twine &msg) {
 void printCallTimes(std::vector<double> seconds, llvm::raw_ostream &os) {
   std::sort(seconds.begin(), seconds.end());
   size_t n = seconds.size();
-  double median = n % 2 ? seconds[n / 2]
-                        : (seconds[n / 2 - 1] + seconds[n / 2]) / 2;
+  double median =
+      n % 2 ? seconds[n / 2] : (seconds[n / 2 - 1] + seconds[n / 2]) / 2;
   os << llvm::format("Time per call: median %.3f us, min %.3f us, %zu calls\n",
                      median * 1e6, seconds.front() * 1e6, n);
 }
@@ -144,9 +144,9 @@ llvm::Error tpuprof::run::runSession(PackedEntry entry, EntryArguments &args,
     // The last call's results are printed; release the others.
     if (i + 1 < options.repeat || !options.printResult)
       results.release(args);
-    callSeconds.push_back(std::chrono::duration<double>(
-                              std::chrono::steady_clock::now() - start)
-                              .count());
+    callSeconds.push_back(
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+            .count());
   }
   std::string dumpPath;
   if (options.profile) {

@@ -17,8 +17,7 @@
 
 extern "C" LLVM_ATTRIBUTE_WEAK mlir::PassPluginLibraryInfo
 mlirGetPassPluginInfo() {
-  return {MLIR_PLUGIN_API_VERSION, "TpuProfile", LLVM_VERSION_STRING,
-          []() {
+  return {MLIR_PLUGIN_API_VERSION, "TpuProfile", LLVM_VERSION_STRING, []() {
             tpuprof::registerTpuProfPasses();
             tpuprof::registerTpuProfPipelines();
           }};

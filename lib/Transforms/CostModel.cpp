@@ -40,7 +40,8 @@ std::optional<uint64_t> staticBytes(Type t) {
     bits = elem.getIntOrFloatBitWidth();
   else if (elem.isIndex())
     bits = 64;
-  else if (auto c = dyn_cast<ComplexType>(elem); c && c.getElementType().isIntOrFloat())
+  else if (auto c = dyn_cast<ComplexType>(elem);
+           c && c.getElementType().isIntOrFloat())
     bits = 2 * c.getElementType().getIntOrFloatBitWidth();
   else
     return std::nullopt;
@@ -55,7 +56,8 @@ SmallVector<uint64_t> dims(Type t) {
   auto shaped = dyn_cast<ShapedType>(t);
   if (!shaped || !shaped.hasStaticShape())
     return {};
-  return SmallVector<uint64_t>(shaped.getShape().begin(), shaped.getShape().end());
+  return SmallVector<uint64_t>(shaped.getShape().begin(),
+                               shaped.getShape().end());
 }
 
 uint64_t product(ArrayRef<uint64_t> xs) {
@@ -168,8 +170,8 @@ uint64_t tpuprof::estimateFlops(Operation *op) {
 
 uint64_t tpuprof::estimateBytes(Operation *op) {
   uint64_t total = 0;
-  for (TypeRange types : {TypeRange(op->getOperandTypes()),
-                          TypeRange(op->getResultTypes())})
+  for (TypeRange types :
+       {TypeRange(op->getOperandTypes()), TypeRange(op->getResultTypes())})
     for (Type t : types) {
       std::optional<uint64_t> b = staticBytes(t);
       if (!b)

@@ -72,8 +72,8 @@ Scope scopeOfRegions(Operation *op, Scope scope) {
   if (scope == Scope::Excluded)
     return scope;
   StringRef name = op->getName().getStringRef();
-  if (op->getName().getDialectNamespace() == "linalg" ||
-      name == "gpu.launch" || name == "gpu.module")
+  if (op->getName().getDialectNamespace() == "linalg" || name == "gpu.launch" ||
+      name == "gpu.module")
     return Scope::Excluded;
   return isa<FunctionOpInterface>(op) ? Scope::Function : scope;
 }
@@ -287,8 +287,8 @@ void TpuProfileInstrumentPass::wrap(Operation *op, int64_t id) {
     inputs.push_back(v);
   }
   // Result types given rather than inferred: this runs once per op.
-  auto begin = builder.create<BeginOp>(op->getLoc(),
-                                       ValueRange(inputs).getTypes(), id, inputs);
+  auto begin = builder.create<BeginOp>(
+      op->getLoc(), ValueRange(inputs).getTypes(), id, inputs);
   for (auto [i, operandNumber] : llvm::enumerate(forwarded))
     op->setOperand(operandNumber, begin.getResult(i));
 
@@ -324,9 +324,9 @@ void TpuProfileInstrumentPass::writeManifest(ArrayRef<ProbeEntry> probes) {
         << "': " << ec.message();
     return signalPassFailure();
   }
-  os << llvm::formatv("{0:2}", llvm::json::Value(llvm::json::Object{
-                                   {"version", 1},
-                                   {"probes", std::move(array)}}))
+  os << llvm::formatv("{0:2}",
+                      llvm::json::Value(llvm::json::Object{
+                          {"version", 1}, {"probes", std::move(array)}}))
      << '\n';
 }
 
@@ -337,9 +337,8 @@ void TpuProfileInstrumentPass::runOnOperation() {
   for (auto [name, value] : {std::pair<StringRef, unsigned>("capture", capture),
                              std::pair<StringRef, unsigned>("mode", mode)}) {
     if (value >= TPUPROF_CAPTURE_COUNT) {
-      emitError(module.getLoc())
-          << "tpu-profile-instrument: option '" << name
-          << "' must be 0, 1 or 2, got " << value;
+      emitError(module.getLoc()) << "tpu-profile-instrument: option '" << name
+                                 << "' must be 0, 1 or 2, got " << value;
       return signalPassFailure();
     }
   }

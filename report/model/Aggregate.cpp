@@ -187,8 +187,8 @@ static void addToSums(Profile &p, const DumpSummary &d) {
 }
 
 void tpuprof::report::sumDumps(Profile &p) {
-  p.coveredNs = p.totalNs = p.unfinished = p.dropped = p.threads =
-      p.records = p.unwound = 0;
+  p.coveredNs = p.totalNs = p.unfinished = p.dropped = p.threads = p.records =
+      p.unwound = 0;
   p.drops = DropCounts();
   for (const DumpSummary &d : p.dumps)
     addToSums(p, d);
@@ -501,8 +501,9 @@ std::string tpuprof::report::lossSummary(const Profile &p) {
   DropCounts d = p.drops;
   if (d.total() < p.dropped) // Counted without a reason.
     d.unknown += p.dropped - d.total();
-  return (Twine(p.dropped) + (p.dropped == 1 ? " record was" : " records were") +
-          " dropped (" + dropReasons(d) + "); the figures leave " +
+  return (Twine(p.dropped) +
+          (p.dropped == 1 ? " record was" : " records were") + " dropped (" +
+          dropReasons(d) + "); the figures leave " +
           (p.dropped == 1 ? "it" : "them") + " out")
       .str();
 }

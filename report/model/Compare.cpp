@@ -17,7 +17,7 @@ DiffRow::Status DiffRow::status() const {
   if (!b.present)
     return Status::Missing;
   if (a.resolved() && b.resolved())
-    return delta() > 0 ? Status::Slower
+    return delta() > 0   ? Status::Slower
            : delta() < 0 ? Status::Faster
                          : Status::Same;
   // One side (or both) below resolution: only a change beyond its floor is

@@ -43,8 +43,8 @@ CounterValue CounterWords::value(const RecordView &r, unsigned word) const {
     v.counted = false;
     return v;
   }
-  v.value = uint64_t(double(v.value) * double(enabledNs) / double(runningNs) +
-                     0.5);
+  v.value =
+      uint64_t(double(v.value) * double(enabledNs) / double(runningNs) + 0.5);
   v.scaled = true;
   return v;
 }

@@ -187,7 +187,8 @@ Profile tpuprof::report::selectRun(const Profile &p, uint32_t run) {
 }
 
 std::vector<uint64_t> tpuprof::report::runTotals(const Profile &p) {
-  std::vector<uint64_t> totals(p.runsMerged ? 1 : std::max<size_t>(1, p.runs.size()));
+  std::vector<uint64_t> totals(
+      p.runsMerged ? 1 : std::max<size_t>(1, p.runs.size()));
   for (const DumpSummary &d : p.dumps)
     if (d.run < totals.size())
       totals[d.run] += d.windowNs;

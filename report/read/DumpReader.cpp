@@ -80,7 +80,6 @@ uint64_t RecordView::counter(unsigned i) const {
 // DumpReader
 //===----------------------------------------------------------------------===//
 
-
 Expected<DumpReader> DumpReader::open(StringRef path) {
   ErrorOr<std::unique_ptr<MemoryBuffer>> buf =
       MemoryBuffer::getFile(path, /*IsText=*/false,
@@ -529,8 +528,8 @@ Error DumpParser::readThread(const Section &s) {
   bool ring = !complete && (t.numRecords >> 63) != 0;
   uint64_t ringTail = t.numRecords & ~(1ull << 63);
   uint64_t ringEnd = t.streamSize;
-  if (ring && (ringTail > ringEnd || ringEnd > payloadSize - sizeof(T) ||
-               ringTail % 8))
+  if (ring &&
+      (ringTail > ringEnd || ringEnd > payloadSize - sizeof(T) || ringTail % 8))
     return formatError(file, TPUPROF_FIELD_OFFSET(payloadOff, T, num_records),
                        "ring of thread " + Twine(t.tid) +
                            " has its oldest record at " + Twine(ringTail) +
@@ -605,13 +604,12 @@ Error DumpParser::readCalibration(const Section &s) {
                        "second CALIBRATION section (" + s.label + ")");
   // Version 3 may follow the struct with one count pair per counter word;
   // their number is checked against EVENTS in checkSections().
-  if (payloadSize != sizeof(C) &&
-      (h.version < 3 || payloadSize < sizeof(C) ||
-       (payloadSize - sizeof(C)) % sizeof(N) != 0))
+  if (payloadSize != sizeof(C) && (h.version < 3 || payloadSize < sizeof(C) ||
+                                   (payloadSize - sizeof(C)) % sizeof(N) != 0))
     return formatError(file, s.sizeOffset,
                        "CALIBRATION " + s.label + " size " +
-                           Twine(payloadSize) + " is not " +
-                           Twine(sizeof(C)) + " bytes" +
+                           Twine(payloadSize) + " is not " + Twine(sizeof(C)) +
+                           " bytes" +
                            (h.version < 3 ? "" : " plus 16 per counter"));
   calibCountsOff = payloadOff + sizeof(C);
   for (uint64_t o = sizeof(C); o != payloadSize; o += sizeof(N)) {
@@ -685,8 +683,7 @@ Error DumpParser::checkSections() {
   // would be ambiguous.
   llvm::sort(pendingModules,
              [&](const PendingModule &a, const PendingModule &b) {
-               return modules[a.index].firstProbe <
-                      modules[b.index].firstProbe;
+               return modules[a.index].firstProbe < modules[b.index].firstProbe;
              });
   for (size_t i = 1; i < pendingModules.size(); ++i) {
     const Module &prev = modules[pendingModules[i - 1].index];
@@ -745,8 +742,8 @@ Error DumpParser::scanStream(ThreadInfo &t, const RingLap *lap) {
       uint64_t full = TPUPROF_RECORD_BYTES(numDims, numCounters);
       uint64_t begin = TPUPROF_READ_FIELD(r, tpuprof_record, begin);
       uint64_t end = TPUPROF_READ_FIELD(r, tpuprof_record, end);
-      if (begin == 0 || full > limit - roff ||
-          numCounters != events.size() || (end != 0 && end < begin))
+      if (begin == 0 || full > limit - roff || numCounters != events.size() ||
+          (end != 0 && end < begin))
         break;
       h.windowEnd = std::max(h.windowEnd, std::max(begin, end));
       roff += full;
@@ -935,8 +932,8 @@ Error DumpParser::readSegments() {
 } // namespace
 
 Error DumpReader::parse() {
-  DumpParser parser(path(), buffer->getBuffer(), header, moduleList,
-                    eventNames, threadList);
+  DumpParser parser(path(), buffer->getBuffer(), header, moduleList, eventNames,
+                    threadList);
   if (Error err = parser.readHeader())
     return err;
   if (Error err = parser.readSections())

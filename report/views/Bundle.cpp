@@ -138,13 +138,10 @@ Error tpuprof::report::writeBundle(const Input &input,
        }},
       {"stacks.speedscope.json",
        [&] {
-         return writeFile(file("stacks.speedscope.json"),
-                          [&](raw_ostream &os) {
-                            writeFoldedStacks(folded,
-                                              StacksOptions::Format::Speedscope,
-                                              in, os);
-                            return Error::success();
-                          });
+         return writeFile(file("stacks.speedscope.json"), [&](raw_ostream &os) {
+           writeFoldedStacks(folded, StacksOptions::Format::Speedscope, in, os);
+           return Error::success();
+         });
        }},
       {"graph.dot",
        [&] {

@@ -18,23 +18,22 @@ using namespace tpuprof;
 using namespace tpuprof::report;
 
 double tpuprof::report::gflopsOf(const Row &row) {
-  return row.durationNs ? double(row.flops) * double(row.count) /
-                              double(row.durationNs)
-                        : 0.0;
+  return row.durationNs
+             ? double(row.flops) * double(row.count) / double(row.durationNs)
+             : 0.0;
 }
 
 double tpuprof::report::gbpsOf(const Row &row) {
-  return row.durationNs ? double(row.bytes) * double(row.count) /
-                              double(row.durationNs)
-                        : 0.0;
+  return row.durationNs
+             ? double(row.bytes) * double(row.count) / double(row.durationNs)
+             : 0.0;
 }
 
 std::string ExportCell::str() const {
   switch (kind) {
   case Integer:
     return utostr(integer);
-  case Real:
-  {
+  case Real: {
     std::string out;
     raw_string_ostream(out) << format("%.*f", int(decimals), real);
     return out;
@@ -66,7 +65,9 @@ std::string pct(uint64_t part, uint64_t whole) {
 }
 
 /// What a row's total time is resolved to: its count times one record's.
-uint64_t rowFloor(const Row &r, const Ctx &c) { return r.count * c.resolutionNs; }
+uint64_t rowFloor(const Row &r, const Ctx &c) {
+  return r.count * c.resolutionNs;
+}
 bool resolved(const Row &r, const Ctx &c) {
   return r.durationNs >= rowFloor(r, c);
 }
@@ -139,10 +140,13 @@ const Column kColumns[] = {
        return timeCell(r.durationNs, rowFloor(r, c));
      },
      [](const Row &a, const Row &b) { return cmp(a.durationNs, b.durationNs); },
-     "duration_ns", [](const Row &r, const Ctx &) { return num(r.durationNs); }},
+     "duration_ns",
+     [](const Row &r, const Ctx &) { return num(r.durationNs); }},
     {"self", "Self (us)", true, Column::Default,
      // Without the direct children's time: PyTorch's "Self CPU".
-     [](const Row &r, const Ctx &c) { return timeCell(r.selfNs, rowFloor(r, c)); },
+     [](const Row &r, const Ctx &c) {
+       return timeCell(r.selfNs, rowFloor(r, c));
+     },
      [](const Row &a, const Row &b) { return cmp(a.selfNs, b.selfNs); },
      "self_ns", [](const Row &r, const Ctx &) { return num(r.selfNs); }},
     // Ops too short for the correction to measure to 5 %: shown in the
@@ -224,8 +228,11 @@ const Column kColumns[] = {
          s += (" (+" + Twine(r.locations.size() - 1) + " more)").str();
        return s;
      },
-     [](const Row &a, const Row &b) { return a.location().compare(b.location()); },
-     "location", [](const Row &r, const Ctx &) { return text(r.location().str()); }},
+     [](const Row &a, const Row &b) {
+       return a.location().compare(b.location());
+     },
+     "location",
+     [](const Row &r, const Ctx &) { return text(r.location().str()); }},
     {"function", "Function", false, Column::Extra,
      [](const Row &r, const Ctx &) { return orDash(r.function); },
      [](const Row &a, const Row &b) { return a.function.compare(b.function); },
@@ -292,7 +299,9 @@ const Column kColumns[] = {
      },
      [](const Row &a, const Row &b) { return cmp(gflopsOf(a), gflopsOf(b)); },
      "gflop_per_s",
-     [](const Row &r, const Ctx &) { return ExportCell::ofReal(gflopsOf(r), 4); }},
+     [](const Row &r, const Ctx &) {
+       return ExportCell::ofReal(gflopsOf(r), 4);
+     }},
     {"bytes", "Bytes", true, Column::Work,
      [](const Row &r, const Ctx &) {
        return r.bytes ? utostr(r.bytes) : std::string("-");
@@ -310,7 +319,9 @@ const Column kColumns[] = {
      },
      [](const Row &a, const Row &b) { return cmp(gbpsOf(a), gbpsOf(b)); },
      "gb_per_s",
-     [](const Row &r, const Ctx &) { return ExportCell::ofReal(gbpsOf(r), 4); }},
+     [](const Row &r, const Ctx &) {
+       return ExportCell::ofReal(gbpsOf(r), 4);
+     }},
     {"bound", "Bound", false, Column::Roofline,
      [](const Row &r, const Ctx &c) {
        double intensity = intensityOf(r);
@@ -334,12 +345,13 @@ const Column kColumns[] = {
 /// The exports' order: CSV's header as it has always been, then the
 /// columns added since.
 const char *const kExportOrder[] = {
-    "name",     "kind",   "device",     "hash",     "shapes",
-    "location", "function", "count",    "unfinished", "duration",
-    "self",     "percent", "min",       "mean",     "median",
-    "p90",      "p99",    "max",        "flops",    "bytes",
-    "gflops",   "bandwidth", "run",     "outputs",  "migrations",
-    "resolution", "approx", "alloc", "self_alloc", "freed", "peak"};
+    "name",       "kind",      "device", "hash",       "shapes",
+    "location",   "function",  "count",  "unfinished", "duration",
+    "self",       "percent",   "min",    "mean",       "median",
+    "p90",        "p99",       "max",    "flops",      "bytes",
+    "gflops",     "bandwidth", "run",    "outputs",    "migrations",
+    "resolution", "approx",    "alloc",  "self_alloc", "freed",
+    "peak"};
 
 } // namespace
 

@@ -61,11 +61,16 @@ Expected<bool> tpuprof::report::printDiff(const Input &inA, const Input &inB,
   TextTable table;
   using Align = TextTable::Align;
   const std::pair<const char *, Align> titles[] = {
-      {"Name", Align::Left},     {"A (us)", Align::Right},
-      {"B (us)", Align::Right},  {"Delta (us)", Align::Right},
-      {"Delta %", Align::Right}, {"Count A", Align::Right},
-      {"Count B", Align::Right}, {"Status", Align::Left},
-      {"Argument Shapes", Align::Left}, {"Hash", Align::Left}};
+      {"Name", Align::Left},
+      {"A (us)", Align::Right},
+      {"B (us)", Align::Right},
+      {"Delta (us)", Align::Right},
+      {"Delta %", Align::Right},
+      {"Count A", Align::Right},
+      {"Count B", Align::Right},
+      {"Status", Align::Left},
+      {"Argument Shapes", Align::Left},
+      {"Hash", Align::Left}};
   for (auto [title, align] : titles)
     table.addColumn(title, align);
   for (const std::string &e : events)
@@ -77,8 +82,7 @@ Expected<bool> tpuprof::report::printDiff(const Input &inA, const Input &inB,
     std::optional<double> pct = d.deltaPct();
     bool considered = d.a.present && d.b.present &&
                       std::max(d.a.ns, d.b.ns) >= opts.minTimeNs;
-    if (opts.failAbovePct >= 0 && considered && pct &&
-        *pct > opts.failAbovePct)
+    if (opts.failAbovePct >= 0 && considered && pct && *pct > opts.failAbovePct)
       failed.push_back(&d);
     if (opts.top && printed == opts.top)
       continue;
@@ -97,9 +101,8 @@ Expected<bool> tpuprof::report::printDiff(const Input &inA, const Input &inB,
         d.shapes.empty() ? "-" : d.shapes,
         d.hash};
     for (const std::string &e : events) {
-      int64_t delta =
-          int64_t(d.b.counters.count(e) ? d.b.counters.at(e) : 0) -
-          int64_t(d.a.counters.count(e) ? d.a.counters.at(e) : 0);
+      int64_t delta = int64_t(d.b.counters.count(e) ? d.b.counters.at(e) : 0) -
+                      int64_t(d.a.counters.count(e) ? d.a.counters.at(e) : 0);
       l.push_back(formatv("{0}{1}", delta > 0 ? "+" : "", delta).str());
     }
     table.addRow(std::move(l));

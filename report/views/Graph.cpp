@@ -67,37 +67,39 @@ Error tpuprof::report::writeGraph(const Input &in, const GraphOptions &opts,
     return it->second;
   };
   DenseMap<std::pair<size_t, size_t>, Edge> edgeOf;
-  Error err = in.forEachDump("graph", [&](const DumpReader &dump,
-                                          const DumpSummary &d) {
-    size_t root = vertex(d.run, detail::runFrame(in.profile, d.run), true);
-    FrameCache frames; // A record's vertex in this dump's run.
-    auto vertexOfFrame = [&](const WalkFrame &f) {
-      return frames.id(f, opts.shapes, [&](std::string name) {
-        return vertex(d.run, std::move(name), false);
+  Error err = in.forEachDump(
+      "graph", [&](const DumpReader &dump, const DumpSummary &d) {
+        size_t root = vertex(d.run, detail::runFrame(in.profile, d.run), true);
+        FrameCache frames; // A record's vertex in this dump's run.
+        auto vertexOfFrame = [&](const WalkFrame &f) {
+          return frames.id(f, opts.shapes, [&](std::string name) {
+            return vertex(d.run, std::move(name), false);
+          });
+        };
+        auto onClose = [&](const WalkFrame &f, ArrayRef<WalkFrame> up) {
+          if (!f.finished)
+            return;
+          Vertex &v = vertices[f.user];
+          v.totalNs += f.durationNs;
+          v.selfNs += f.selfNs();
+          ++v.count;
+          Edge &e = edgeOf[{up.empty() ? root : up.back().user, f.user}];
+          ++e.calls;
+          e.ns += f.durationNs;
+        };
+        struct Visitor : WalkVisitor {
+          decltype(vertexOfFrame) &vertexOf;
+          decltype(onClose) &onClose;
+          Visitor(decltype(vertexOfFrame) &v, decltype(onClose) &c)
+              : vertexOf(v), onClose(c) {}
+          void open(WalkFrame &f, const WalkFrame *) { f.user = vertexOf(f); }
+          void close(const WalkFrame &f, ArrayRef<WalkFrame> up) {
+            onClose(f, up);
+          }
+        } visitor(vertexOfFrame, onClose);
+        walkDump(dump, visitor, /*timeline=*/false, in.overheadCorrection);
+        return Error::success();
       });
-    };
-    auto onClose = [&](const WalkFrame &f, ArrayRef<WalkFrame> up) {
-      if (!f.finished)
-        return;
-      Vertex &v = vertices[f.user];
-      v.totalNs += f.durationNs;
-      v.selfNs += f.selfNs();
-      ++v.count;
-      Edge &e = edgeOf[{up.empty() ? root : up.back().user, f.user}];
-      ++e.calls;
-      e.ns += f.durationNs;
-    };
-    struct Visitor : WalkVisitor {
-      decltype(vertexOfFrame) &vertexOf;
-      decltype(onClose) &onClose;
-      Visitor(decltype(vertexOfFrame) &v, decltype(onClose) &c)
-          : vertexOf(v), onClose(c) {}
-      void open(WalkFrame &f, const WalkFrame *) { f.user = vertexOf(f); }
-      void close(const WalkFrame &f, ArrayRef<WalkFrame> up) { onClose(f, up); }
-    } visitor(vertexOfFrame, onClose);
-    walkDump(dump, visitor, /*timeline=*/false, in.overheadCorrection);
-    return Error::success();
-  });
   if (err)
     return err;
   // Written in (caller, callee) order.
@@ -113,10 +115,11 @@ Error tpuprof::report::writeGraph(const Input &in, const GraphOptions &opts,
       maxSelf = std::max(maxSelf, v.selfNs);
 
   os << "digraph tpuprof {\n";
-  os << "  graph [label=\"" << escapeDot("tpuprof call graph: " +
-                                         join(in.args, " "))
+  os << "  graph [label=\""
+     << escapeDot("tpuprof call graph: " + join(in.args, " "))
      << "\", labelloc=t, rankdir=TB];\n";
-  os << "  node [shape=box, style=\"rounded,filled\", fontname=\"Helvetica\"];\n";
+  os << "  node [shape=box, style=\"rounded,filled\", "
+        "fontname=\"Helvetica\"];\n";
   os << "  edge [fontname=\"Helvetica\", fontsize=10];\n";
   for (size_t i = 0; i != vertices.size(); ++i) {
     const Vertex &v = vertices[i];
@@ -132,9 +135,8 @@ Error tpuprof::report::writeGraph(const Input &in, const GraphOptions &opts,
        << formatv("0.000 {0:F3} 1.000", 0.05 + 0.75 * heat) << "\"];\n";
   }
   for (auto &[key, e] : edges)
-    os << "  v" << key.first << " -> v" << key.second << " [label=\""
-       << e.calls << (e.calls == 1 ? " call\\n" : " calls\\n") << us(e.ns)
-       << "\"];\n";
+    os << "  v" << key.first << " -> v" << key.second << " [label=\"" << e.calls
+       << (e.calls == 1 ? " call\\n" : " calls\\n") << us(e.ns) << "\"];\n";
   os << "}\n";
   return Error::success();
 }

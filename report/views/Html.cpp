@@ -21,14 +21,13 @@
 //
 //===----------------------------------------------------------------------===//
 
-
+#include "tpuprof/report/views/Html.h"
 #include "tpuprof/report/model/Compare.h"
 #include "tpuprof/report/model/EventNames.h"
 #include "tpuprof/report/model/Load.h"
 #include "tpuprof/report/model/Memory.h"
 #include "tpuprof/report/model/Timeline.h"
 #include "tpuprof/report/views/Export.h"
-#include "tpuprof/report/views/Html.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringExtras.h"
@@ -338,21 +337,22 @@ void writeData(raw_ostream &os, ArrayRef<std::string> inputs,
   j.attributeArray("runs", [&] {
     for (uint32_t r = 0; r != std::max<size_t>(1, p.runs.size()); ++r)
       j.object([&] {
-        j.attribute("short", r < p.runs.size()
-                                 ? formatv("run {0} (pid {1})", r + 1,
-                                           p.runs[r].pid)
-                                       .str()
-                                 : "run 1");
+        j.attribute(
+            "short",
+            r < p.runs.size()
+                ? formatv("run {0} (pid {1})", r + 1, p.runs[r].pid).str()
+                : "run 1");
         // What a row's Percent is of: its run's window.
-        j.attribute("totalNs", runTotal[std::min<size_t>(r, runTotal.size() - 1)]);
-        j.attribute("label", p.runsMerged && p.runs.size() > 1
-                                 ? formatv("{0} runs added up", p.runs.size())
-                                       .str()
-                                 : describeRun(p, r));
-        j.attribute("originNs", r < data.runOrigin.size() &&
-                                        data.runOrigin[r] != UINT64_MAX
-                                    ? data.runOrigin[r]
-                                    : 0);
+        j.attribute("totalNs",
+                    runTotal[std::min<size_t>(r, runTotal.size() - 1)]);
+        j.attribute("label",
+                    p.runsMerged && p.runs.size() > 1
+                        ? formatv("{0} runs added up", p.runs.size()).str()
+                        : describeRun(p, r));
+        j.attribute("originNs",
+                    r < data.runOrigin.size() && data.runOrigin[r] != UINT64_MAX
+                        ? data.runOrigin[r]
+                        : 0);
       });
   });
   writeRows(j, data);
@@ -417,8 +417,7 @@ void writeData(raw_ostream &os, ArrayRef<std::string> inputs,
 
 } // namespace
 
-Error tpuprof::report::writeHtmlReport(const Input &in,
-                                       const HtmlOptions &opts,
+Error tpuprof::report::writeHtmlReport(const Input &in, const HtmlOptions &opts,
                                        raw_ostream &os) {
   if (Error err = in.needDumps("html"))
     return err;

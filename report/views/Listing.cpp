@@ -51,8 +51,7 @@ bool splitLocation(StringRef loc, StringRef &file, unsigned &line) {
 
 } // namespace
 
-Error tpuprof::report::printSourceListing(const Input &in,
-                                          StringRef sourcePath,
+Error tpuprof::report::printSourceListing(const Input &in, StringRef sourcePath,
                                           raw_ostream &os) {
   const Profile &profile = in.profile;
   // (file, line) -> stats. A row with several locations counts at each (its

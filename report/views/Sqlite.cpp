@@ -6,9 +6,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "tpuprof/report/views/Sqlite.h"
-#include "tpuprof/report/views/Columns.h"
 #include "tpuprof/report/model/EventNames.h"
 #include "tpuprof/report/model/Walk.h"
+#include "tpuprof/report/views/Columns.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -126,8 +126,7 @@ Error tpuprof::report::exportSqlite(const Input &in, StringRef outPath) {
     Error err = in.forEachDump("export", [&](const DumpReader &dump,
                                              const DumpSummary &d) {
       const DumpInfo &info = dump.info();
-      uint64_t windowBegin =
-          absoluteNs(info, info.windowBegin);
+      uint64_t windowBegin = absoluteNs(info, info.windowBegin);
       dumpRow(dumpId)(dump.path())(int64_t(info.device))(int64_t(info.pid))(
           int64_t(info.callNum))(int64_t(info.mode))(
           StringRef(tpuprof_clock_source_name(info.clockSource)))(
@@ -202,7 +201,8 @@ Error tpuprof::report::exportSqlite(const Input &in, StringRef outPath) {
     const Profile &p = in.profile;
     std::vector<const Column *> columns = exportColumns();
     ColumnContext ctx{p};
-    std::string create = "CREATE TABLE ops(", insert = "INSERT INTO ops VALUES(";
+    std::string create = "CREATE TABLE ops(",
+                insert = "INSERT INTO ops VALUES(";
     Row sample;
     for (size_t i = 0; i != columns.size(); ++i) {
       ExportCell::Kind kind = columns[i]->exportCell(sample, ctx).kind;

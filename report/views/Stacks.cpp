@@ -36,7 +36,8 @@ void writeSpeedscope(const std::map<std::string, uint64_t> &folded,
   uint64_t total = 0;
   json::OStream j(os);
   j.object([&] {
-    j.attribute("$schema", "https://www.speedscope.app/file-format-schema.json");
+    j.attribute("$schema",
+                "https://www.speedscope.app/file-format-schema.json");
     j.attribute("exporter", "tpuprof-report stacks");
     j.attribute("name", "tpuprof: " + join(in.args, " "));
     j.attribute("activeProfileIndex", 0);
@@ -203,8 +204,8 @@ tpuprof::report::foldStacks(const Input &in, bool shapes) {
 }
 
 void tpuprof::report::writeFoldedStacks(
-    const std::map<std::string, uint64_t> &folded,
-    StacksOptions::Format format, const Input &in, raw_ostream &os) {
+    const std::map<std::string, uint64_t> &folded, StacksOptions::Format format,
+    const Input &in, raw_ostream &os) {
   if (format == StacksOptions::Format::Speedscope) {
     writeSpeedscope(folded, in, os);
     return;

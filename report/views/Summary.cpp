@@ -9,9 +9,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "tpuprof/report/views/Summary.h"
+#include "tpuprof/report/model/EventNames.h"
 #include "tpuprof/report/views/Columns.h"
 #include "tpuprof/report/views/TextTable.h"
-#include "tpuprof/report/model/EventNames.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"

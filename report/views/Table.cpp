@@ -89,7 +89,7 @@ std::string clockDescription(const Profile &profile) {
 /// What one table section shows.
 struct Layout {
   std::vector<const Column *> fixed;
-  bool allCounters = true;               ///< Every counter column.
+  bool allCounters = true;                ///< Every counter column.
   std::vector<std::string> counterTitles; ///< Else these, in this order.
 };
 
@@ -98,8 +98,9 @@ Expected<Layout> chooseColumns(const Profile &p, const TableOptions &opts) {
   Layout l;
   ColumnContext ctx{p};
   auto present = [&](const Column &c) {
-    return !c.present ||
-           llvm::any_of(p.rows, [&](const Row &r) { return c.present(r, ctx); });
+    return !c.present || llvm::any_of(p.rows, [&](const Row &r) {
+      return c.present(r, ctx);
+    });
   };
   auto inDefault = [&](const Column &c) {
     switch (c.group) {
@@ -135,8 +136,7 @@ Expected<Layout> chooseColumns(const Profile &p, const TableOptions &opts) {
                                        : Column::Default;
       // As the default table would show them (present columns only).
       for (const Column &c : allColumns())
-        if (c.group == g && present(c) &&
-            !is_contained(l.fixed, &c))
+        if (c.group == g && present(c) && !is_contained(l.fixed, &c))
           l.fixed.push_back(&c);
       continue;
     }
@@ -243,7 +243,8 @@ Error printSection(const Profile &p, const TableOptions &opts,
         else
           styles.push_back(tiny && c->numeric ? TextTable::Style::Dim
                                               : TextTable::Style::Plain);
-        aboveDramPeak |= c->id == "bandwidth" && StringRef(cells.back()).ends_with("^");
+        aboveDramPeak |=
+            c->id == "bandwidth" && StringRef(cells.back()).ends_with("^");
       }
       for (size_t k : counters)
         cells.push_back(counterCols[k].cells[i]);
@@ -283,8 +284,8 @@ Error printSection(const Profile &p, const TableOptions &opts,
   // needed first, then shorten the longest text.
   std::vector<std::string> leftOut;
   if (opts.width && opts.columns.empty()) {
-    const char *const dropOrder[] = {"hash", "location", "outputs", "self",
-                                     "cum",  "device"};
+    const char *const dropOrder[] = {"hash", "location", "outputs",
+                                     "self", "cum",      "device"};
     for (const char *id : dropOrder) {
       if (table.width() <= opts.width)
         break;
@@ -298,7 +299,8 @@ Error printSection(const Profile &p, const TableOptions &opts,
         if (table.width() <= opts.width)
           break;
       }
-      auto it = llvm::find_if(fixed, [&](const Column *c) { return c->id == id; });
+      auto it =
+          llvm::find_if(fixed, [&](const Column *c) { return c->id == id; });
       if (it == fixed.end())
         continue;
       leftOut.push_back((*it)->id.str());
@@ -308,7 +310,8 @@ Error printSection(const Profile &p, const TableOptions &opts,
     for (StringRef id : {"shapes", "name"}) {
       if (table.width() <= opts.width)
         break;
-      auto it = llvm::find_if(fixed, [&](const Column *c) { return c->id == id; });
+      auto it =
+          llvm::find_if(fixed, [&](const Column *c) { return c->id == id; });
       if (it == fixed.end())
         continue;
       size_t c = it - fixed.begin();
@@ -498,8 +501,8 @@ Error tpuprof::report::printTable(const Input &in, const TableOptions &opts,
       events.push_back(e);
   if (!events.empty())
     os << "Events: " << join(events, ", ") << '\n';
-  if (uint64_t below = approxBelowNs(profile);
-      llvm::any_of(profile.rows, [&](const Row &r) { return isApprox(r, below); }))
+  if (uint64_t below = approxBelowNs(profile); llvm::any_of(
+          profile.rows, [&](const Row &r) { return isApprox(r, below); }))
     os << "Approx: ~ marks ops shorter than " << below
        << " ns a call (two probe pairs): not measured to 5 %\n";
   uint64_t resolution = resolutionNs(profile);

@@ -16,11 +16,11 @@
 
 #include "tpuprof/report/model/Walk.h"
 
-#include "tpuprof/report/views/Trace.h"
-#include "tpuprof/report/model/Json.h"
 #include "tpuprof/report/model/EventNames.h"
+#include "tpuprof/report/model/Json.h"
 #include "tpuprof/report/model/Load.h"
 #include "tpuprof/report/model/Memory.h"
+#include "tpuprof/report/views/Trace.h"
 
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringExtras.h"

@@ -124,10 +124,10 @@ Error tpuprof::report::writeWorkbook(const Input &in, StringRef path) {
           records.number(2, info.device);
           records.number(3, double(tid));
           records.number(4, double(f.seq));
-          records.text(5, f.probe ? f.probe->name.str()
-                                  : ("<unknown probe " + Twine(f.record.probe) +
-                                     ">")
-                                        .str());
+          records.text(
+              5, f.probe
+                     ? f.probe->name.str()
+                     : ("<unknown probe " + Twine(f.record.probe) + ">").str());
           records.text(6, f.probe ? kindName(f.probe->kind) : "unknown");
           records.number(7, f.record.depth);
           if (!up.empty())
@@ -185,8 +185,8 @@ Error tpuprof::report::writeWorkbook(const Input &in, StringRef path) {
   numberLine("unfinished_probes", double(p.unfinished));
   numberLine("resolution_ns", double(resolutionNs(p)));
   for (const DumpSummary &d : p.dumps)
-    line("overhead correction", describeCorrection(d.correction, d.info) +
-                                    " (" + d.path + ")");
+    line("overhead correction",
+         describeCorrection(d.correction, d.info) + " (" + d.path + ")");
   if (written < total)
     line("records sheet", formatv("the first {0} of {1} records (a sheet "
                                   "holds {2} rows; the SQLite export has all)",
@@ -231,11 +231,13 @@ Error tpuprof::report::writeWorkbook(const Input &in, StringRef path) {
       auto share = [&](uint64_t ns) {
         return d.windowNs ? 100.0 * double(ns) / double(d.windowNs) : 0.0;
       };
-      std::vector<double> cells = {
-          double(runNumber(p, d.run)), double(d.info.device),
-          double(d.info.pid),          double(t.tid),
-          double(d.windowNs),          double(busy),
-          share(busy)};
+      std::vector<double> cells = {double(runNumber(p, d.run)),
+                                   double(d.info.device),
+                                   double(d.info.pid),
+                                   double(t.tid),
+                                   double(d.windowNs),
+                                   double(busy),
+                                   share(busy)};
       for (uint64_t ns : t.busyNs)
         cells.push_back(share(ns));
       for (uint64_t n : {t.records, t.unfinished, t.dropped})

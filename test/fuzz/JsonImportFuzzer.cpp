@@ -17,9 +17,9 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstddef>
-#include <cstdlib>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <unistd.h>
 

@@ -21,7 +21,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   // Touch every string: they must lie inside the table.
   size_t sum = t->moduleName.size();
   for (const tpuprof::report::Probe &p : t->probes)
-    sum += p.name.size() + p.shapes.size() + p.location.size() +
-           p.function.size();
+    sum +=
+        p.name.size() + p.shapes.size() + p.location.size() + p.function.size();
   return sum == SIZE_MAX;
 }

@@ -1,4 +1,4 @@
-//===- test/reliability/CloseCrashTest.cpp - Killed while closing -*- C++ -*-===//
+//===- test/reliability/CloseCrashTest.cpp - Killed while closing ---------===//
 //
 // The close finalizes in place the dump the process recorded into; a
 // process killed between any two of its steps must still leave a dump the
@@ -24,8 +24,8 @@
 #include <pthread.h>
 #include <signal.h>
 #include <string>
-#include <tuple>
 #include <sys/wait.h>
+#include <tuple>
 #include <unistd.h>
 #include <vector>
 
@@ -223,8 +223,7 @@ TEST_P(CloseCrash, KilledDuringTheCloseLeavesEveryRecord) {
   if (step == 0)
     ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status;
   else
-    ASSERT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL)
-        << status;
+    ASSERT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL) << status;
   std::vector<std::string> names = namesIn(Dir);
   ASSERT_EQ(names.size(), 1u); // In place: no temporary file, ever.
   llvm::Expected<Dump> d = readDump(Dir + "/" + names[0]);

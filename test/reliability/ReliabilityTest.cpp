@@ -18,18 +18,18 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <cstring>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <fcntl.h>
+#include <map>
 #include <signal.h>
 #include <spawn.h>
-#include <map>
 #include <string>
 #include <sys/mount.h>
 #include <sys/stat.h>
-#include <thread>
 #include <sys/wait.h>
+#include <thread>
 #include <unistd.h>
 #include <vector>
 
@@ -54,7 +54,7 @@ protected:
 
   struct Child {
     int status = -1;
-    std::string err; ///< Its stderr, when asked for.
+    std::string err;       ///< Its stderr, when asked for.
     uint64_t reported = 0; ///< Pairs it completed, from the pipe.
     bool gotReport = false;
   };
@@ -77,8 +77,8 @@ protected:
       sized |= e.rfind("TPUPROF_RECORD_SIZE=", 0) == 0;
     if (!sized)
       env.push_back("TPUPROF_RECORD_SIZE=" + std::to_string(n + 16));
-    for (const char *keep : {"ASAN_OPTIONS", "UBSAN_OPTIONS", "TSAN_OPTIONS",
-                             "LD_LIBRARY_PATH"})
+    for (const char *keep :
+         {"ASAN_OPTIONS", "UBSAN_OPTIONS", "TSAN_OPTIONS", "LD_LIBRARY_PATH"})
       if (const char *v = getenv(keep))
         env.push_back(std::string(keep) + "=" + v);
     std::vector<char *> argv, envp;
@@ -98,9 +98,8 @@ protected:
     posix_spawn_file_actions_addopen(&fa, 2, errPath.c_str(),
                                      O_WRONLY | O_CREAT | O_TRUNC, 0600);
     pid_t pid = -1;
-    EXPECT_EQ(posix_spawn(&pid, argv[0], &fa, nullptr, argv.data(),
-                          envp.data()),
-              0);
+    EXPECT_EQ(
+        posix_spawn(&pid, argv[0], &fa, nullptr, argv.data(), envp.data()), 0);
     posix_spawn_file_actions_destroy(&fa);
     close(fds[1]);
     c.gotReport =
@@ -294,9 +293,9 @@ TEST_F(Reliability, BadBufferPolicyIsRejected) {
 
 TEST_F(Reliability, KilledRingKeepsTheNewestRecordsOfEachThread) {
   const uint64_t n = 20000, slots = 999;
-  Child c = run(n, "kill",
-                {"TPUPROF_BUFFER=ring",
-                 "TPUPROF_RECORD_SIZE=" + std::to_string(slots)});
+  Child c = run(
+      n, "kill",
+      {"TPUPROF_BUFFER=ring", "TPUPROF_RECORD_SIZE=" + std::to_string(slots)});
   ASSERT_TRUE(c.gotReport);
   Dump d = onlyDump();
   EXPECT_FALSE(d.info.isComplete());
@@ -352,9 +351,9 @@ TEST_F(Reliability, UnwritableOutputGivesOneLine) {
   // Permission bits do not stop root; /proc refuses new files to anyone.
   Child c = run(100, "exit", {}, true, "/proc");
   EXPECT_TRUE(exitedZero(c.status)) << c.err;
-  EXPECT_EQ(c.err.rfind("tpuprof: cannot create dump '/proc/tpuprof_data_dev0-",
-                        0),
-            0u)
+  EXPECT_EQ(
+      c.err.rfind("tpuprof: cannot create dump '/proc/tpuprof_data_dev0-", 0),
+      0u)
       << c.err;
   EXPECT_EQ(std::count(c.err.begin(), c.err.end(), '\n'), 1) << c.err;
 }
@@ -549,8 +548,8 @@ struct Program {
 Program runProgram(const std::string &dir, std::vector<std::string> args) {
   Program p;
   std::vector<std::string> env = {"TPUPROF_ENABLE=1", "TPUPROF_OUTPUT=" + dir};
-  for (const char *keep : {"ASAN_OPTIONS", "UBSAN_OPTIONS", "TSAN_OPTIONS",
-                           "LD_LIBRARY_PATH"})
+  for (const char *keep :
+       {"ASAN_OPTIONS", "UBSAN_OPTIONS", "TSAN_OPTIONS", "LD_LIBRARY_PATH"})
     if (const char *v = getenv(keep))
       env.push_back(std::string(keep) + "=" + v);
   std::vector<char *> argv, envp;
@@ -565,8 +564,7 @@ Program runProgram(const std::string &dir, std::vector<std::string> args) {
   posix_spawn_file_actions_init(&fa);
   posix_spawn_file_actions_addopen(&fa, 2, errPath.c_str(),
                                    O_WRONLY | O_CREAT | O_TRUNC, 0600);
-  if (posix_spawn(&p.pid, argv[0], &fa, nullptr, argv.data(), envp.data()) ==
-      0)
+  if (posix_spawn(&p.pid, argv[0], &fa, nullptr, argv.data(), envp.data()) == 0)
     waitpid(p.pid, &p.status, 0);
   posix_spawn_file_actions_destroy(&fa);
   if (FILE *f = fopen(errPath.c_str(), "r")) {
@@ -599,8 +597,8 @@ std::map<std::string, uint64_t> countByName(const std::string &path) {
 } // namespace
 
 TEST_F(Reliability, DlopenedAndDlclosedModulesKeepTheirNames) {
-  Program p = runProgram(Dir, {TPUPROF_MODULE_MAIN, "dlopen",
-                               TPUPROF_MODULE_B});
+  Program p =
+      runProgram(Dir, {TPUPROF_MODULE_MAIN, "dlopen", TPUPROF_MODULE_B});
   ASSERT_TRUE(WIFEXITED(p.status) && WEXITSTATUS(p.status) == 0) << p.err;
   EXPECT_EQ(p.err, "");
   std::vector<std::string> names = listDir(Dir);
@@ -701,9 +699,8 @@ TEST_F(Reliability, ChildrenLeaveADumpOnlyWhenTheyRecord) {
     const char *how;
     std::map<std::string, uint64_t> child; ///< Empty: no child dump.
   };
-  for (const Case &k :
-       {Case{"fork-idle", {}}, Case{"vfork-exec", {}},
-        Case{"fork-exec", {{"op_m_0", 1}, {"op_m_1", 1}}}}) {
+  for (const Case &k : {Case{"fork-idle", {}}, Case{"vfork-exec", {}},
+                        Case{"fork-exec", {{"op_m_0", 1}, {"op_m_1", 1}}}}) {
     SCOPED_TRACE(k.how);
     Program p = runProgram(Dir, {TPUPROF_MODULE_MAIN, "spawn", k.how});
     ASSERT_TRUE(WIFEXITED(p.status) && WEXITSTATUS(p.status) == 0) << p.err;

@@ -40,7 +40,7 @@ static int run_b(const char *lib, unsigned n) {
     fprintf(stderr, "module_main: %s\n", dlerror());
     return -1;
   }
-  uint32_t (*fn)(unsigned) = (uint32_t(*)(unsigned))dlsym(h, "run_module_b");
+  uint32_t (*fn)(unsigned) = (uint32_t (*)(unsigned))dlsym(h, "run_module_b");
   if (!fn)
     return -1;
   fn(n);
@@ -61,7 +61,7 @@ static int crash(const char *how, const char *lib, unsigned threads) {
   run_module_m(2);
   run_module_a(2);
   void *h = dlopen(lib, RTLD_NOW | RTLD_LOCAL); // Registers mid-window.
-  if (!h || !(run_module_b = (uint32_t(*)(unsigned))dlsym(h, "run_module_b")))
+  if (!h || !(run_module_b = (uint32_t (*)(unsigned))dlsym(h, "run_module_b")))
     return 3;
   run_module_b(5);
   pthread_t th[16];

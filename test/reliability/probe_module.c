@@ -24,8 +24,10 @@ static const struct {
   char strtab[STRTAB_SIZE];
 } table = {
     {{'T', 'P', 'P', 'T'}, TPUPROF_TABLE_VERSION, 2, STRTAB_SIZE, NAME_MOD, 0},
-    {{0x1000 + TAG_STR[0], 0, 0, NAME_OP0, 0, 0, 0, TPUPROF_KIND_OP, 0, 0, 0, 0},
-     {0x2000 + TAG_STR[0], 0, 0, NAME_OP1, 0, 0, 0, TPUPROF_KIND_OP, 0, 0, 0, 0}},
+    {{0x1000 + TAG_STR[0], 0, 0, NAME_OP0, 0, 0, 0, TPUPROF_KIND_OP, 0, 0, 0,
+      0},
+     {0x2000 + TAG_STR[0], 0, 0, NAME_OP1, 0, 0, 0, TPUPROF_KIND_OP, 0, 0, 0,
+      0}},
     "\0mod_" TAG_STR "\0op_" TAG_STR "_0\0op_" TAG_STR "_1",
 };
 
@@ -38,8 +40,8 @@ __attribute__((constructor)) static void register_table(void) {
 static __thread volatile int sink; // Per thread: threads run it at once.
 
 /// Runs n pairs of each of this module's probes; returns its first id.
-__attribute__((visibility("default"))) uint32_t
-TPUPROF_CAT(run_module_, TAG)(unsigned n) {
+__attribute__((visibility("default"))) uint32_t TPUPROF_CAT(run_module_,
+                                                            TAG)(unsigned n) {
   for (unsigned i = 0; i < n; ++i) {
     for (uint32_t p = 0; p < 2; ++p) {
       if (__tpuprof_enabled)

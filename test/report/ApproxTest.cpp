@@ -42,8 +42,8 @@ std::string parentDump(uint64_t childNs, uint64_t edgeNs,
   for (uint64_t i = 0; i != 100; ++i)
     t.records.push_back(
         {1, 1, ticksAt(5 + i * step), ticksAt(5 + i * step + childNs), {}, {}});
-  t.records.push_back({2, 0, ticksAt(end + 100), ticksAt(end + 100 + edgeNs),
-                       {}, {}});
+  t.records.push_back(
+      {2, 0, ticksAt(end + 100), ticksAt(end + 100 + edgeNs), {}, {}});
   b.threads = {t};
   b.header.window_end = ticksAt(end + 1000);
   return b.build();
@@ -83,8 +83,12 @@ TEST(Approx, TableMarksShortOpsAndSaysTheBound) {
   TempFile d(parentDump(55, 70));
   std::string out = tableOf(input({d.str()}).profile);
   EXPECT_TRUE(contains(out, "Self (us)  Approx  Percent")) << out;
-  EXPECT_TRUE(contains(out, "\nchild            4.50       4.50  ~         42.82")) << out;
-  EXPECT_TRUE(contains(out, "\nedge             0.06       0.06  -          0.57")) << out;
+  EXPECT_TRUE(
+      contains(out, "\nchild            4.50       4.50  ~         42.82"))
+      << out;
+  EXPECT_TRUE(
+      contains(out, "\nedge             0.06       0.06  -          0.57"))
+      << out;
   EXPECT_TRUE(contains(out, "Approx: ~ marks ops shorter than 60 ns a call "
                             "(two probe pairs): not measured to 5 %\n"))
       << out;
@@ -111,8 +115,8 @@ TEST(Approx, NoColumnWhenNothingIsShortOrNothingIsKnown) {
   EXPECT_FALSE(isApprox(row(p, "child"), approxBelowNs(p)));
   EXPECT_FALSE(contains(tableOf(p), "Approx").operator bool());
   // Asked for, the column is there, unmarked.
-  EXPECT_TRUE(contains(tableOf(p, {"name", "approx"}),
-                       "Name    Approx\nparent  -\n"));
+  EXPECT_TRUE(
+      contains(tableOf(p, {"name", "approx"}), "Name    Approx\nparent  -\n"));
 }
 
 TEST(Approx, ExportsCarryTheMark) {
@@ -121,16 +125,16 @@ TEST(Approx, ExportsCarryTheMark) {
   std::string csv;
   llvm::raw_string_ostream cs(csv);
   writeCsv(in, cs);
-  llvm::StringRef header = llvm::StringRef(csv).take_until(
-      [](char c) { return c == '\r'; });
+  llvm::StringRef header =
+      llvm::StringRef(csv).take_until([](char c) { return c == '\r'; });
   // The memory columns follow, empty without memory tracking.
   EXPECT_TRUE(header.ends_with(",resolution_ns,approx,alloc_bytes,"
                                "self_alloc_bytes,freed_bytes,peak_bytes"))
       << header.str();
   EXPECT_TRUE(contains(csv, "\nchild,op,0,")) << csv;
   llvm::StringRef child = llvm::StringRef(csv).substr(csv.find("\nchild,"));
-  EXPECT_TRUE(child.take_until([](char c) { return c == '\r'; })
-                  .ends_with(",1,,,,"))
+  EXPECT_TRUE(
+      child.take_until([](char c) { return c == '\r'; }).ends_with(",1,,,,"))
       << csv;
   llvm::StringRef edge = llvm::StringRef(csv).substr(csv.find("\nedge,"));
   EXPECT_TRUE(
@@ -143,8 +147,7 @@ TEST(Approx, ExportsCarryTheMark) {
   llvm::Expected<llvm::json::Value> v = llvm::json::parse(json);
   ASSERT_TRUE(bool(v)) << llvm::toString(v.takeError());
   std::map<std::string, bool> marks;
-  for (const llvm::json::Value &r :
-       *v->getAsObject()->getArray("rows")) {
+  for (const llvm::json::Value &r : *v->getAsObject()->getArray("rows")) {
     const llvm::json::Object *o = r.getAsObject();
     marks[o->getString("name")->str()] = *o->getBoolean("approx");
   }

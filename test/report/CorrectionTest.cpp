@@ -180,9 +180,9 @@ DumpBuilder modeOneDump(std::vector<std::string> events,
                         std::vector<std::vector<uint64_t>> counters) {
   DumpBuilder b;
   b.header.mode = 1;
-  b.addModule(0, 0, "m",
-              {probe("a", "", "", 1), probe("b", "", "", 2),
-               probe("c", "", "", 3)});
+  b.addModule(
+      0, 0, "m",
+      {probe("a", "", "", 1), probe("b", "", "", 2), probe("c", "", "", 3)});
   b.events = std::move(events);
   b.calibrate(10, 600, 96, 500);
   TestThread t;
@@ -203,10 +203,10 @@ DumpBuilder readTicksDump(uint32_t calibReadNs = 500) {
     // by 2, READ_TICKS is not a count and never is.
     return std::vector<uint64_t>{100, 200, 100, kTicksPerNs * readNs};
   };
-  DumpBuilder b = modeOneDump({"perf::TASK-CLOCK", TPUPROF_EVENT_TIME_ENABLED,
-                               TPUPROF_EVENT_TIME_RUNNING,
-                               TPUPROF_EVENT_READ_TICKS},
-                              {counters(700), counters(400), counters(900)});
+  DumpBuilder b =
+      modeOneDump({"perf::TASK-CLOCK", TPUPROF_EVENT_TIME_ENABLED,
+                   TPUPROF_EVENT_TIME_RUNNING, TPUPROF_EVENT_READ_TICKS},
+                  {counters(700), counters(400), counters(900)});
   b.calibration->read_ticks = uint32_t(kTicksPerNs * calibReadNs);
   return b;
 }
@@ -352,8 +352,8 @@ TEST(Correction, CorruptCountsAndReadTicksClampAtZero) {
   // every figure clamps at 0 instead of wrapping around.
   DumpBuilder b = countsDump();
   b.calibrationCounts[1] = {UINT64_MAX, UINT64_MAX}; // Page faults.
-  b.calibrationCounts[0].self = UINT64_MAX - 1;     // Task clock.
-  b.threads[0].records[1].counters[4] = UINT64_MAX; // b's READ_TICKS.
+  b.calibrationCounts[0].self = UINT64_MAX - 1;      // Task clock.
+  b.threads[0].records[1].counters[4] = UINT64_MAX;  // b's READ_TICKS.
   Profile p = aggregate(b.build());
   EXPECT_EQ(row(p, "a").durationNs, 0u); // b's pair "cost" everything.
   EXPECT_EQ(row(p, "a").counters[0], 0u);

@@ -7,8 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "TestUtil.h"
 #include "tpuprof/report/model/CounterWords.h"
+#include "TestUtil.h"
 #include "tpuprof/report/model/EventNames.h"
 #include "tpuprof/report/model/Load.h"
 #include "tpuprof/report/views/Html.h"

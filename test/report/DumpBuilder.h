@@ -83,9 +83,9 @@ public:
   /// (`readNs`: the mean READ_TICKS part of `nestedNs`).
   void calibrate(uint64_t selfNs, uint64_t nestedNs, uint32_t pairs = 1024,
                  uint32_t readNs = 0) {
-    calibration = tpuprof_calibration_section{
-        kTicksPerNs * selfNs, kTicksPerNs * nestedNs, pairs,
-        uint32_t(kTicksPerNs * readNs)};
+    calibration = tpuprof_calibration_section{kTicksPerNs * selfNs,
+                                              kTicksPerNs * nestedNs, pairs,
+                                              uint32_t(kTicksPerNs * readNs)};
   }
 
   /// Adds a module whose probes get ids from `firstProbe`.

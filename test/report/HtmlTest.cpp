@@ -10,8 +10,8 @@
 
 #include "TestUtil.h"
 
-#include "tpuprof/report/views/Html.h"
 #include "tpuprof/report/model/Load.h"
+#include "tpuprof/report/views/Html.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"

@@ -73,7 +73,7 @@ TEST_F(MemoryModel, NestedOpsAndLaterFrees) {
     __tpuprof_end(add);
     __tpuprof_begin(mul);
     __tpuprof_alloc(at(0x2000), kB, TPUPROF_SOURCE_MEMREF);
-    __tpuprof_free(at(0x1000), TPUPROF_SOURCE_MEMREF); // add's, by mul
+    __tpuprof_free(at(0x1000), TPUPROF_SOURCE_MEMREF);      // add's, by mul
     __tpuprof_alloc(at(0x3000), 256, TPUPROF_SOURCE_STACK); // ends with mul
     __tpuprof_end(mul);
     __tpuprof_end(call);

@@ -91,7 +91,8 @@ TEST(Runs, TableSectionsAndLoadOptions) {
   one.run = 3;
   llvm::Expected<Input> none = loadInput({a.str(), b.str()}, one);
   ASSERT_FALSE(bool(none));
-  EXPECT_EQ(llvm::toString(none.takeError()), "--run 3: the inputs hold 2 runs");
+  EXPECT_EQ(llvm::toString(none.takeError()),
+            "--run 3: the inputs hold 2 runs");
 }
 
 TEST(Runs, JsonExportKeepsThem) {
@@ -143,8 +144,7 @@ TEST(OutputShapes, SplitFromTheArguments) {
   ProbeInfo add = probe("tosa.add", "f32[4], f32[4]", "m.mlir:2:1", 0x2);
   add.outShapes = "f32[4]";
   add.hasOutShapes = true;
-  b.addModule(0, 0, "m",
-              {mm, add, probe("old", "f32[2]", "m.mlir:3:1", 0x3)});
+  b.addModule(0, 0, "m", {mm, add, probe("old", "f32[2]", "m.mlir:3:1", 0x3)});
   TestThread t;
   t.records = {{0, 0, ticksAt(0), ticksAt(100), {2, 2}, {}},
                {1, 0, ticksAt(200), ticksAt(300), {}, {}},

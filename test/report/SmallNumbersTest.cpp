@@ -64,7 +64,9 @@ TEST(SmallNumbers, TableShowsABoundBelowResolution) {
   EXPECT_EQ(resolutionNs(p), 10u);
   std::string out = tableOf(p);
   // Duration and Self: 3 calls x 10 ns; Min/Mean/...: one call's 10 ns.
-  EXPECT_TRUE(contains(out, "\ntiny         < 30 ns    < 30 ns  ~          0.30")) << out;
+  EXPECT_TRUE(
+      contains(out, "\ntiny         < 30 ns    < 30 ns  ~          0.30"))
+      << out;
   EXPECT_TRUE(contains(out, "m.mlir:1:1   < 10 ns    < 10 ns      < 10 ns"))
       << out;
   EXPECT_TRUE(contains(out, "\nbig             0.49       0.49")) << out;
@@ -106,8 +108,9 @@ TEST(SmallNumbers, DiffNeverCallsThemNewOrMinus100) {
   llvm::Expected<bool> failed = printDiff(pa, pb, opts, os);
   ASSERT_TRUE(bool(failed));
   EXPECT_FALSE(*failed) << out; // Nothing resolved got slower.
-  EXPECT_TRUE(contains(out, "\ntiny  < 30 ns  < 30 ns           -        -        "
-                            "3        3  unresolved"))
+  EXPECT_TRUE(contains(out,
+                       "\ntiny  < 30 ns  < 30 ns           -        -        "
+                       "3        3  unresolved"))
       << out;
   EXPECT_TRUE(contains(out, "unresolved")) << out;
   EXPECT_FALSE(contains(out, "-100").operator bool()) << out;
@@ -143,6 +146,5 @@ TEST(SmallNumbers, ResolutionOfACorruptCalibrationSaturates) {
   info.hasCalibration = true;
   info.calibSelfTicks = UINT64_MAX;
   info.calibPairs = 1;
-  EXPECT_EQ(resolutionNs(info, OverheadCorrection::State::Applied),
-            UINT64_MAX);
+  EXPECT_EQ(resolutionNs(info, OverheadCorrection::State::Applied), UINT64_MAX);
 }

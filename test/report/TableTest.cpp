@@ -189,7 +189,8 @@ TEST(Table, TopCutsRowsButNotTotals) {
   std::string out = table(p, opts);
   EXPECT_EQ(rowNames(out), (std::vector<std::string>{"tosa.matmul", "(2"}));
   EXPECT_TRUE(contains(out, "\n(2 more rows not shown; --top 1)\n"));
-  EXPECT_TRUE(contains(out, "\nSum                   0.45               45.00"));
+  EXPECT_TRUE(
+      contains(out, "\nSum                   0.45               45.00"));
   opts.top = 10;
   EXPECT_EQ(rowNames(table(p, opts)).size(), 3u);
 }
@@ -248,7 +249,8 @@ TEST(Table, EmptyProfile) {
   DumpBuilder b;
   std::string out = table(profileOf(b.build()));
   EXPECT_TRUE(contains(
-      out, "\nSum             0.00                0.00                     0\n"))
+      out,
+      "\nSum             0.00                0.00                     0\n"))
       << out;
   EXPECT_TRUE(contains(out, "\nTotal           1.00              100.00\n"));
   EXPECT_TRUE(contains(out, "\nThreads: 0\n"));
@@ -276,8 +278,9 @@ TEST(Table, PrintTableFromFiles) {
   out.clear();
   ASSERT_FALSE(bool(
       printTable({std::string(good), std::string(good)}, TableOptions(), os)));
-  EXPECT_TRUE(
-      contains(out, "tosa.matmul           0.60       0.40    30.00  20.00       0      2"))
+  EXPECT_TRUE(contains(
+      out,
+      "tosa.matmul           0.60       0.40    30.00  20.00       0      2"))
       << out;
 
   out.clear();
@@ -295,9 +298,12 @@ TEST(Table, PrintTableFromFiles) {
 TEST(Table, CounterColumnsRawDerivedAndScaled) {
   DumpBuilder b = smallDump();
   b.header.mode = 1;
-  b.events = std::vector<std::string>{
-      "perf::CYCLES",     "perf::INSTRUCTIONS",       "perf::CACHE-MISSES:u",
-      "perf::TASK-CLOCK", TPUPROF_EVENT_TIME_ENABLED, TPUPROF_EVENT_TIME_RUNNING};
+  b.events = std::vector<std::string>{"perf::CYCLES",
+                                      "perf::INSTRUCTIONS",
+                                      "perf::CACHE-MISSES:u",
+                                      "perf::TASK-CLOCK",
+                                      TPUPROF_EVENT_TIME_ENABLED,
+                                      TPUPROF_EVENT_TIME_RUNNING};
   std::vector<TestRecord> &r = b.threads[0].records;
   r[0].counters = {1000, 2000, 10, 150, 100, 100}; // matmul, 300 ns
   r[1].counters = {100, 100, 1, 50, 100, 100};     // add, 100 ns
@@ -317,9 +323,9 @@ TEST(Table, CounterColumnsRawDerivedAndScaled) {
   };
   using V = std::vector<std::string>;
   for (const char *title :
-       {"  perf::CYCLES  ", "  perf::INSTRUCTIONS  ", "  perf::CACHE-MISSES:u  ",
-        "  perf::TASK-CLOCK  ", "  IPC  ", "  cache-misses/1k instr  ",
-        "  Task-clock %\n"})
+       {"  perf::CYCLES  ", "  perf::INSTRUCTIONS  ",
+        "  perf::CACHE-MISSES:u  ", "  perf::TASK-CLOCK  ", "  IPC  ",
+        "  cache-misses/1k instr  ", "  Task-clock %\n"})
     EXPECT_TRUE(contains(out, title)) << title << "\n" << out;
   // Raw counts, IPC = instr / cycles, misses per 1k instructions, and the
   // task clock as a share of the op's wall time.

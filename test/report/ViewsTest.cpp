@@ -8,7 +8,6 @@
 
 #include "TestUtil.h"
 
-#include "tpuprof/report/views/Table.h"
 #include "tpuprof/report/model/Json.h"
 #include "tpuprof/report/model/Load.h"
 #include "tpuprof/report/views/Diff.h"
@@ -18,6 +17,7 @@
 #include "tpuprof/report/views/Sqlite.h"
 #include "tpuprof/report/views/Stacks.h"
 #include "tpuprof/report/views/Summary.h"
+#include "tpuprof/report/views/Table.h"
 #include "tpuprof/report/views/Trace.h"
 
 #include "llvm/ADT/SmallString.h"
@@ -499,7 +499,8 @@ TEST(Views, JsonDepthBound) {
 TEST(Views, CsvCellsNeverStartAFormula) {
   // OWASP's CSV injection guidance: a leading = + - @ (or a tab or CR) is
   // quoted behind a ' so that a spreadsheet shows it as text.
-  EXPECT_EQ(csvField("=HYPERLINK(\"http://x\")"), "\"'=HYPERLINK(\"\"http://x\"\")\"");
+  EXPECT_EQ(csvField("=HYPERLINK(\"http://x\")"),
+            "\"'=HYPERLINK(\"\"http://x\"\")\"");
   EXPECT_EQ(csvField("+1"), "\"'+1\"");
   EXPECT_EQ(csvField("-cmd|' /C calc'!A0"), "\"'-cmd|' /C calc'!A0\"");
   EXPECT_EQ(csvField("@SUM(A1)"), "\"'@SUM(A1)\"");

@@ -1,4 +1,4 @@
-//===- test/runtime/CloseTest.cpp - Closing a window in place ----*- C++ -*-===//
+//===- test/runtime/CloseTest.cpp - Closing a window in place ---*- C++ -*-===//
 //
 // Every window is finalized in its crash-safe file (no copy, no rename):
 // the dump read back record for record across segments, probes still open
@@ -398,7 +398,8 @@ TEST_F(Close, RingKeepsTheNewestRecordsInOrder) {
     EXPECT_EQ(t.head.dropped, t.droppedOverwritten);
     for (size_t k = 0; k < t.records.size(); ++k)
       ASSERT_EQ(t.records[k].rec.probe,
-                uint32_t(1000 + n - t.records.size() + k)) << n << " " << k;
+                uint32_t(1000 + n - t.records.size() + k))
+          << n << " " << k;
   }
   ASSERT_EQ(tpuprof_set_buffer_policy(TPUPROF_BUFFER_STOP), 0);
 }

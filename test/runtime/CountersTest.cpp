@@ -1,4 +1,4 @@
-//===- test/runtime/CountersTest.cpp - Counters, schedules, user ranges -*- C++ -*-===//
+//===- test/runtime/CountersTest.cpp - Counters, schedules, user ranges ---===//
 //
 // Modes 1 and 2 end to end through the public API and the strict dump
 // parser. Software perf events (page faults, task clock) make counter values
@@ -8,8 +8,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "DumpParser.h"
-#include "OutputDirTest.h"
 #include "FsUtil.h"
+#include "OutputDirTest.h"
 #include "rt_internal.h"
 #include "tpuprof/tpuprof.h"
 #include "tpuprof/tpuprof.hpp"
@@ -125,17 +125,17 @@ TEST_F(Counters, PageFaultsCountTheFreshPagesAnOpTouches) {
   ASSERT_EQ(tpuprof_disable(), 0);
   Dump d = lastDump();
   EXPECT_EQ(d.header.mode, 1u);
-  ASSERT_EQ(d.eventNames, (std::vector<std::string>{
-                              "perf::PAGE-FAULTS", TPUPROF_EVENT_TIME_ENABLED,
-                              TPUPROF_EVENT_TIME_RUNNING,
-                              TPUPROF_EVENT_READ_TICKS}));
+  ASSERT_EQ(d.eventNames, (std::vector<std::string>{"perf::PAGE-FAULTS",
+                                                    TPUPROF_EVENT_TIME_ENABLED,
+                                                    TPUPROF_EVENT_TIME_RUNNING,
+                                                    TPUPROF_EVENT_READ_TICKS}));
   const Record *r = recordOf(d, 10);
   ASSERT_NE(r, nullptr);
   ASSERT_EQ(r->counters.size(), 4u);
   EXPECT_GE(r->counters[0], N);
   if (!Sanitized)
     EXPECT_LE(r->counters[0], N + 4) << "more faults than pages touched";
-  EXPECT_GT(r->counters[1], 0u);            // time enabled
+  EXPECT_GT(r->counters[1], 0u);             // time enabled
   EXPECT_EQ(r->counters[1], r->counters[2]); // software: never multiplexed
 }
 

@@ -12,8 +12,8 @@
 
 #include "tpuprof/format.h"
 
-#include <cstdint>
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <fstream>
 #include <iterator>
@@ -208,8 +208,8 @@ inline std::string parseDumpBytes(const std::string &bytes, Dump &d) {
       // any counter words.
       uint64_t counts =
           sh.size == sizeof(d.calibration) ? 0 : uint64_t(d.numEvents);
-      if (sh.size != sizeof(d.calibration) +
-                         counts * sizeof(tpuprof_calibration_counts))
+      if (sh.size !=
+          sizeof(d.calibration) + counts * sizeof(tpuprof_calibration_counts))
         return "calibration section size wrong";
       if (!d.threads.empty())
         return "calibration section after a thread section";

@@ -1,4 +1,4 @@
-//===- test/runtime/EnvTest.cpp - TPUPROF_* environment parsing ---*- C++ -*-===//
+//===- test/runtime/EnvTest.cpp - TPUPROF_* environment parsing -*- C++ -*-===//
 //
 // The runtime reads its environment once, when it loads, so these tests call
 // the parser directly with a fake environment (docs/environment.md).
@@ -54,12 +54,10 @@ TEST(Env, DefaultsWhenNothingIsSet) {
 TEST(Env, PrimaryNames) {
   std::string err;
   // cfg.output points into the environment: keep it alive.
-  const Env env = {{"TPUPROF_ENABLE", "1"},
-                   {"TPUPROF_MODE", "2"},
-                   {"TPUPROF_RECORD_SIZE", "4096"},
-                   {"TPUPROF_OUTPUT", "/tmp/dumps"},
-                   {"TPUPROF_DEVICE", "3"},
-                   {"TPUPROF_CLOCK", "monotonic"}};
+  const Env env = {
+      {"TPUPROF_ENABLE", "1"},         {"TPUPROF_MODE", "2"},
+      {"TPUPROF_RECORD_SIZE", "4096"}, {"TPUPROF_OUTPUT", "/tmp/dumps"},
+      {"TPUPROF_DEVICE", "3"},         {"TPUPROF_CLOCK", "monotonic"}};
   tpuprof_rt_config cfg = parse(env, &err);
   EXPECT_EQ(err, "");
   EXPECT_EQ(cfg.enable, 1);

@@ -1,4 +1,4 @@
-//===- test/runtime/RuntimeTest.cpp - libtpuprof_rt behaviour -----*- C++ -*-===//
+//===- test/runtime/RuntimeTest.cpp - libtpuprof_rt behaviour ---*- C++ -*-===//
 //
 // Windows, dump files, records and threads, checked through the public API
 // and a strict reader of the dump (DumpParser.h). Each test writes into its
@@ -9,8 +9,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "DumpParser.h"
-#include "OutputDirTest.h"
 #include "FsUtil.h"
+#include "OutputDirTest.h"
 #include "rt_internal.h"
 #include "tpuprof/ProbeTable.h"
 #include "tpuprof/tpuprof.h"
@@ -57,7 +57,6 @@ protected:
         return &t;
     return nullptr;
   }
-
 };
 
 void pair(uint32_t id) {
@@ -99,9 +98,9 @@ TEST_F(Runtime, SecondWindowGetsNextCallNumber) {
     Dump d = lastDump();
     EXPECT_EQ(d.header.call_num, (uint32_t)i);
   }
-  EXPECT_EQ(listDir(Dir),
-            (std::vector<std::string>{"tpuprof_data_dev0-0", "tpuprof_data_dev0-1",
-                                      "tpuprof_data_dev0-2"}));
+  EXPECT_EQ(listDir(Dir), (std::vector<std::string>{"tpuprof_data_dev0-0",
+                                                    "tpuprof_data_dev0-1",
+                                                    "tpuprof_data_dev0-2"}));
 }
 
 TEST_F(Runtime, ExistingFilesAreNeverOverwritten) {
@@ -637,7 +636,8 @@ TEST_F(Runtime, BadTablesAreIgnoredWithAWarning) {
   std::string unterminated = good;
   unterminated.back() = 'x';
   uint32_t before = __tpuprof_rt_num_modules();
-  for (const std::string *t : {&badMagic, &badVersion, &truncated, &unterminated}) {
+  for (const std::string *t :
+       {&badMagic, &badVersion, &truncated, &unterminated}) {
     uint32_t first = 0;
     testing::internal::CaptureStderr();
     __tpuprof_register_module(t->data(), t->size(), &first);
@@ -714,8 +714,7 @@ TEST_F(Runtime, DumpRoundTripChecksEveryField) {
   for (uint32_t i = 0; i < modules; ++i)
     EXPECT_EQ(d.sectionKinds[i], (uint32_t)TPUPROF_SECTION_MODULE);
   EXPECT_EQ(d.sectionKinds[modules], (uint32_t)TPUPROF_SECTION_EVENTS);
-  EXPECT_EQ(d.sectionKinds[modules + 1],
-            (uint32_t)TPUPROF_SECTION_CALIBRATION);
+  EXPECT_EQ(d.sectionKinds[modules + 1], (uint32_t)TPUPROF_SECTION_CALIBRATION);
   EXPECT_EQ(d.sectionKinds[modules + 2], (uint32_t)TPUPROF_SECTION_SEGMENT);
   ASSERT_EQ(d.segments.size(), 1u);
   const tpuprof_segment_section &seg = d.segments[0].head;
@@ -737,10 +736,10 @@ TEST_F(Runtime, DumpRoundTripChecksEveryField) {
   EXPECT_EQ(m.table, original);
   tpuprof_set_events(nullptr);
   EXPECT_EQ(d.numEvents, 4u);
-  EXPECT_EQ(d.eventNames,
-            (std::vector<std::string>{
-                "perf::PAGE-FAULTS", TPUPROF_EVENT_TIME_ENABLED,
-                TPUPROF_EVENT_TIME_RUNNING, TPUPROF_EVENT_READ_TICKS}));
+  EXPECT_EQ(d.eventNames, (std::vector<std::string>{"perf::PAGE-FAULTS",
+                                                    TPUPROF_EVENT_TIME_ENABLED,
+                                                    TPUPROF_EVENT_TIME_RUNNING,
+                                                    TPUPROF_EVENT_READ_TICKS}));
 
   ASSERT_EQ(d.threads.size(), 1u);
   const ThreadSection &t = d.threads[0];
@@ -782,7 +781,7 @@ namespace {
 struct ChildResult {
   pid_t pid = -1;
   int status = -1;
-  std::string err;  ///< Its stderr.
+  std::string err;   ///< Its stderr.
   long maxRssKb = 0; ///< Its peak resident memory.
 };
 
@@ -799,8 +798,8 @@ ChildResult runChild(const std::vector<std::string> &args,
   argv.push_back(nullptr);
   std::vector<std::string> envStore = env;
   // Sanitizer builds need their runtime options to carry over.
-  for (const char *keep : {"ASAN_OPTIONS", "TSAN_OPTIONS", "UBSAN_OPTIONS",
-                           "LD_LIBRARY_PATH"})
+  for (const char *keep :
+       {"ASAN_OPTIONS", "TSAN_OPTIONS", "UBSAN_OPTIONS", "LD_LIBRARY_PATH"})
     if (const char *v = getenv(keep))
       envStore.push_back(std::string(keep) + "=" + v);
   for (std::string &e : envStore)
@@ -810,9 +809,8 @@ ChildResult runChild(const std::vector<std::string> &args,
   posix_spawn_file_actions_init(&fa);
   posix_spawn_file_actions_addopen(&fa, 2, errPath.c_str(),
                                    O_WRONLY | O_CREAT | O_TRUNC, 0600);
-  struct rusage ru {};
-  if (posix_spawn(&r.pid, argv[0], &fa, nullptr, argv.data(), envp.data()) ==
-      0)
+  struct rusage ru{};
+  if (posix_spawn(&r.pid, argv[0], &fa, nullptr, argv.data(), envp.data()) == 0)
     wait4(r.pid, &r.status, 0, &ru);
   r.maxRssKb = ru.ru_maxrss;
   posix_spawn_file_actions_destroy(&fa);
@@ -845,14 +843,14 @@ TEST_F(Runtime, LargestRecordSizeCostsOnlyWhatIsKept) {
 }
 
 TEST_F(Runtime, EnvironmentProfilesTheWholeRun) {
-  ChildResult c = runChild({"10"},
-                           {"TPUPROF_ENABLE=1", "TPUPROF_OUTPUT=" + Dir,
-                            "TPUPROF_DEVICE=5", "PROFILE_MODE=2",
-                            "PROFILE_RECORD_SIZE=8",
-                            // A software event: opens everywhere, so no
-                            // fallback warning on stderr.
-                            "TPUPROF_EVENTS=perf::PAGE-FAULTS"},
-                           Dir + ".stderr");
+  ChildResult c =
+      runChild({"10"},
+               {"TPUPROF_ENABLE=1", "TPUPROF_OUTPUT=" + Dir, "TPUPROF_DEVICE=5",
+                "PROFILE_MODE=2", "PROFILE_RECORD_SIZE=8",
+                // A software event: opens everywhere, so no
+                // fallback warning on stderr.
+                "TPUPROF_EVENTS=perf::PAGE-FAULTS"},
+               Dir + ".stderr");
   ASSERT_TRUE(WIFEXITED(c.status) && WEXITSTATUS(c.status) == 0) << c.err;
   EXPECT_EQ(c.err, "");
   EXPECT_EQ(listDir(Dir), std::vector<std::string>{"tpuprof_data_dev5-0"});
@@ -893,9 +891,9 @@ TEST_F(Runtime, EnvironmentUnsetMeansNoDump) {
 }
 
 TEST_F(Runtime, ForkedChildWritesItsOwnDump) {
-  ChildResult c = runChild({"4", "fork"},
-                           {"TPUPROF_ENABLE=1", "TPUPROF_OUTPUT=" + Dir},
-                           Dir + ".stderr");
+  ChildResult c =
+      runChild({"4", "fork"}, {"TPUPROF_ENABLE=1", "TPUPROF_OUTPUT=" + Dir},
+               Dir + ".stderr");
   ASSERT_TRUE(WIFEXITED(c.status) && WEXITSTATUS(c.status) == 0) << c.err;
   std::vector<std::string> names = listDir(Dir);
   ASSERT_EQ(names.size(), 2u);

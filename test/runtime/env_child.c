@@ -1,4 +1,4 @@
-/*===- test/runtime/env_child.c - A program profiled by environment -*- C -*-===*\
+/*===- test/runtime/env_child.c - A program profiled by environment -------===*\
 |*                                                                            *|
 |* Run by RuntimeTest.cpp's Environment tests with TPUPROF_* set. It is       *|
 |* linked against the SHARED libtpuprof_rt and calls the probe ABI the way    *|

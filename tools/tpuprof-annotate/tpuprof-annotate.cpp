@@ -54,10 +54,10 @@ cl::opt<unsigned> runOption(
     cl::desc("Annotate with run N alone (1-based, in the order the runs "
              "started); needed when the inputs hold several"),
     cl::value_desc("N"), cl::init(0), cl::cat(category));
-cl::opt<bool> mergeRunsOption(
-    "merge-runs",
-    cl::desc("Annotate with the rows of all runs added up"),
-    cl::cat(category));
+cl::opt<bool>
+    mergeRunsOption("merge-runs",
+                    cl::desc("Annotate with the rows of all runs added up"),
+                    cl::cat(category));
 cl::opt<bool> noOverheadCorrection(
     "no-overhead-correction",
     cl::desc("Annotate raw probe intervals: do not subtract the probe cost "

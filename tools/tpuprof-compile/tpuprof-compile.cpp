@@ -44,8 +44,9 @@ cl::OptionCategory category("tpuprof-compile options");
 cl::opt<std::string> inputFile(cl::Positional, cl::desc("<model.mlir>"),
                                cl::Required, cl::cat(category));
 cl::opt<std::string> outputFile(
-    "o", cl::desc("Output: a relocatable object (.o), an archive (.a) or a "
-                  "shared library (.so)"),
+    "o",
+    cl::desc("Output: a relocatable object (.o), an archive (.a) or a "
+             "shared library (.so)"),
     cl::value_desc("OUT"), cl::Required, cl::cat(category));
 cl::list<std::string> entries(
     "entry",
@@ -57,11 +58,11 @@ cl::opt<std::string> prefix(
     cl::desc("Prefix of the exported C names, PREFIX_<function> (default: "
              "OUT's name without 'lib' and extension)"),
     cl::value_desc("NAME"), cl::cat(category));
-cl::opt<std::string> header(
-    "header",
-    cl::desc("Write a C header declaring the entry points to FILE "
-             "(--header alone: OUT with .h)"),
-    cl::value_desc("FILE"), cl::ValueOptional, cl::cat(category));
+cl::opt<std::string>
+    header("header",
+           cl::desc("Write a C header declaring the entry points to FILE "
+                    "(--header alone: OUT with .h)"),
+           cl::value_desc("FILE"), cl::ValueOptional, cl::cat(category));
 cl::opt<std::string> linker(
     "linker",
     cl::desc("C compiler driver that links a .so (default: the first of cc, "
@@ -166,7 +167,8 @@ std::vector<std::string> defaultRunpath(llvm::StringRef runtimeDir) {
 /// function `module` calls: the .so links them, and nothing else does.
 std::vector<std::string> runnerLibsCalled(const llvm::Module &module) {
   std::vector<std::string> called;
-  for (const char *lib : {TPUPROF_MLIR_C_RUNNER_UTILS, TPUPROF_MLIR_RUNNER_UTILS}) {
+  for (const char *lib :
+       {TPUPROF_MLIR_C_RUNNER_UTILS, TPUPROF_MLIR_RUNNER_UTILS}) {
     void *handle = dlopen(lib, RTLD_LAZY | RTLD_LOCAL);
     if (!handle)
       continue;
@@ -203,7 +205,8 @@ int main(int argc, char **argv) {
       "or the API switch them on\n");
   tpuprof::ModelPipelineOptions pipelineOptions;
   unsigned optLevel;
-  if (llvm::Error err = tpuprof::run::readPipelineFlags(pipelineOptions, optLevel))
+  if (llvm::Error err =
+          tpuprof::run::readPipelineFlags(pipelineOptions, optLevel))
     return fail(llvm::toString(std::move(err)));
   llvm::StringRef ext = llvm::sys::path::extension(outputFile);
   if (ext != ".o" && ext != ".a" && ext != ".so")
@@ -251,8 +254,9 @@ int main(int argc, char **argv) {
       llvm::sys::path::replace_extension(path, ".h");
       headerPath = path.str().str();
     }
-    std::string guard = llvm::StringRef(cIdentifier(
-        llvm::sys::path::filename(headerPath))).upper();
+    std::string guard =
+        llvm::StringRef(cIdentifier(llvm::sys::path::filename(headerPath)))
+            .upper();
     llvm::raw_string_ostream os(headerText);
     if (llvm::Error err =
             writeHeader(os, exported, inputFile, outputFile, guard))

@@ -1,4 +1,4 @@
-/*===- tools/tpuprof-events/tpuprof-events.c - List PMU events -----*- C -*-===*\
+/*===- tools/tpuprof-events/tpuprof-events.c - List PMU events ----*- C -*-===*\
 |*                                                                            *|
 |* What papi_avail / papi_native_avail are for PAPI: the PMUs and events      *|
 |* libpfm4 knows on this machine, and whether each one actually opens as a    *|
@@ -83,7 +83,8 @@ static void describe(const char *desc) {
 
 /// Whether TEXT (any case) is in the event's name or description.
 static int matches(const char *filter, const char *name, const char *desc) {
-  return !filter || strcasestr(name, filter) || (desc && strcasestr(desc, filter));
+  return !filter || strcasestr(name, filter) ||
+         (desc && strcasestr(desc, filter));
 }
 
 int main(int argc, char **argv) {
@@ -131,8 +132,8 @@ int main(int argc, char **argv) {
     }
   }
   if (filter)
-    printf("\n%d PMUs, %d events matching '%s', %d open here\n", pmus,
-           events, filter, open);
+    printf("\n%d PMUs, %d events matching '%s', %d open here\n", pmus, events,
+           filter, open);
   else
     printf("\n%d PMUs, %d events, %d open here\n", pmus, events, open);
   if (pmus && events && open == 0)

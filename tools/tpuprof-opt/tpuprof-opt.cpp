@@ -24,6 +24,6 @@ int main(int argc, char **argv) {
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);
   tpuprof::registerTpuProfDialect(registry);
-  return mlir::asMainReturnCode(mlir::MlirOptMain(
-      argc, argv, "tpuprof optimizer driver\n", registry));
+  return mlir::asMainReturnCode(
+      mlir::MlirOptMain(argc, argv, "tpuprof optimizer driver\n", registry));
 }

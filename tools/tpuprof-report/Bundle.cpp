@@ -19,7 +19,9 @@ namespace {
 
 cl::OptionCategory options("bundle options");
 
-cl::SubCommand bundleCmd("bundle", "Every view at once into one directory, as bigTpuProfile IN_DIR OUT_DIR");
+cl::SubCommand bundleCmd(
+    "bundle",
+    "Every view at once into one directory, as bigTpuProfile IN_DIR OUT_DIR");
 
 /// What `tpuprof-report bundle --help` says after the options.
 const char *const kAbout =
@@ -33,19 +35,20 @@ const char *const kAbout =
 cl::list<std::string> bundleDumps(cl::Positional, cl::OneOrMore,
                                   cl::desc("<dump file or directory>..."),
                                   cl::sub(bundleCmd), cl::cat(options));
-cl::opt<std::string> bundleIr(
-    "ir",
-    cl::desc("The model's IR (or source) for report.html's IR pane "
-             "(default: none)"),
-    cl::value_desc("MODEL.mlir"), cl::sub(bundleCmd), cl::cat(options));
+cl::opt<std::string>
+    bundleIr("ir",
+             cl::desc("The model's IR (or source) for report.html's IR pane "
+                      "(default: none)"),
+             cl::value_desc("MODEL.mlir"), cl::sub(bundleCmd),
+             cl::cat(options));
 cl::list<std::string> bundleBaseline(
     "baseline",
     cl::desc("A run for report.html to diff against: dump, directory or "
              ".json; repeatable (default: none)"),
     cl::value_desc("DUMP"), cl::sub(bundleCmd), cl::cat(options));
-cl::opt<std::string> bundleTitle(
-    "title", cl::desc("report.html's title (default: the inputs)"),
-    cl::value_desc("TEXT"), cl::sub(bundleCmd), cl::cat(options));
+cl::opt<std::string>
+    bundleTitle("title", cl::desc("report.html's title (default: the inputs)"),
+                cl::value_desc("TEXT"), cl::sub(bundleCmd), cl::cat(options));
 
 int runBundle() {
   if (outputPath == "-")

@@ -17,7 +17,9 @@ namespace {
 
 cl::OptionCategory options("diff options");
 
-cl::SubCommand diffCmd("diff", "Compare two runs per (op hash, shapes); --fail-above for CI");
+cl::SubCommand
+    diffCmd("diff",
+            "Compare two runs per (op hash, shapes); --fail-above for CI");
 
 /// What `tpuprof-report diff --help` says after the options.
 const char *const kAbout =
@@ -39,9 +41,10 @@ cl::opt<double> diffMinTime(
     cl::desc("Ops under US microseconds in both runs never fail (default: "
              "0)"),
     cl::value_desc("US"), cl::init(0), cl::sub(diffCmd), cl::cat(options));
-cl::opt<unsigned> diffTop(
-    "top", cl::desc("Print only the first N rows (default: 0, all)"),
-    cl::value_desc("N"), cl::init(0), cl::sub(diffCmd), cl::cat(options));
+cl::opt<unsigned>
+    diffTop("top", cl::desc("Print only the first N rows (default: 0, all)"),
+            cl::value_desc("N"), cl::init(0), cl::sub(diffCmd),
+            cl::cat(options));
 
 int runDiff() {
   if (diffInputs.size() != 2)

@@ -24,7 +24,9 @@ namespace {
 
 cl::OptionCategory options("export options");
 
-cl::SubCommand exportCmd("export", "Rows as CSV, JSON or .xlsx, or every record as SQLite");
+cl::SubCommand
+    exportCmd("export",
+              "Rows as CSV, JSON or .xlsx, or every record as SQLite");
 
 /// What `tpuprof-report export --help` says after the options.
 const char *const kAbout =
@@ -36,10 +38,10 @@ const char *const kAbout =
 cl::list<std::string> exportDumps(cl::Positional, cl::OneOrMore,
                                   cl::desc("<dump, directory or .json>..."),
                                   cl::sub(exportCmd), cl::cat(options));
-cl::opt<std::string> exportFormat(
-    "format", cl::desc("csv, json, sqlite or xlsx (required)"),
-    cl::value_desc("FORMAT"), cl::Required, cl::sub(exportCmd),
-    cl::cat(options));
+cl::opt<std::string>
+    exportFormat("format", cl::desc("csv, json, sqlite or xlsx (required)"),
+                 cl::value_desc("FORMAT"), cl::Required, cl::sub(exportCmd),
+                 cl::cat(options));
 
 /// SQLite writes a file: to stdout the database goes through a temporary
 /// one.
@@ -68,8 +70,7 @@ int runExport() {
         return fail(std::move(err));
       return 0;
     }
-    return withOutput(
-        [&](raw_ostream &o) { return copySqliteTo(*in, o); });
+    return withOutput([&](raw_ostream &o) { return copySqliteTo(*in, o); });
   }
   if (exportFormat == "xlsx") {
     if (outputPath == "-")

@@ -17,7 +17,9 @@ namespace {
 
 cl::OptionCategory options("graph options");
 
-cl::SubCommand graphCmd("graph", "Call graph in DOT (self and total time), as llvm-xray graph");
+cl::SubCommand
+    graphCmd("graph",
+             "Call graph in DOT (self and total time), as llvm-xray graph");
 
 /// What `tpuprof-report graph --help` says after the options.
 const char *const kAbout =

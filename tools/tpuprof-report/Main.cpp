@@ -64,7 +64,8 @@ int main(int argc, char **argv) {
   for (const Subcommand *s : subcommands)
     if (argc >= 2 && s->cmd.getName() == argv[1])
       given = s;
-  std::string aboutText = given && given->about ? "\n" + std::string(given->about) : "";
+  std::string aboutText =
+      given && given->about ? "\n" + std::string(given->about) : "";
   std::optional<cl::extrahelp> about;
   if (!aboutText.empty())
     about.emplace(aboutText.c_str());

@@ -19,22 +19,24 @@ namespace {
 
 cl::OptionCategory options("roofline options");
 
-cl::SubCommand rooflineCmd("roofline", "Measure peak GFLOP/s and GB/s for table --machine");
+cl::SubCommand rooflineCmd("roofline",
+                           "Measure peak GFLOP/s and GB/s for table --machine");
 
 /// What `tpuprof-report roofline --help` says after the options.
 const char *const kAbout =
     "Measures this machine's peak GFLOP/s (an FMA loop) and GB/s (a STREAM\n"
-    "triad) and writes the machine file that `table --machine` reads.\n\nExamples:\n"
+    "triad) and writes the machine file that `table --machine` "
+    "reads.\n\nExamples:\n"
     "  tpuprof-report roofline --measure -o machine.json\n";
 cl::opt<bool> rooflineMeasure("measure", cl::desc("Run the benchmarks"),
                               cl::sub(rooflineCmd), cl::cat(options));
 cl::opt<unsigned> rooflineThreads(
     "threads", cl::desc("Threads (default: 0, all hardware threads)"),
     cl::value_desc("N"), cl::init(0), cl::sub(rooflineCmd), cl::cat(options));
-cl::opt<double> rooflineSeconds(
-    "seconds", cl::desc("Seconds per benchmark (default: 0.3)"),
-    cl::value_desc("S"), cl::init(0.3), cl::sub(rooflineCmd),
-    cl::cat(options));
+cl::opt<double>
+    rooflineSeconds("seconds", cl::desc("Seconds per benchmark (default: 0.3)"),
+                    cl::value_desc("S"), cl::init(0.3), cl::sub(rooflineCmd),
+                    cl::cat(options));
 
 int runRoofline() {
   if (!rooflineMeasure)

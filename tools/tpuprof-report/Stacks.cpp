@@ -17,12 +17,15 @@ namespace {
 
 cl::OptionCategory options("stacks options");
 
-cl::SubCommand stacksCmd("stacks", "Flame graph stacks: folded (flamegraph.pl) or speedscope");
+cl::SubCommand
+    stacksCmd("stacks",
+              "Flame graph stacks: folded (flamegraph.pl) or speedscope");
 
 /// What `tpuprof-report stacks --help` says after the options.
 const char *const kAbout =
     "Flame graph stacks weighted by self time in ns, under root frames for\n"
-    "each run and thread: folded (flamegraph.pl) or speedscope's format.\n\nExamples:\n"
+    "each run and thread: folded (flamegraph.pl) or speedscope's "
+    "format.\n\nExamples:\n"
     "  tpuprof-report stacks run/ | flamegraph.pl --countname ns > flame.svg\n"
     "  tpuprof-report stacks --format speedscope -o run.speedscope.json run/\n";
 cl::list<std::string> stacksDumps(cl::Positional, cl::OneOrMore,
@@ -34,9 +37,10 @@ cl::opt<std::string> stacksFormat(
              "values are nanoseconds) (default: folded)"),
     cl::value_desc("FORMAT"), cl::init("folded"), cl::sub(stacksCmd),
     cl::cat(options));
-cl::opt<bool> stacksShapes(
-    "shapes", cl::desc("Frames carry the actual shapes (default: off)"),
-    cl::sub(stacksCmd), cl::cat(options));
+cl::opt<bool>
+    stacksShapes("shapes",
+                 cl::desc("Frames carry the actual shapes (default: off)"),
+                 cl::sub(stacksCmd), cl::cat(options));
 
 int runStacks() {
   StacksOptions opts;

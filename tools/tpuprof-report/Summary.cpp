@@ -17,7 +17,9 @@ namespace {
 
 cl::OptionCategory options("summary options");
 
-cl::SubCommand summaryCmd("summary", "Per device and thread: busy vs idle, time by kind, top ops");
+cl::SubCommand
+    summaryCmd("summary",
+               "Per device and thread: busy vs idle, time by kind, top ops");
 
 /// What `tpuprof-report summary --help` says after the options.
 const char *const kAbout =
@@ -28,9 +30,10 @@ const char *const kAbout =
 cl::list<std::string> summaryDumps(cl::Positional, cl::OneOrMore,
                                    cl::desc("<dump file or directory>..."),
                                    cl::sub(summaryCmd), cl::cat(options));
-cl::opt<unsigned> summaryTop(
-    "top", cl::desc("Top ops per device (default: 10; 0: all)"),
-    cl::value_desc("N"), cl::init(10), cl::sub(summaryCmd), cl::cat(options));
+cl::opt<unsigned>
+    summaryTop("top", cl::desc("Top ops per device (default: 10; 0: all)"),
+               cl::value_desc("N"), cl::init(10), cl::sub(summaryCmd),
+               cl::cat(options));
 
 int runSummary() {
   Expected<Input> in = load(summaryDumps);

@@ -20,7 +20,9 @@ namespace {
 
 cl::OptionCategory options("table options");
 
-cl::SubCommand tableCmd("table", "Per-op table: time, share, count, shapes, hash, IR location");
+cl::SubCommand
+    tableCmd("table",
+             "Per-op table: time, share, count, shapes, hash, IR location");
 
 /// What `tpuprof-report table --help` says after the options.
 const char *const kAbout =
@@ -30,7 +32,8 @@ const char *const kAbout =
     "  tpuprof-report table run/\n"
     "  tpuprof-report table --top 20 --sort self --stats run/\n"
     "  tpuprof-report table --type matmul,conv2d --kind op run/\n"
-    "  tpuprof-report table --columns name,duration,percent,count,shapes run/\n";
+    "  tpuprof-report table --columns name,duration,percent,count,shapes "
+    "run/\n";
 
 cl::list<std::string> tableDumps(cl::Positional, cl::OneOrMore,
                                  cl::desc("<dump, directory or .json>..."),
@@ -44,14 +47,15 @@ cl::opt<std::string> tableSort(
     cl::value_desc("[+|-]COLUMN"), cl::init("duration"), cl::sub(tableCmd),
     cl::cat(options));
 cl::opt<unsigned> tableTop(
-    "top", cl::desc("Print only the first N rows of each run (default: 0, all)"),
+    "top",
+    cl::desc("Print only the first N rows of each run (default: 0, all)"),
     cl::value_desc("N"), cl::init(0), cl::sub(tableCmd), cl::cat(options));
-cl::opt<std::string> tableBy(
-    "by",
-    cl::desc("Row key: op (hash + shapes + device; the default), name, "
-             "function, location or shape (op name + shapes)"),
-    cl::value_desc("KEY"), cl::init("op"), cl::sub(tableCmd),
-    cl::cat(options));
+cl::opt<std::string>
+    tableBy("by",
+            cl::desc("Row key: op (hash + shapes + device; the default), name, "
+                     "function, location or shape (op name + shapes)"),
+            cl::value_desc("KEY"), cl::init("op"), cl::sub(tableCmd),
+            cl::cat(options));
 cl::opt<std::string> tableColumns(
     "columns",
     cl::desc("Columns to show, in order: name, duration, self, approx, "
@@ -84,20 +88,18 @@ cl::opt<std::string> tableType(
              "without its dialect (matmul: tosa.matmul and linalg.matmul) or "
              "a dialect (tosa); comma-separated (default: all)"),
     cl::value_desc("OP,..."), cl::sub(tableCmd), cl::cat(options));
-cl::opt<std::string> tableKind(
-    "kind",
-    cl::desc("Show rows of these probe kinds: op, launch, user; "
-             "comma-separated (default: all)"),
-    cl::value_desc("KIND,..."), cl::sub(tableCmd), cl::cat(options));
+cl::opt<std::string>
+    tableKind("kind",
+              cl::desc("Show rows of these probe kinds: op, launch, user; "
+                       "comma-separated (default: all)"),
+              cl::value_desc("KIND,..."), cl::sub(tableCmd), cl::cat(options));
 cl::opt<double> tableMinTime(
-    "min-time",
-    cl::desc("Show rows of at least US microseconds (default: 0)"),
+    "min-time", cl::desc("Show rows of at least US microseconds (default: 0)"),
     cl::value_desc("US"), cl::init(0), cl::sub(tableCmd), cl::cat(options));
 cl::opt<double> tablePeakFlops(
     "peak-flops",
     cl::desc("Peak GFLOP/s, for the Bound column (default: none)"),
-    cl::value_desc("GFLOPS"), cl::init(0), cl::sub(tableCmd),
-    cl::cat(options));
+    cl::value_desc("GFLOPS"), cl::init(0), cl::sub(tableCmd), cl::cat(options));
 cl::opt<double> tablePeakBw(
     "peak-bw",
     cl::desc("Peak GB/s, for the Bound column; GB/s above it is marked "

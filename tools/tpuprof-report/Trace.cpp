@@ -17,12 +17,14 @@ namespace {
 
 cl::OptionCategory options("trace options");
 
-cl::SubCommand traceCmd("trace", "Chrome trace JSON for Perfetto UI and chrome://tracing");
+cl::SubCommand
+    traceCmd("trace", "Chrome trace JSON for Perfetto UI and chrome://tracing");
 
 /// What `tpuprof-report trace --help` says after the options.
 const char *const kAbout =
     "Every record as a Chrome trace event, for Perfetto UI and\n"
-    "chrome://tracing: a process per run and device, a track per thread.\n\nExamples:\n"
+    "chrome://tracing: a process per run and device, a track per "
+    "thread.\n\nExamples:\n"
     "  tpuprof-report trace -o trace.json run/\n"
     "  tpuprof-report trace --trace-file host.json -o merged.json run/\n";
 cl::list<std::string> traceDumps(cl::Positional, cl::OneOrMore,

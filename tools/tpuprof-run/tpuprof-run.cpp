@@ -21,8 +21,8 @@
 #include "tpuprof/ModelRunner/RunSession.h"
 
 #include "tpuprof/CpuCompiler/Pipelines.h"
-#include "tpuprof/report/model/Correction.h"
 #include "tpuprof/format.h"
+#include "tpuprof/report/model/Correction.h"
 #include "tpuprof/report/views/Table.h"
 #include "tpuprof/tpuprof.h"
 
@@ -47,10 +47,12 @@ namespace {
 
 cl::OptionCategory category("tpuprof-run options");
 
-cl::opt<std::string> inputFile(cl::Positional, cl::desc("<model.mlir | model.so>"),
+cl::opt<std::string> inputFile(cl::Positional,
+                               cl::desc("<model.mlir | model.so>"),
                                cl::Required, cl::cat(category));
-cl::opt<std::string> entryName("entry", cl::desc("Function to run (default: main, "
-                                                 "or the only public function)"),
+cl::opt<std::string> entryName("entry",
+                               cl::desc("Function to run (default: main, "
+                                        "or the only public function)"),
                                cl::value_desc("FUNC"), cl::cat(category));
 cl::list<std::string> inputSpecs(
     "input",
@@ -60,8 +62,7 @@ cl::list<std::string> inputSpecs(
     cl::value_desc("SPEC"), cl::cat(category));
 cl::opt<unsigned> repeat("repeat", cl::desc("Profiled calls of the entry"),
                          cl::init(10), cl::cat(category));
-cl::opt<unsigned> warmup("warmup",
-                         cl::desc("Calls before profiling starts"),
+cl::opt<unsigned> warmup("warmup", cl::desc("Calls before profiling starts"),
                          cl::init(1), cl::cat(category));
 /// The run-time modes, "0 timing, 1 counters, 2 detailed" (format.h).
 std::string modeNames() {
@@ -75,7 +76,7 @@ std::string modeNames() {
 std::string modeRange() {
   std::string range;
   for (unsigned m = 0; m < TPUPROF_MODE_COUNT; ++m)
-    range += (m == 0                      ? ""
+    range += (m == 0                        ? ""
               : m + 1 == TPUPROF_MODE_COUNT ? " or "
                                             : ", ") +
              std::to_string(m);
@@ -93,19 +94,23 @@ cl::opt<bool> memory(
              "(always on in mode 2)"),
     cl::cat(category));
 cl::opt<std::string> outputDir(
-    "output", cl::desc("Directory for the dump (default: $TPUPROF_OUTPUT or .)"),
+    "output",
+    cl::desc("Directory for the dump (default: $TPUPROF_OUTPUT or .)"),
     cl::value_desc("DIR"), cl::cat(category));
-cl::opt<bool> printResult("print-result",
-                          cl::desc("Print the entry's results after the last call"),
-                          cl::cat(category));
+cl::opt<bool>
+    printResult("print-result",
+                cl::desc("Print the entry's results after the last call"),
+                cl::cat(category));
 cl::opt<unsigned> resultValues(
     "result-values",
     cl::desc("Values printed per result with --print-result (0: all)"),
     cl::init(16), cl::cat(category));
-cl::opt<std::string> emitLowered(
-    "emit-lowered", cl::desc("Write the lowered LLVM-dialect module to FILE"),
-    cl::value_desc("FILE"), cl::cat(category));
-cl::opt<std::string> sortSpec("sort", cl::desc("Table sort column (+COL ascending)"),
+cl::opt<std::string>
+    emitLowered("emit-lowered",
+                cl::desc("Write the lowered LLVM-dialect module to FILE"),
+                cl::value_desc("FILE"), cl::cat(category));
+cl::opt<std::string> sortSpec("sort",
+                              cl::desc("Table sort column (+COL ascending)"),
                               cl::init("duration"), cl::cat(category));
 cl::opt<unsigned> top("top", cl::desc("Print only the first N rows"),
                       cl::init(0), cl::cat(category));
@@ -144,7 +149,8 @@ FailureOr<func::FuncOp> findEntry(ModuleOp module) {
     }
     return fn;
   }
-  if (auto fn = module.lookupSymbol<func::FuncOp>("main"); fn && !fn.isExternal())
+  if (auto fn = module.lookupSymbol<func::FuncOp>("main");
+      fn && !fn.isExternal())
     return fn;
   func::FuncOp only;
   unsigned count = 0;
@@ -187,7 +193,8 @@ struct EntryData {
   tpuprof::run::EntryArguments args;
   tpuprof::run::EntryResults results;
 };
-llvm::Expected<EntryData> makeEntryData(llvm::StringRef entry, FunctionType type) {
+llvm::Expected<EntryData> makeEntryData(llvm::StringRef entry,
+                                        FunctionType type) {
   llvm::Expected<tpuprof::run::EntryArguments> args =
       tpuprof::run::EntryArguments::create(type.getInputs(), inputSpecs);
   if (!args)
@@ -316,7 +323,8 @@ int main(int argc, char **argv) {
     return fail("--mode must be " + modeRange() + ", got " + llvm::Twine(mode));
   tpuprof::ModelPipelineOptions pipelineOptions;
   unsigned optLevel;
-  if (llvm::Error err = tpuprof::run::readPipelineFlags(pipelineOptions, optLevel))
+  if (llvm::Error err =
+          tpuprof::run::readPipelineFlags(pipelineOptions, optLevel))
     return fail(llvm::toString(std::move(err)));
   if (repeat == 0 && pipelineOptions.instrument)
     return fail("--repeat must be at least 1");

@@ -60,8 +60,8 @@ llvm::Error runModelPipeline(mlir::PassManager &pm, mlir::ModuleOp module);
 
 /// Erases every symbol of `module` that none of the functions `entries`
 /// reaches (through symbol uses, transitively), so that code the entries
-/// never run cannot stop the model from compiling. Ops that are not symbols stay, and
-/// so does what they reference, except transform-dialect schedules (a
+/// never run cannot stop the model from compiling. Ops that are not symbols
+/// stay, and so does what they reference, except transform-dialect schedules (a
 /// `transform.sequence`, a module of named sequences), which are scripts
 /// for the transform interpreter, not code.
 void eraseUnreachableSymbols(mlir::ModuleOp module,

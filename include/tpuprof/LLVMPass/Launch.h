@@ -14,8 +14,8 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/IR/IRBuilder.h"
-#include "llvm/Support/Error.h"
 #include "llvm/Support/Allocator.h"
+#include "llvm/Support/Error.h"
 #include "llvm/Support/GlobPattern.h"
 
 #include <cstdint>
@@ -66,8 +66,8 @@ using DimEmitter = std::function<llvm::Value *(llvm::IRBuilderBase &)>;
 
 /// What one launch call's probe says.
 struct LaunchDescription {
-  std::string name;   ///< Demangled kernel, outlined region, or callee.
-  std::string shapes; ///< e.g. "grid[?, 1, 1], block[256, 1, 1]"; may be "".
+  std::string name;     ///< Demangled kernel, outlined region, or callee.
+  std::string shapes;   ///< e.g. "grid[?, 1, 1], block[256, 1, 1]"; may be "".
   std::string location; ///< "file:line:col" or "".
   uint64_t hash = 0;    ///< docs/hash.md, "LLVM launch and function probes".
   /// One emitter per '?' in `shapes`, in order.
@@ -79,8 +79,7 @@ struct LaunchDescription {
 };
 
 /// Describes `call`, a call of the launch function `callee`.
-LaunchDescription describeLaunch(llvm::CallBase &call,
-                                 llvm::Function &callee);
+LaunchDescription describeLaunch(llvm::CallBase &call, llvm::Function &callee);
 
 /// A symbol as users know it: demangled, with clang's CUDA host-stub prefix
 /// `__device_stub__` removed.

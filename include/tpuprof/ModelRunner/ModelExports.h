@@ -23,11 +23,11 @@ namespace compile {
 
 /// One public function of the model, as the signature and header show it.
 struct ExportedFunction {
-  std::string name;     ///< The MLIR function (`main`).
-  std::string symbol;   ///< The exported C function (`mnist_main`).
+  std::string name;        ///< The MLIR function (`main`).
+  std::string symbol;      ///< The exported C function (`mnist_main`).
   mlir::FunctionType type; ///< Before lowering (tensors, memrefs, scalars).
-  std::string typeText; ///< `type` printed.
-  std::string location; ///< `file:line` of the function.
+  std::string typeText;    ///< `type` printed.
+  std::string location;    ///< `file:line` of the function.
 };
 
 /// A C identifier for `name` ([A-Za-z0-9_], not starting with a digit).

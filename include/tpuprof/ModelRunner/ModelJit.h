@@ -32,10 +32,11 @@ struct JitModel {
 };
 
 /// Compiles `module` (LLVM dialect) for the host CPU at LLVM -O`optLevel`
-/// (0-3) and looks up `entry`. MLIR's C runner utilities (memrefCopy, printMemref*, ...) and
-/// `sharedLibs` (which must exist) are loaded first so that the model can
-/// call what they define.
-llvm::Expected<JitModel> jitCompile(mlir::ModuleOp module, llvm::StringRef entry,
+/// (0-3) and looks up `entry`. MLIR's C runner utilities (memrefCopy,
+/// printMemref*, ...) and `sharedLibs` (which must exist) are loaded first so
+/// that the model can call what they define.
+llvm::Expected<JitModel> jitCompile(mlir::ModuleOp module,
+                                    llvm::StringRef entry,
                                     llvm::ArrayRef<std::string> sharedLibs,
                                     unsigned optLevel = 2);
 

@@ -34,7 +34,8 @@ emitObject(llvm::Module &module, llvm::TargetMachine &tm, unsigned optLevel);
 
 /// How to link a .so.
 struct SharedLink {
-  std::string linker; ///< Program; empty: the first of cc, clang-19, clang, gcc.
+  std::string
+      linker; ///< Program; empty: the first of cc, clang-19, clang, gcc.
   /// Libraries to link by path (the runtime); NEEDED by their soname.
   std::vector<std::string> libraries;
   /// Libraries NEEDED only if the model calls them (MLIR's runner utils).

@@ -20,7 +20,8 @@ namespace run {
 llvm::cl::OptionCategory &pipelineCategory();
 
 /// What the options select; fails (one line) on a bad --opt-level.
-llvm::Error readPipelineFlags(ModelPipelineOptions &pipeline, unsigned &optLevel);
+llvm::Error readPipelineFlags(ModelPipelineOptions &pipeline,
+                              unsigned &optLevel);
 
 /// The first shared option given on the command line ("--pipeline"), or
 /// empty: for a front-end that does not compile (tpuprof-run MODEL.so).

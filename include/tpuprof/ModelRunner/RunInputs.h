@@ -43,7 +43,8 @@ public:
   /// order) give shapes and optionally values; arguments without a spec must
   /// have static shapes and get deterministic random values.
   static llvm::Expected<EntryArguments>
-  create(llvm::ArrayRef<mlir::Type> argTypes, llvm::ArrayRef<std::string> specs);
+  create(llvm::ArrayRef<mlir::Type> argTypes,
+         llvm::ArrayRef<std::string> specs);
 
   /// Pointers to every flattened LLVM argument, as invokePacked expects.
   llvm::SmallVector<void *> packedArguments();
@@ -61,7 +62,8 @@ private:
 /// Storage for the entry's results, laid out as the JIT stores them.
 class EntryResults {
 public:
-  static llvm::Expected<EntryResults> create(llvm::ArrayRef<mlir::Type> resultTypes);
+  static llvm::Expected<EntryResults>
+  create(llvm::ArrayRef<mlir::Type> resultTypes);
   void *storage() { return bytes.empty() ? nullptr : bytes.data(); }
   /// Prints each result's shape, a hash of its contents and its first
   /// `maxValues` values (0: all).

@@ -1,9 +1,9 @@
 //===- OpHash.h - Stable op hash and shape signature ------------*- C++ -*-===//
 //
 // The op hash and argument-shape signature that name an op in the probe
-// table, defined exactly in docs/hash.md. Both depend only on the op's name, attributes and types —
-// never on pointers or locations — so they are stable across processes,
-// machines and recompilations.
+// table, defined exactly in docs/hash.md. Both depend only on the op's name,
+// attributes and types — never on pointers or locations — so they are stable
+// across processes, machines and recompilations.
 //
 //===----------------------------------------------------------------------===//
 

@@ -107,14 +107,12 @@ StringRef MemoryWrapper::guard(StringRef name, StringRef runtimeFn,
     c.create<LLVM::CallOp>(loc, TypeRange(), runtimeFn, args);
   };
   tpuprof::buildFlagGuard(module, name, guardArgs, kMemoryFlag,
-                          /*prologue=*/nullptr,
-                          call);
+                          /*prologue=*/nullptr, call);
   return name;
 }
 
 Value MemoryWrapper::address(OpBuilder &b, Location loc, Value memref) {
-  auto extract =
-      b.create<memref::ExtractAlignedPointerAsIndexOp>(loc, memref);
+  auto extract = b.create<memref::ExtractAlignedPointerAsIndexOp>(loc, memref);
   extract->setAttr(kMark, b.getUnitAttr());
   return b.create<arith::IndexCastOp>(loc, b.getI64Type(), extract);
 }
@@ -134,8 +132,8 @@ Value MemoryWrapper::bytes(OpBuilder &b, Location loc, Value memref) {
   Value total = b.create<arith::ConstantIndexOp>(loc, staticPart);
   for (unsigned i = 0; i != type.getRank(); ++i)
     if (type.isDynamicDim(i))
-      total = b.create<arith::MulIOp>(
-          loc, total, b.create<memref::DimOp>(loc, memref, i));
+      total = b.create<arith::MulIOp>(loc, total,
+                                      b.create<memref::DimOp>(loc, memref, i));
   return b.create<arith::IndexCastOp>(loc, b.getI64Type(), total);
 }
 
@@ -212,8 +210,7 @@ void MemoryWrapper::run() {
   });
   for (Operation *op : ops) {
     if (auto dealloc = dyn_cast<memref::DeallocOp>(op)) {
-      if (!op->hasAttr(kMark) &&
-          isa<MemRefType>(dealloc.getMemref().getType()))
+      if (!op->hasAttr(kMark) && isa<MemRefType>(dealloc.getMemref().getType()))
         wrapDealloc(dealloc);
       continue;
     }

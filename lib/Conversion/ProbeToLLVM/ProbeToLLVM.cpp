@@ -6,9 +6,10 @@
 //
 //   llvm.call @__tpuprof_begin_guard(%local_id)     // at the probe
 //
-//   llvm.func internal @__tpuprof_begin_guard(%local: i32) attributes {always_inline} {
-//     %on = llvm.load @__tpuprof_enabled           // the only cost when disabled
-//     llvm.cond_br (%on != 0), ^call, ^done
+//   llvm.func internal @__tpuprof_begin_guard(%local: i32) attributes
+//   {always_inline} {
+//     %on = llvm.load @__tpuprof_enabled           // the only cost when
+//     disabled llvm.cond_br (%on != 0), ^call, ^done
 //   ^call:
 //     llvm.call @__tpuprof_begin(load @__tpuprof_module_base + %local)
 //     ...
@@ -21,8 +22,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "FlagGuard.h"
 #include "tpuprof/Conversion/ProbeToLLVM/ProbeToLLVM.h"
+#include "FlagGuard.h"
 #include "tpuprof/ProbeTable.h"
 #include "tpuprof/format.h"
 
@@ -300,8 +301,8 @@ void TpuProfileLowerPass::runOnOperation() {
     if (isa<BeginOp, EndOp>(op))
       probeOps.push_back(op);
   });
-  bool hasTable = !module.getOps<ProbesOp>().empty() ||
-                  module->hasAttr(kProbesAttrName);
+  bool hasTable =
+      !module.getOps<ProbesOp>().empty() || module->hasAttr(kProbesAttrName);
   // Memory: in an instrumented module, or one this pass lowered before (a
   // second run after a deallocation pipeline).
   if (memory &&

@@ -65,8 +65,8 @@ void setLocationFromText(ProbeEntry &entry, StringRef s, MLIRContext *ctx) {
 /// One entry's fields as a reader found them; a missing one is null/empty.
 struct EntryFields {
   StringAttr name, shapes, function;
-  StringAttr outShapes;             ///< Optional: tables from before lack it.
-  std::optional<uint64_t> numOuts;  ///< Optional, likewise.
+  StringAttr outShapes;            ///< Optional: tables from before lack it.
+  std::optional<uint64_t> numOuts; ///< Optional, likewise.
   std::optional<StringRef> hash, location;
   std::optional<uint64_t> flops, bytes, dynDims;
 };
@@ -253,31 +253,34 @@ void printEntries(raw_ostream &os, ArrayRef<ProbeEntry> entries,
     os << '"';
   };
   os << '[';
-  llvm::interleave(entries, [&](const ProbeEntry &e) {
-    os << "{bytes = " << e.bytes << ", dyn_dims = " << unsigned(e.dynDims)
-       << ", flops = " << e.flops << ", function = ";
-    quoted(e.function.getValue());
-    os << ", hash = \"" << llvm::format_hex_no_prefix(e.hash, 16)
-       << "\", location = \"";
-    llvm::printEscapedString(e.location.getValue(), os);
-    if (e.hasPosition)
-      os << ':' << e.line << ':' << e.column;
-    os << "\", name = ";
-    quoted(e.name.getValue());
-    os << ", shapes = ";
-    quoted(e.shapes.getValue());
-    // Where the outputs are, after the fields every table has.
-    if (e.numOuts)
-      os << ", num_outs = " << unsigned(e.numOuts);
-    if (e.outShapes) {
-      os << ", out_shapes = ";
-      quoted(e.outShapes.getValue());
-    }
-    os << '}';
-  }, [&] {
-    os << ',';
-    newline();
-  });
+  llvm::interleave(
+      entries,
+      [&](const ProbeEntry &e) {
+        os << "{bytes = " << e.bytes << ", dyn_dims = " << unsigned(e.dynDims)
+           << ", flops = " << e.flops << ", function = ";
+        quoted(e.function.getValue());
+        os << ", hash = \"" << llvm::format_hex_no_prefix(e.hash, 16)
+           << "\", location = \"";
+        llvm::printEscapedString(e.location.getValue(), os);
+        if (e.hasPosition)
+          os << ':' << e.line << ':' << e.column;
+        os << "\", name = ";
+        quoted(e.name.getValue());
+        os << ", shapes = ";
+        quoted(e.shapes.getValue());
+        // Where the outputs are, after the fields every table has.
+        if (e.numOuts)
+          os << ", num_outs = " << unsigned(e.numOuts);
+        if (e.outShapes) {
+          os << ", out_shapes = ";
+          quoted(e.outShapes.getValue());
+        }
+        os << '}';
+      },
+      [&] {
+        os << ',';
+        newline();
+      });
   os << ']';
 }
 } // namespace

@@ -35,7 +35,7 @@ struct ProbeEntry {
   bool hasPosition = false;  ///< `location` is a file and line:column follow.
   mlir::StringAttr function; ///< Symbol name of the enclosing function.
   uint64_t flops = 0, bytes = 0; ///< Static estimates, 0 = unknown.
-  uint8_t dynDims = 0;       ///< Dynamic dimensions the begin probe captures.
+  uint8_t dynDims = 0; ///< Dynamic dimensions the begin probe captures.
   /// Where the op's outputs are (format.h): its trailing `numOuts`
   /// operands (destination-style inits), or its results, `outShapes`
   /// (null when it has none or numOuts says).

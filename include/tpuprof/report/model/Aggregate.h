@@ -14,8 +14,8 @@
 #define TPUPROF_REPORT_MODEL_AGGREGATE_H
 
 #include "tpuprof/report/model/Correction.h"
-#include "tpuprof/report/read/Dump.h"
 #include "tpuprof/report/model/Stats.h"
+#include "tpuprof/report/read/Dump.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringMap.h"
@@ -121,7 +121,6 @@ std::string argumentShapes(const Row &row);
 /// shapes), "" when unknown: the Output Shapes column.
 std::string outputShapes(const Row &row);
 
-
 /// One thread of a dump: what the summary prints per thread.
 struct ThreadSummary {
   uint64_t tid = 0;
@@ -185,7 +184,8 @@ struct DumpSummary {
   uint64_t windowNs = 0;
   /// Whether this dump's durations had the probe overhead subtracted
   /// (Correction.h); the calibration values are in `info`.
-  OverheadCorrection::State correction = OverheadCorrection::State::NoCalibration;
+  OverheadCorrection::State correction =
+      OverheadCorrection::State::NoCalibration;
   /// Per THREAD section, in dump order; empty when only the summary was
   /// added (Aggregator::addSummary) or read back from a JSON export.
   std::vector<ThreadSummary> threadStats;

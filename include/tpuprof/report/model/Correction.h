@@ -36,8 +36,8 @@
 #ifndef TPUPROF_REPORT_MODEL_CORRECTION_H
 #define TPUPROF_REPORT_MODEL_CORRECTION_H
 
-#include "tpuprof/report/read/Dump.h"
 #include "tpuprof/report/model/EventNames.h"
+#include "tpuprof/report/read/Dump.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/STLExtras.h"
@@ -176,9 +176,11 @@ OverheadCorrection::forDump(const DumpInfo &info, bool requested,
   return c;
 }
 
-inline uint64_t OverheadCorrection::correctedCount(
-    unsigned word, uint64_t value, uint64_t descendants,
-    uint64_t nestedTicksSum, uint64_t durationNs) const {
+inline uint64_t OverheadCorrection::correctedCount(unsigned word,
+                                                   uint64_t value,
+                                                   uint64_t descendants,
+                                                   uint64_t nestedTicksSum,
+                                                   uint64_t durationNs) const {
   if (word >= counts.size())
     return value;
   const DumpInfo::CounterCalibration &k = counts[word];

@@ -27,7 +27,7 @@ namespace report {
 
 /// One counter word of a record, decoded.
 struct CounterValue {
-  uint64_t value = 0; ///< Scaled for multiplexing; 0 when not counted.
+  uint64_t value = 0;  ///< Scaled for multiplexing; 0 when not counted.
   bool counted = true; ///< False: a PMU event never scheduled in the record.
   bool scaled = false; ///< A PMU event multiplexed and scaled up.
 };

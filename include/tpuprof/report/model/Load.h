@@ -85,7 +85,6 @@ void mergeProfile(Profile &into, const Profile &from);
 /// and reads.
 constexpr int kProfileJsonVersion = 1;
 
-
 /// `p` with the rows of all runs added up (Profile::runsMerged).
 Profile mergeRuns(const Profile &p);
 

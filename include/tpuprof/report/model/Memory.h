@@ -36,7 +36,7 @@ struct AllocatedBuffer {
   uint64_t allocTicks = 0;
   /// When it was freed; 0 while it was still live at the window's end.
   uint64_t freeTicks = 0;
-  uint32_t thread = 0; ///< Index into DumpReader::threads() of the alloc.
+  uint32_t thread = 0;       ///< Index into DumpReader::threads() of the alloc.
   uint32_t probe = kNoProbe; ///< The probe that allocated it.
   uint8_t source = TPUPROF_SOURCE_HEAP; ///< tpuprof_memory_source
 };

@@ -191,38 +191,41 @@ void walkDump(const DumpReader &dump, Visitor &visitor, bool timeline,
         pop(timeline ? absoluteNs(info, m.time) : 0);
       visitor.memory(m, llvm::ArrayRef<WalkFrame>(stack));
     };
-    dump.forEachEvent(thread, [&](const RecordView &r) {
-      bool finished = r.isFinished();
-      uint64_t beginNs = 0, rawNs = 0;
-      if (timeline) {
-        beginNs = absoluteNs(info, r.begin);
-        if (finished)
-          rawNs = info.ticksToNs(r.end - r.begin);
-      }
-      while (!stack.empty() && stack.back().record.depth >= r.depth)
-        pop(beginNs);
-      WalkFrame &f = stack.emplace_back();
-      const WalkFrame *parent =
-          stack.size() > 1 ? &stack[stack.size() - 2] : nullptr;
-      f.record = r;
-      f.probe = findProbe(r.probe);
-      f.seq = seq++;
-      f.finished = finished;
-      f.pairTicks = correction.pairTicks(r);
-      f.correction = &correction;
-      f.words = &words;
-      if (timeline) {
-        f.beginNs = beginNs;
-        f.rawDurationNs = rawNs;
-        f.endNs = finished ? beginNs + rawNs : 0;
-      }
-      if (parent) {
-        f.coveredAbove = parent->finished || parent->coveredAbove;
-        if (timeline && parent->finished)
-          f.beginNs = std::max(f.beginNs, parent->beginNs);
-      }
-      visitor.open(f, parent);
-    }, onMemory);
+    dump.forEachEvent(
+        thread,
+        [&](const RecordView &r) {
+          bool finished = r.isFinished();
+          uint64_t beginNs = 0, rawNs = 0;
+          if (timeline) {
+            beginNs = absoluteNs(info, r.begin);
+            if (finished)
+              rawNs = info.ticksToNs(r.end - r.begin);
+          }
+          while (!stack.empty() && stack.back().record.depth >= r.depth)
+            pop(beginNs);
+          WalkFrame &f = stack.emplace_back();
+          const WalkFrame *parent =
+              stack.size() > 1 ? &stack[stack.size() - 2] : nullptr;
+          f.record = r;
+          f.probe = findProbe(r.probe);
+          f.seq = seq++;
+          f.finished = finished;
+          f.pairTicks = correction.pairTicks(r);
+          f.correction = &correction;
+          f.words = &words;
+          if (timeline) {
+            f.beginNs = beginNs;
+            f.rawDurationNs = rawNs;
+            f.endNs = finished ? beginNs + rawNs : 0;
+          }
+          if (parent) {
+            f.coveredAbove = parent->finished || parent->coveredAbove;
+            if (timeline && parent->finished)
+              f.beginNs = std::max(f.beginNs, parent->beginNs);
+          }
+          visitor.open(f, parent);
+        },
+        onMemory);
     while (!stack.empty())
       pop(windowEndNs);
   }

@@ -198,14 +198,14 @@ struct RecordView {
 
 /// One memory record (format.h tpuprof_memory_record), viewed in place.
 struct MemoryEventView {
-  uint64_t time = 0;    ///< Ticks.
-  uint32_t probe = 0;   ///< Innermost open probe, UINT32_MAX for none.
-  uint16_t depth = 0;   ///< Open probes on its thread.
-  uint8_t event = 0;    ///< tpuprof_memory_event
-  uint8_t source = 0;   ///< tpuprof_memory_source
+  uint64_t time = 0;  ///< Ticks.
+  uint32_t probe = 0; ///< Innermost open probe, UINT32_MAX for none.
+  uint16_t depth = 0; ///< Open probes on its thread.
+  uint8_t event = 0;  ///< tpuprof_memory_event
+  uint8_t source = 0; ///< tpuprof_memory_source
   uint64_t address = 0;
-  uint64_t size = 0;    ///< 0 for a free.
-  uint64_t offset = 0;  ///< File offset of the record.
+  uint64_t size = 0;   ///< 0 for a free.
+  uint64_t offset = 0; ///< File offset of the record.
   bool isAlloc() const { return event == TPUPROF_MEMORY_ALLOC; }
 };
 

@@ -72,11 +72,11 @@ struct ExportCell {
 
 struct Column {
   enum Group : uint8_t {
-    Default,  ///< In the table by default.
-    Stats,    ///< With --stats.
-    Work,     ///< With --work.
-    Roofline, ///< With the machine's peaks (--peak-*, --machine).
-    Extra,    ///< Only when --columns names it.
+    Default,   ///< In the table by default.
+    Stats,     ///< With --stats.
+    Work,      ///< With --work.
+    Roofline,  ///< With the machine's peaks (--peak-*, --machine).
+    Extra,     ///< Only when --columns names it.
     ExportOnly ///< Not a table column.
   };
   llvm::StringRef id;    ///< For --columns and --sort: "duration".
