@@ -27,11 +27,16 @@ if [ "${1:-}" = --fix ]; then
   "$clang_format" -i "${files[@]}"
   exit 0
 fi
-bad=0
-for f in "${files[@]}"; do
-  if ! "$clang_format" --dry-run -Werror "$f" > /dev/null 2>&1; then
-    echo "$f: not formatted (scripts/check-format.sh --fix)" >&2
-    bad=1
-  fi
+# One clang-format for all files; it names each unformatted one in its
+# warnings ("FILE:LINE:COL: error: code should be clang-formatted").
+status=0
+out=$("$clang_format" --dry-run -Werror "${files[@]}" 2>&1) || status=$?
+mapfile -t bad < <(printf '%s\n' "$out" |
+  sed -n 's/^\(.*\):[0-9]*:[0-9]*: error: .*clang-format.*$/\1/p' | sort -u)
+for f in "${bad[@]}"; do
+  echo "$f: not formatted (scripts/check-format.sh --fix)" >&2
 done
-exit $bad
+if [ "$status" -ne 0 ] && [ ${#bad[@]} -eq 0 ]; then
+  printf '%s\n' "$out" >&2 # clang-format failed for another reason
+fi
+exit "$status"
