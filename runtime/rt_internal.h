@@ -2,8 +2,8 @@
 |*                                                                            *|
 |* Shared between the runtime's C files and its GoogleTests; never installed. *|
 |* The runtime is split by concern, from the bottom up; a file uses (calls,   *|
-|* reads) only files before it in this list (test/runtime/check_layers.py     *|
-|* checks the objects):                                                       *|
+|* reads) only files before it in this list (the runtime.layers test,         *|
+|* unittests/Runtime/check_layers.py, checks the objects):                    *|
 |*   rt_locks.h/locks.c  every lock of the runtime, and their order           *|
 |*   clock.c        tick source (rdtsc or CLOCK_MONOTONIC) and calibration    *|
 |*                  pairs                                                     *|
@@ -407,7 +407,7 @@ void __tpuprof_rt_dump_discard(tpuprof_rt_dump *d);
 /// Forgets `d` without touching its file (after fork: the parent's).
 void __tpuprof_rt_dump_forget(tpuprof_rt_dump *d);
 
-/// Tests only (test/reliability/CloseCrashTest.cpp): when 1..5, finishing
+/// Tests only (unittests/Reliability/CloseCrashTest.cpp): when 1..5, finishing
 /// a dump raises SIGKILL just before that step (1 segment sizes, 2 unused
 /// capacity, 3 header, 4 complete flag, 5 close); when 6, just after a
 /// stage's records were written, before the stage starts over; as a
