@@ -31,9 +31,13 @@ config.substitutions.append(("%cc", config.cc))
 config.substitutions.append(("%cxx", config.cxx))
 config.substitutions.append(("%mlir_lib", os.path.join(config.llvm_tools_dir, "..", "lib")))
 # The LLVM pass plugin (absolute: opt and clang resolve plugin paths as given)
-# and LLVM 19's clang++ for end-to-end programs (never /usr/bin's LLVM 14).
+# and LLVM 19's clang and clang++ for programs built with it (never /usr/bin's
+# LLVM 14, nor GCC when the project is built with GCC).
 config.substitutions.append(("%tpuprof_plugin", os.path.join(config.tpuprof_lib_dir, "TpuProfilePlugin.so")))
 config.substitutions.append(("%clangxx", os.path.join(config.llvm_tools_dir, "clang++")))
+# Plain C with the plugin: clang-19 whatever CMAKE_C_COMPILER is (after
+# %clangxx, which it prefixes).
+config.substitutions.append(("%clang", os.path.join(config.llvm_tools_dir, "clang")))
 
 tool_dirs = [config.tpuprof_tools_dir, config.llvm_tools_dir]
 tools = ["tpuprof-report", "tpuprof-events", "FileCheck", "not", "count", "mlir-opt", "opt", "clang"]

@@ -303,9 +303,13 @@ void Instrumenter::emitBegin(Instruction *before, uint32_t probe,
   if (dims.empty() || !dimsSlot) {
     call = b.CreateCall(beginFn, {id});
   } else {
-    for (auto [i, emit] : enumerate(dims))
-      b.CreateAlignedStore(
-          emit(b), b.CreateConstInBoundsGEP1_64(i64, dimsSlot, i), Align(8));
+    for (auto [i, emit] : enumerate(dims)) {
+      // One statement each: argument order is unspecified, and the IR must
+      // not depend on the compiler that built the plugin.
+      Value *dim = emit(b);
+      Value *slot = b.CreateConstInBoundsGEP1_64(i64, dimsSlot, i);
+      b.CreateAlignedStore(dim, slot, Align(8));
+    }
     call = b.CreateCall(beginDimsFn,
                         {id, dimsSlot, b.getInt32(uint32_t(dims.size()))});
   }

@@ -89,12 +89,12 @@ Error tpuprof::report::writeGraph(const Input &in, const GraphOptions &opts,
         };
         struct Visitor : WalkVisitor {
           decltype(vertexOfFrame) &vertexOf;
-          decltype(onClose) &onClose;
+          decltype(onClose) &closeFrame;
           Visitor(decltype(vertexOfFrame) &v, decltype(onClose) &c)
-              : vertexOf(v), onClose(c) {}
+              : vertexOf(v), closeFrame(c) {}
           void open(WalkFrame &f, const WalkFrame *) { f.user = vertexOf(f); }
           void close(const WalkFrame &f, ArrayRef<WalkFrame> up) {
-            onClose(f, up);
+            closeFrame(f, up);
           }
         } visitor(vertexOfFrame, onClose);
         walkDump(dump, visitor, /*timeline=*/false, in.overheadCorrection);

@@ -9,10 +9,12 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
-/// Dies by `how`: kill (SIGKILL), abort (abort()) or segv (a store through
-/// NULL: a real fault, not raise(), so the kernel delivers SIGSEGV on the
-/// store). Returns for anything else.
+/// Dies by `how`: kill (SIGKILL), abort (abort()) or segv (a volatile store
+/// into a page mapped without access: a real fault, not raise(), so the
+/// kernel delivers SIGSEGV on the store; unlike a store through NULL, no
+/// compiler may assume it away). Returns for anything else.
 static void die_by(const char *how) {
   if (strcmp(how, "kill") == 0)
     raise(SIGKILL);
@@ -20,8 +22,10 @@ static void die_by(const char *how) {
     abort();
   if (strcmp(how, "segv") == 0) {
     signal(SIGSEGV, SIG_DFL);
-    int *volatile nowhere = NULL;
-    *nowhere = 1;
+    void *page = mmap(NULL, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (page == MAP_FAILED)
+      abort();
+    *(volatile int *)page = 1;
   }
 }
 
