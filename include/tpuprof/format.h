@@ -117,6 +117,9 @@ enum tpuprof_probe_kind {
 /// Slots of an array indexed by tpuprof_kind_bucket(): every kind, then
 /// "unknown" (a record whose probe id no module names).
 #define TPUPROF_KIND_BUCKETS ((unsigned)TPUPROF_KIND_COUNT + 1u)
+/// The "unknown" slot: a kind no table defines, or a record whose probe id
+/// no module names.
+#define TPUPROF_KIND_BUCKET_UNKNOWN ((uint32_t)TPUPROF_KIND_COUNT)
 
 /// Table header; followed by `num_probes` descriptors, then the string table.
 typedef struct tpuprof_table_header {
@@ -457,11 +460,11 @@ TPUPROF_NAME_TABLE(tpuprof_section_kind, tpuprof_section_kind_name,
 #undef TPUPROF_NAME_TABLE
 
 /// The slot of an array of TPUPROF_KIND_BUCKETS for a probe of `kind`:
-/// the kind itself, or the last slot ("unknown") for a kind no table
-/// defines. Use TPUPROF_KIND_COUNT for a record whose probe is unknown.
+/// the kind itself, or TPUPROF_KIND_BUCKET_UNKNOWN for a kind no table
+/// defines (and, by the caller, for a record whose probe is unknown).
 static inline uint32_t tpuprof_kind_bucket(uint32_t kind) {
   return kind < (uint32_t)TPUPROF_KIND_COUNT ? kind
-                                             : (uint32_t)TPUPROF_KIND_COUNT;
+                                             : TPUPROF_KIND_BUCKET_UNKNOWN;
 }
 
 /// What a window in run-time `mode` records beyond ticks and dims

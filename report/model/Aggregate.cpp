@@ -308,7 +308,7 @@ void Aggregator::add(const DumpReader &dump) {
       t.unfinished += !f.finished;
       if (f.topLevel())
         t.busyNs[f.probe ? tpuprof_kind_bucket(f.probe->kind)
-                         : TPUPROF_KIND_COUNT] += f.durationNs;
+                         : TPUPROF_KIND_BUCKET_UNKNOWN] += f.durationNs;
       if (summary.memory.tracked) {
         Row &row = agg.result.rows[f.user];
         uint64_t end = f.finished ? f.record.end : dump.info().windowEnd;

@@ -202,7 +202,7 @@ Error tpuprof::report::buildTimeline(const Input &in,
               f.finished ? dur - std::min(dur, f.durationNs) : 0;
           if (topLevel) {
             unsigned k = f.probe ? tpuprof_kind_bucket(f.probe->kind)
-                                 : TPUPROF_KIND_COUNT;
+                                 : TPUPROF_KIND_BUCKET_UNKNOWN;
             lane->byKind[k] += dur - correction;
           }
           if (!data.bucketed) {

@@ -22,7 +22,8 @@ static void die_by(const char *how) {
     abort();
   if (strcmp(how, "segv") == 0) {
     signal(SIGSEGV, SIG_DFL);
-    void *page = mmap(NULL, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    void *page =
+        mmap(NULL, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (page == MAP_FAILED)
       abort();
     *(volatile int *)page = 1;
