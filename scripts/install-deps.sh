@@ -7,6 +7,7 @@ packages=(
   cmake ninja-build python3
   llvm-19-dev llvm-19-tools libmlir-19-dev mlir-19-tools
   clang-19 libclang-rt-19-dev   # the compiler; XRay for bench/
+  gcc g++                       # the other compiler the suite is built with (.ci/run)
   libomp-19-dev                 # OpenMP programs in the LLVM plugin's tests
   libpfm4-dev                   # PMU event encoding
   clang-format-19               # scripts/check-format.sh (a ctest test)
