@@ -145,9 +145,13 @@ int main(int argc, char **argv) {
   }
   if (!papi_ok) {
     const PAPI_component_info_t *ci = PAPI_get_component_info(0);
-    if (ci && ci->disabled)
-      snprintf(papi_why + strlen(papi_why), sizeof(papi_why) - strlen(papi_why),
-               "; component %s disabled: %s", ci->name, ci->disabled_reason);
+    size_t used = strlen(papi_why);
+    // A reason cut at the buffer's end is still the reason.
+    if (ci && ci->disabled &&
+        snprintf(papi_why + used, sizeof(papi_why) - used,
+                 "; component %s disabled: %s", ci->name,
+                 ci->disabled_reason) < 0)
+      papi_why[used] = '\0';
   }
 #endif
 
