@@ -3,15 +3,20 @@
 |* Records carry raw ticks so that a probe costs two clock reads and nothing  *|
 |* else; the dump header carries two (ticks, CLOCK_MONOTONIC ns) pairs from   *|
 |* which the report converts ticks to ns. rdtsc is used when the CPU says its *|
-|* TSC is invariant (constant rate, keeps ticking in C-states), because it is *|
-|* about half the cost of a vDSO clock_gettime; otherwise, or on request      *|
-|* (TPUPROF_CLOCK=monotonic), ticks are CLOCK_MONOTONIC ns.                   *|
+|* TSC is invariant (constant rate, keeps ticking in C-states) and the kernel *|
+|* trusts it, because it is about half the cost of a vDSO clock_gettime;      *|
+|* otherwise, or on request (TPUPROF_CLOCK=monotonic), ticks are              *|
+|* CLOCK_MONOTONIC ns.                                                        *|
 \*===----------------------------------------------------------------------===*/
 
 #include "rt_internal.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
+#include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
@@ -38,6 +43,58 @@ int __tpuprof_rt_cpu_has_invariant_tsc(void) {
 #endif
 }
 
+/// Whether `word` is a whole word of `line` (up to its newline or NUL).
+static int line_has_word(const char *line, const char *word) {
+  size_t n = strlen(word);
+  for (const char *p = line; *p && *p != '\n'; ++p) {
+    if ((p == line || p[-1] == ' ' || p[-1] == '\t') &&
+        strncmp(p, word, n) == 0 &&
+        (p[n] == ' ' || p[n] == '\n' || p[n] == '\0'))
+      return 1;
+  }
+  return 0;
+}
+
+/// The first `size - 1` bytes of `path`, NUL-terminated; -1 if unreadable.
+static int read_head(const char *path, char *buf, size_t size) {
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return -1;
+  size_t got = 0;
+  while (got + 1 < size) {
+    ssize_t n = read(fd, buf + got, size - 1 - got);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0)
+      break;
+    got += (size_t)n;
+  }
+  close(fd);
+  buf[got] = '\0';
+  return 0;
+}
+
+int __tpuprof_rt_kernel_trusts_tsc(const char *clocksources,
+                                   const char *cpuinfo) {
+  char buf[8192];
+  int known = 0;
+  if (read_head(clocksources, buf, sizeof(buf)) == 0) {
+    known = 1;
+    if (line_has_word(buf, "tsc"))
+      return 1;
+  }
+  if (read_head(cpuinfo, buf, sizeof(buf)) == 0) {
+    known = 1;
+    for (const char *line = buf; line; line = strchr(line, '\n')) {
+      if (*line == '\n')
+        ++line;
+      if (strncmp(line, "flags", 5) == 0)
+        return line_has_word(line, "tsc_reliable");
+    }
+  }
+  return !known;
+}
+
 /// The TSC way to read ticks: with rdtscp for ordered reads where the CPU
 /// has it (a VM may hide it: then lfence; rdtsc).
 static int tsc_ticks(void) {
@@ -52,19 +109,29 @@ static int tsc_ticks(void) {
 void __tpuprof_rt_clock_init(int request) {
 #if TPUPROF_RT_HAVE_TSC
   int invariant = __tpuprof_rt_cpu_has_invariant_tsc();
+  // The CPU's bit says the rate is constant; the kernel says whether the
+  // counters agree across CPUs and sockets (it drops "tsc" from its clock
+  // sources when they do not; a hypervisor vouches with tsc_reliable).
+  int trusted = invariant && __tpuprof_rt_kernel_trusts_tsc(
+                                 "/sys/devices/system/clocksource/clocksource0/"
+                                 "available_clocksource",
+                                 "/proc/cpuinfo");
   switch (request) {
   case TPUPROF_RT_CLOCK_TSC:
     if (!invariant)
       fprintf(stderr,
               "tpuprof: TPUPROF_CLOCK=tsc but this CPU reports no "
               "invariant TSC; times may drift with frequency changes\n");
+    else if (!trusted)
+      fprintf(stderr, "tpuprof: TPUPROF_CLOCK=tsc but the kernel does not "
+                      "trust this TSC; times may disagree across CPUs\n");
     __tpuprof_rt_use_tsc = tsc_ticks();
     break;
   case TPUPROF_RT_CLOCK_MONOTONIC:
     __tpuprof_rt_use_tsc = 0;
     break;
   default:
-    __tpuprof_rt_use_tsc = invariant ? tsc_ticks() : 0;
+    __tpuprof_rt_use_tsc = trusted ? tsc_ticks() : 0;
     break;
   }
 #else

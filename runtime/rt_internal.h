@@ -127,6 +127,12 @@ void __tpuprof_rt_calibration_pair(uint64_t *ticks, uint64_t *ns);
 /// Whether the CPU reports an invariant TSC (cpuid 0x80000007 EDX bit 8).
 int __tpuprof_rt_cpu_has_invariant_tsc(void);
 
+/// Whether the kernel trusts the TSC: "tsc" is among `clocksources` (the
+/// sysfs available_clocksource file), or `cpuinfo`'s flags say
+/// tsc_reliable (a hypervisor's word). 1 when neither file can be read.
+int __tpuprof_rt_kernel_trusts_tsc(const char *clocksources,
+                                   const char *cpuinfo);
+
 /*===-- Environment (env.c) ----------------------------------------------===*/
 
 /// Clock requests from TPUPROF_CLOCK.
