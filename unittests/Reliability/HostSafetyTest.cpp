@@ -247,4 +247,24 @@ TEST_F(HostSafety, EnableCreatesTheOutputDirectory) {
   EXPECT_EQ(dumps(Dir + "/a/b").size(), 1u);
 }
 
+TEST_F(HostSafety, TheProgramsOwnSigbusReachesItsHandler) {
+  // The runtime's SIGBUS handler passes on what is not its own mappings'.
+  Result r = run({"ownbus", "handler", Dir});
+  EXPECT_UNHARMED(r);
+  EXPECT_EQ(r.err, "");
+}
+
+TEST_F(HostSafety, TheProgramsOwnSigbusStillKillsItByDefault) {
+  Result r = run({"ownbus", "default", Dir});
+  ASSERT_FALSE(r.timedOut);
+  bool diedOfIt = WIFSIGNALED(r.status) && WTERMSIG(r.status) == SIGBUS;
+  // Under a sanitizer the program's handler before the runtime's is the
+  // sanitizer's: it reports the signal and exits.
+  bool sanitizerGotIt =
+      r.err.find("Sanitizer:DEADLYSIGNAL") != std::string::npos &&
+      WIFEXITED(r.status) && WEXITSTATUS(r.status) != 0;
+  EXPECT_TRUE(diedOfIt || sanitizerGotIt)
+      << "status " << r.status << ": " << r.out << r.err;
+}
+
 } // namespace

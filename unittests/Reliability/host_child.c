@@ -20,6 +20,10 @@
 |*   host_child flushexit DIR       tpuprof_flush() then _exit(0)             *|
 |*   host_child newdir DIR          output set to a directory that does not   *|
 |*                                  exist yet                                 *|
+|*   host_child ownbus HOW DIR      a SIGBUS on a mapping of the program's    *|
+|*                                  own: HOW handler (its handler, installed  *|
+|*                                  first, must get it) or default (it must   *|
+|*                                  die of it)                                *|
 \*===----------------------------------------------------------------------===*/
 
 #define _GNU_SOURCE 1 /* closefrom, pipe2 */
@@ -30,10 +34,12 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
+#include <setjmp.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -242,6 +248,48 @@ static int newdir_scenario(const char *dir) {
   return tpuprof_disable() == 0 ? 0 : harmed("disable failed");
 }
 
+static sigjmp_buf after_bus;
+static volatile sig_atomic_t own_handler_ran;
+
+static void own_sigbus(int sig, siginfo_t *info, void *uc) {
+  (void)sig;
+  (void)info;
+  (void)uc;
+  own_handler_ran = 1;
+  siglongjmp(after_bus, 1);
+}
+
+static int ownbus_scenario(int with_handler, const char *dir) {
+  if (with_handler) {
+    struct sigaction sa;
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_sigaction = own_sigbus;
+    sa.sa_flags = SA_SIGINFO;
+    sigemptyset(&sa.sa_mask);
+    if (sigaction(SIGBUS, &sa, NULL) != 0)
+      return harmed("sigaction failed");
+  }
+  if (tpuprof_enable(1u << 20, 0) != 0)
+    return harmed("enable failed");
+  pairs(11, 1000); // The runtime maps segments: its handler is installed.
+  char path[PATH_MAX];
+  snprintf(path, sizeof(path), "%s/own.bin", dir);
+  int fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+  if (fd < 0 || ftruncate(fd, 4096) != 0)
+    return harmed("cannot make the program's own file");
+  volatile char *p = (volatile char *)mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+                                           MAP_SHARED, fd, 0);
+  if (p == (volatile char *)MAP_FAILED || ftruncate(fd, 0) != 0)
+    return harmed("cannot map the program's own file");
+  if (sigsetjmp(after_bus, 1) == 0) {
+    p[0] = 1; // SIGBUS: the page is past the end of the file.
+    return harmed("the program's own SIGBUS did not reach it");
+  }
+  if (!own_handler_ran)
+    return harmed("the program's handler did not run");
+  return tpuprof_disable() == 0 ? 0 : harmed("disable failed");
+}
+
 int main(int argc, char **argv) {
   if (argc < 2)
     return 2;
@@ -263,5 +311,7 @@ int main(int argc, char **argv) {
     return flushexit_scenario();
   if (strcmp(what, "newdir") == 0)
     return newdir_scenario(dir);
+  if (strcmp(what, "ownbus") == 0 && argc == 4)
+    return ownbus_scenario(strcmp(argv[2], "handler") == 0, dir);
   return 2;
 }
