@@ -204,6 +204,17 @@ TEST_F(HostSafety, TruncatedDumpLosesTheWindowNotTheProgram) {
       << r.err;
 }
 
+TEST_F(HostSafety, RemovedAndClosedDumpIsLostInOneLine) {
+  // The program removed the dump, closed every descriptor and created a
+  // file of its own under the dump's name: the runtime cannot reopen its
+  // file, says so once, and never writes the program's.
+  Result r = run({"gone", Dir});
+  EXPECT_UNHARMED(r);
+  EXPECT_EQ(r.err, "tpuprof: dump '" + Dir +
+                       "/tpuprof_data_dev0-0' was closed by the program and "
+                       "cannot be reopened; this window's records are lost\n");
+}
+
 TEST_F(HostSafety, ProbeInASignalHandlerInsideTheRuntimeNeverWaits) {
   Result r = run({"signal", Dir}, {}, "", std::chrono::seconds(60));
   EXPECT_UNHARMED(r);

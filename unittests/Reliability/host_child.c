@@ -12,6 +12,8 @@
 |*   host_child threads DIR         mode 1: 300 threads start and end under   *|
 |*                                  a 64-descriptor limit                     *|
 |*   host_child truncate DIR        the dump is truncated to 0 mid-window     *|
+|*   host_child gone DIR            the dump is removed and every descriptor  *|
+|*                                  closed mid-window                         *|
 |*   host_child signal DIR          a signal handler's probe lands while      *|
 |*                                  the thread takes a segment                *|
 |*   host_child smallstack DIR      mode-1 tpuprof_enable on a thread with a  *|
@@ -173,6 +175,26 @@ static int truncate_scenario(const char *dir) {
   return 0;
 }
 
+static int gone_scenario(const char *dir) {
+  if (tpuprof_enable(1u << 20, 0) != 0)
+    return harmed("enable failed");
+  pairs(4, 1000);
+  char path[PATH_MAX];
+  if (!find_dump(dir, path, sizeof(path)) || unlink(path) != 0)
+    return harmed("cannot remove the dump");
+  closefrom(3);
+  int fd = open(path, O_RDWR | O_CREAT | O_EXCL, 0600); // Its name, its own.
+  if (fd < 0 || write(fd, user_data, sizeof(user_data)) < 0)
+    return harmed("cannot write the program's own file");
+  pairs(4, 200000);
+  (void)tpuprof_disable(); // The window is lost: -1.
+  char got[64] = "";
+  if (pread(fd, got, sizeof(got), 0) != (ssize_t)sizeof(user_data) ||
+      memcmp(got, user_data, sizeof(user_data)) != 0)
+    return harmed("the program's file was overwritten");
+  return 0;
+}
+
 static void probe_in_handler(int sig) {
   (void)sig;
   __tpuprof_begin(6);
@@ -301,6 +323,8 @@ int main(int argc, char **argv) {
     return threads_scenario();
   if (strcmp(what, "truncate") == 0)
     return truncate_scenario(dir);
+  if (strcmp(what, "gone") == 0)
+    return gone_scenario(dir);
   if (strcmp(what, "signal") == 0)
     return signal_scenario();
   if (strcmp(what, "smallstack") == 0)
