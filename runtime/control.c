@@ -64,7 +64,8 @@ __attribute__((constructor)) static void tpuprof_rt_constructor(void) {
     // Another constructor may have opened a window through the API already.
     // The file comes with the first record: a process that never runs a
     // probe (a shell, a helper it execs) leaves none.
-    __tpuprof_rt_enable_locked(env_config.record_size, (int)env_config.mode, 1);
+    __tpuprof_rt_enable_locked(env_config.record_size, (int)env_config.mode,
+                               TPUPROF_RT_FILE_LAZY);
   }
   __tpuprof_rt_unlock(TPUPROF_RT_LOCK_CTL);
 }
@@ -88,7 +89,8 @@ TPUPROF_RT_API void __tpuprof_register_module(const void *table, uint64_t size,
 
 TPUPROF_RT_API int tpuprof_enable(uint64_t max_records, int mode) {
   __tpuprof_rt_ctl_lock();
-  int rc = __tpuprof_rt_enable_locked(max_records, mode, 0);
+  int rc =
+      __tpuprof_rt_enable_locked(max_records, mode, TPUPROF_RT_FILE_OR_FAIL);
   __tpuprof_rt_ctl_unlock();
   return rc;
 }

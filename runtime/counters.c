@@ -28,7 +28,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -74,7 +76,34 @@ static int warned_for_request;
 static pthread_once_t pfm_once = PTHREAD_ONCE_INIT;
 static int pfm_status = PFM_SUCCESS;
 
-static void pfm_init_fn(void) { pfm_status = pfm_initialize(); }
+/// Runs fn(arg) on a thread of the runtime's own whose stack is known to be
+/// large enough (only the pages it touches cost memory), and waits for it;
+/// on the calling thread when no thread can be created. libpfm4's
+/// initialization and the choice of a window's events (its encoding, and
+/// stdio's buffer for the messages) overflowed a thread created with
+/// PTHREAD_STACK_MIN, which a program may well call tpuprof_enable() on.
+static void on_big_stack(void *(*fn)(void *), void *arg) {
+  pthread_attr_t attr;
+  if (pthread_attr_init(&attr) == 0) {
+    pthread_t th;
+    int ok = pthread_attr_setstacksize(&attr, 8u << 20) == 0 &&
+             pthread_create(&th, &attr, fn, arg) == 0;
+    pthread_attr_destroy(&attr);
+    if (ok) {
+      pthread_join(th, NULL);
+      return;
+    }
+  }
+  fn(arg);
+}
+
+static void *pfm_init_thread(void *arg) {
+  (void)arg;
+  pfm_status = pfm_initialize();
+  return NULL;
+}
+
+static void pfm_init_fn(void) { on_big_stack(pfm_init_thread, NULL); }
 
 int __tpuprof_rt_pfm_init(void) {
   pthread_once(&pfm_once, pfm_init_fn);
@@ -289,7 +318,8 @@ static void publish_set(const rt_event *old, uint32_t old_nev, int old_cpu) {
     ++__tpuprof_rt_ctr_setgen;
 }
 
-uint32_t __tpuprof_rt_counters_start_window_locked(uint32_t mode) {
+/// __tpuprof_rt_counters_start_window_locked's work.
+static uint32_t start_window(uint32_t mode) {
   static rt_event old[TPUPROF_RT_MAX_EVENTS];
   uint32_t old_nev = win_nev;
   int old_cpu = win_cpu;
@@ -359,6 +389,26 @@ uint32_t __tpuprof_rt_counters_start_window_locked(uint32_t mode) {
   return words + TPUPROF_RT_EVENT_WORDS(win_nev);
 }
 
+typedef struct start_args {
+  uint32_t mode, words;
+} start_args;
+
+static void *start_window_thread(void *arg) {
+  start_args *a = (start_args *)arg;
+  a->words = start_window(a->mode);
+  return NULL;
+}
+
+uint32_t __tpuprof_rt_counters_start_window_locked(uint32_t mode) {
+  if (!(tpuprof_mode_records(mode) & TPUPROF_RECORDS_COUNTERS))
+    return start_window(mode); // No libpfm4, no message.
+  // The events are test-opened for any thread of the process, so a helper
+  // thread may choose them.
+  start_args a = {mode, 0};
+  on_big_stack(start_window_thread, &a);
+  return a.words;
+}
+
 uint32_t __tpuprof_rt_counters_window_nev(void) { return win_nev; }
 
 uint32_t __tpuprof_rt_counters_names_bytes(void) {
@@ -407,16 +457,55 @@ __tpuprof_rt_counters_window_events(char names[][TPUPROF_RT_EVENT_NAME_MAX],
 
 /*===-- Per-thread groups (thread-list lock held) ------------------------===*/
 
-void __tpuprof_rt_group_close(tpuprof_rt_group *g) {
+/// The kernel's id of the perf event open as `fd`; 0 when `fd` is not a
+/// perf event (closed, or a file of the program's). A perf event is an
+/// anonymous inode (no file type): the fstat first keeps the ioctl off the
+/// program's files, devices above all.
+static uint64_t event_id(int fd) {
+  struct stat st;
+  uint64_t id = 0;
+  if (fstat(fd, &st) != 0 || (st.st_mode & S_IFMT) != 0 ||
+      ioctl(fd, PERF_EVENT_IOC_ID, &id) != 0)
+    return 0;
+  return id;
+}
+
+/// Whether group descriptor `i` is still the runtime's (where the kernel
+/// gave no id, it is taken to be).
+static int still_ours(const tpuprof_rt_group *g, uint32_t i) {
+  return !g->id[i] || event_id(g->fd[i]) == g->id[i];
+}
+
+/// Unmaps the group's pages and forgets its descriptors, closing those
+/// still the runtime's when `close_fds`.
+static void forget_group(tpuprof_rt_group *g, int close_fds) {
   for (uint32_t i = 0; i < g->nfd; ++i) {
     if (g->page[i])
       munmap(g->page[i], (size_t)sysconf(_SC_PAGESIZE));
-    close(g->fd[i]);
+    if (close_fds && still_ours(g, i))
+      close(g->fd[i]);
     g->page[i] = NULL;
   }
   g->nfd = 0;
   g->rdpmc = 0;
   g->setgen = 0;
+}
+
+void __tpuprof_rt_group_close(tpuprof_rt_group *g) { forget_group(g, 1); }
+
+void __tpuprof_rt_group_check(tpuprof_rt_group *g) {
+  uint32_t i = 0;
+  while (i < g->nfd && still_ours(g, i))
+    ++i;
+  if (i == g->nfd)
+    return;
+  static int said;
+  if (!__atomic_exchange_n(&said, 1, __ATOMIC_RELAXED))
+    fprintf(stderr, "tpuprof: the program closed the runtime's counter "
+                    "descriptors; opening them again\n");
+  forget_group(g, 0);
+  // The same window, the same set: only the descriptors are new.
+  (void)__tpuprof_rt_group_sync(g);
 }
 
 /// Maps each fd's user page and keeps rdpmc on when every event is one the
@@ -483,6 +572,8 @@ uint32_t __tpuprof_rt_group_sync(tpuprof_rt_group *g) {
       g->cpu = win_cpu;
       return words;
     }
+    fd = __tpuprof_rt_fd_high(fd);
+    g->id[g->nfd] = event_id(fd);
     g->fd[g->nfd++] = fd;
     if (leader < 0)
       leader = fd;

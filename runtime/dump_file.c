@@ -29,6 +29,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
@@ -37,6 +38,7 @@
 #endif
 
 int __tpuprof_rt_kill_before_step;
+volatile int __tpuprof_rt_dump_faulted;
 
 static uint32_t dump_serial;
 
@@ -205,6 +207,51 @@ static void grow_failed(tpuprof_rt_dump *d, int err) {
   }
 }
 
+/*===-- Is the file still the dump's? ------------------------------------===*/
+
+/// Whether `fd` is the file `d` created.
+static int is_dump_file(const tpuprof_rt_dump *d, int fd) {
+  struct stat st;
+  return fd >= 0 && fstat(fd, &st) == 0 && (uint64_t)st.st_dev == d->dev &&
+         (uint64_t)st.st_ino == d->ino;
+}
+
+/// The window's file is lost: one line, and `d` is FAILED. Its own
+/// descriptor is closed; one the program reused is left alone.
+static int lost(tpuprof_rt_dump *d, int ours, const char *why) {
+  fprintf(stderr, "tpuprof: dump '%s' %s; this window's records are lost\n",
+          d->path, why);
+  if (ours)
+    close(d->fd);
+  d->fd = -1;
+  d->state = TPUPROF_RT_DUMP_FAILED;
+  return -1;
+}
+
+int __tpuprof_rt_dump_check_locked(tpuprof_rt_dump *d) {
+  if (d->state != TPUPROF_RT_DUMP_OPEN)
+    return d->state == TPUPROF_RT_DUMP_PENDING ? 0 : -1;
+  struct stat st;
+  int ours = is_dump_file(d, d->fd);
+  if (!ours) {
+    // The program closed the descriptor (and may have opened a file of its
+    // own under its number, which is never written): the file is reopened
+    // by name, if it is still the one created.
+    int fd = open(d->path, O_RDWR | O_CLOEXEC | O_NOFOLLOW);
+    if (fd >= 0 && !is_dump_file(d, fd)) {
+      close(fd);
+      fd = -1;
+    }
+    if (fd < 0)
+      return lost(d, 0, "was closed by the program and cannot be reopened");
+    d->fd = __tpuprof_rt_fd_high(fd);
+  }
+  if (__atomic_exchange_n(&__tpuprof_rt_dump_faulted, 0, __ATOMIC_RELAXED) ||
+      (fstat(d->fd, &st) == 0 && (uint64_t)st.st_size < d->end))
+    return lost(d, 1, "was truncated by another process");
+  return 0;
+}
+
 /*===-- Creating a window's file -----------------------------------------===*/
 
 /// Bytes and count of the MODULE sections of modules [from, count).
@@ -293,10 +340,34 @@ static void new_serial(tpuprof_rt_dump *d) {
   d->state = TPUPROF_RT_DUMP_OPEN;
 }
 
+/// Creates directory `dir` and its missing parents (mode 0777 less the
+/// umask), as mkdir -p does; an existing one is fine.
+static void make_dirs(const char *dir) {
+  char path[TPUPROF_RT_DIR_MAX];
+  size_t n = strlen(dir);
+  if (n == 0 || n >= sizeof(path))
+    return;
+  memcpy(path, dir, n + 1);
+  for (size_t i = 1; i <= n; ++i) {
+    if (path[i] != '/' && path[i] != '\0')
+      continue;
+    char c = path[i];
+    path[i] = '\0';
+    if (mkdir(path, 0777) != 0 && errno != EEXIST) {
+      path[i] = c;
+      return; // The open below says why.
+    }
+    path[i] = c;
+  }
+}
+
 void __tpuprof_rt_dump_create(tpuprof_rt_dump *d) {
   d->fd = -1;
   d->state = TPUPROF_RT_DUMP_FAILED;
   int err = 0;
+  struct stat st;
+  if (stat(d->dir, &st) != 0 && errno == ENOENT)
+    make_dirs(d->dir);
   for (uint32_t n = d->first_n;;) {
     int len = snprintf(d->path, sizeof(d->path), "%s/tpuprof_data_dev%u-%u",
                        d->dir, d->h.device, n);
@@ -307,6 +378,11 @@ void __tpuprof_rt_dump_create(tpuprof_rt_dump *d) {
     d->fd = open(d->path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
     if (d->fd >= 0) {
       d->h.call_num = n;
+      d->fd = __tpuprof_rt_fd_high(d->fd);
+      if (fstat(d->fd, &st) == 0) {
+        d->dev = (uint64_t)st.st_dev;
+        d->ino = (uint64_t)st.st_ino;
+      }
       break;
     }
     if (errno == EINTR)
@@ -334,6 +410,7 @@ void __tpuprof_rt_dump_create(tpuprof_rt_dump *d) {
 }
 
 void __tpuprof_rt_dump_restart_locked(tpuprof_rt_dump *d) {
+  (void)__tpuprof_rt_dump_check_locked(d);
   if (d->state != TPUPROF_RT_DUMP_OPEN) {
     if (d->state == TPUPROF_RT_DUMP_FAILED)
       __tpuprof_rt_dump_create(d);
@@ -365,7 +442,7 @@ void __tpuprof_rt_dump_begin(tpuprof_rt_dump *d, uint64_t window_begin) {
 /*===-- Modules registered during the window -----------------------------===*/
 
 void __tpuprof_rt_dump_sync_modules_locked(tpuprof_rt_dump *d) {
-  if (d->state != TPUPROF_RT_DUMP_OPEN)
+  if (d->state != TPUPROF_RT_DUMP_OPEN || __tpuprof_rt_dump_check_locked(d))
     return;
   __tpuprof_rt_modules_lock();
   uint32_t count = __tpuprof_rt_modules_count_locked();
@@ -431,7 +508,7 @@ int __tpuprof_rt_dump_add_segment_locked(tpuprof_rt_dump *d, uint64_t tid,
                                          uint32_t thread, uint32_t seq,
                                          uint64_t want,
                                          tpuprof_rt_segment *out) {
-  if (d->state != TPUPROF_RT_DUMP_OPEN)
+  if (d->state != TPUPROF_RT_DUMP_OPEN || __tpuprof_rt_dump_check_locked(d))
     return -1;
   tpuprof_rt_dump_seg *s = new_slot(d);
   if (!s) {
@@ -495,7 +572,8 @@ int __tpuprof_rt_dump_add_segment_locked(tpuprof_rt_dump *d, uint64_t tid,
 int __tpuprof_rt_dump_write_stage_locked(tpuprof_rt_dump *d,
                                          const tpuprof_rt_segment *s,
                                          uint64_t used, uint64_t *records_at) {
-  if (d->state != TPUPROF_RT_DUMP_OPEN || s->serial != d->serial)
+  if (d->state != TPUPROF_RT_DUMP_OPEN || s->serial != d->serial ||
+      __tpuprof_rt_dump_check_locked(d))
     return -1;
   tpuprof_rt_dump_seg *slot = new_slot(d);
   if (!slot) {
@@ -541,7 +619,8 @@ int __tpuprof_rt_dump_write_stage_locked(tpuprof_rt_dump *d,
 void __tpuprof_rt_dump_patch_locked(tpuprof_rt_dump *d, uint32_t serial,
                                     uint64_t at, const void *bytes,
                                     uint64_t n) {
-  if (d && d->state == TPUPROF_RT_DUMP_OPEN && d->serial == serial)
+  if (d && d->state == TPUPROF_RT_DUMP_OPEN && d->serial == serial &&
+      __tpuprof_rt_dump_check_locked(d) == 0)
     (void)write_all(d->fd, bytes, n, at);
 }
 
@@ -563,6 +642,8 @@ static void reset(tpuprof_rt_dump *d) {
 int __tpuprof_rt_dump_finish(tpuprof_rt_dump *d, uint64_t window_end,
                              uint64_t lost, char *path, size_t path_size,
                              uint32_t *call_num) {
+  if (d->state == TPUPROF_RT_DUMP_OPEN)
+    (void)__tpuprof_rt_dump_check_locked(d); // FAILED when lost.
   if (d->state != TPUPROF_RT_DUMP_OPEN) {
     int pending = d->state == TPUPROF_RT_DUMP_PENDING;
     reset(d);
@@ -653,13 +734,14 @@ fail:
 void __tpuprof_rt_dump_discard(tpuprof_rt_dump *d) {
   if (d->state == TPUPROF_RT_DUMP_OPEN) {
     unlink(d->path);
-    close(d->fd);
+    if (is_dump_file(d, d->fd))
+      close(d->fd);
   }
   reset(d);
 }
 
 void __tpuprof_rt_dump_forget(tpuprof_rt_dump *d) {
-  if (d->state == TPUPROF_RT_DUMP_OPEN)
+  if (d->state == TPUPROF_RT_DUMP_OPEN && is_dump_file(d, d->fd))
     close(d->fd);
   reset(d);
 }

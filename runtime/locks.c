@@ -18,6 +18,15 @@ static pthread_mutex_t locks[TPUPROF_RT_LOCK_COUNT] = {
     PTHREAD_MUTEX_INITIALIZER,
 };
 
+/// Locks the calling thread holds or is waiting for. Counted before the
+/// wait, so that a signal handler's probe on this thread sees it from the
+/// moment the thread may block on a lock until it has released it.
+static __thread unsigned taking __attribute__((tls_model("initial-exec")));
+
+unsigned __tpuprof_rt_locks_held(void) {
+  return __atomic_load_n(&taking, __ATOMIC_RELAXED);
+}
+
 #ifdef TPUPROF_RT_CHECK_LOCKS
 static __thread unsigned held __attribute__((tls_model("initial-exec")));
 
@@ -35,6 +44,8 @@ void __tpuprof_rt_lock(tpuprof_rt_lock_id id) {
 #ifdef TPUPROF_RT_CHECK_LOCKS
   check_order(id);
 #endif
+  __atomic_store_n(&taking, taking + 1, __ATOMIC_RELAXED);
+  __atomic_signal_fence(__ATOMIC_SEQ_CST);
   pthread_mutex_lock(&locks[id]);
 #ifdef TPUPROF_RT_CHECK_LOCKS
   held |= 1u << id;
@@ -46,4 +57,6 @@ void __tpuprof_rt_unlock(tpuprof_rt_lock_id id) {
   held &= ~(1u << id);
 #endif
   pthread_mutex_unlock(&locks[id]);
+  __atomic_signal_fence(__ATOMIC_SEQ_CST);
+  __atomic_store_n(&taking, taking - 1, __ATOMIC_RELAXED);
 }

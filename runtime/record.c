@@ -222,6 +222,8 @@ static TPUPROF_RT_NOINLINE void end_parked(rt_thread *t, tpuprof_record *r,
     end_counters(t, r, now);
   r->end = now;
   const rt_parked *k = (const rt_parked *)r;
+  if (__tpuprof_rt_locks_held())
+    return; // A signal handler's probe inside the runtime: never wait.
   __tpuprof_rt_threads_lock();
   if (t->gen == __tpuprof_rt_gen) {
     // The counter deltas first: a record with an end is finished.

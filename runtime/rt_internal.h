@@ -42,9 +42,12 @@
 #include "tpuprof/format.h"
 #include "tpuprof/tpuprof.h"
 
+#include <fcntl.h>
 #include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -83,6 +86,33 @@ extern "C" {
 /// Largest number of dynamic dimensions one record carries (num_dims is a
 /// uint8_t); extra dimensions are not recorded.
 #define TPUPROF_RT_MAX_DIMS 255u
+
+/*===-- Descriptors ------------------------------------------------------===*/
+
+/// Largest descriptor number the runtime moves its own descriptors up to.
+#define TPUPROF_RT_FD_CEILING 4096
+
+/// Moves descriptor `fd` of the runtime's own (a dump, a counter) to the
+/// upper half of the numbers below RLIMIT_NOFILE (and the ceiling),
+/// close-on-exec, and returns its number (`fd` itself where none is free).
+/// A program gets the lowest free number from open(): one that closes
+/// descriptors it did not open (a daemon's closefrom(3)) and opens its own
+/// then gets a low one, never the number the runtime writes to.
+static inline int __tpuprof_rt_fd_high(int fd) {
+  struct rlimit rl;
+  long limit = TPUPROF_RT_FD_CEILING;
+  if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+      rl.rlim_cur < (rlim_t)limit)
+    limit = (long)rl.rlim_cur;
+  long base = limit / 2;
+  if (fd < 0 || fd >= base)
+    return fd;
+  int high = fcntl(fd, F_DUPFD_CLOEXEC, (int)base);
+  if (high < 0)
+    return fd;
+  close(fd);
+  return high;
+}
 
 /*===-- Clock (clock.c) --------------------------------------------------===*/
 
@@ -191,6 +221,9 @@ struct perf_event_mmap_page;
 /// the slow path (open/close) and, through the pointer, by the counter read.
 typedef struct tpuprof_rt_group {
   int fd[TPUPROF_RT_MAX_EVENTS]; ///< fd[0] leads the group.
+  /// Each event's kernel id (PERF_EVENT_IOC_ID): a descriptor the program
+  /// closed, and perhaps reused, is never read or closed as the runtime's.
+  uint64_t id[TPUPROF_RT_MAX_EVENTS];
   struct perf_event_mmap_page *page[TPUPROF_RT_MAX_EVENTS]; ///< rdpmc only.
   uint32_t nfd;    ///< Open fds: 0 (no group on this thread) or nev.
   uint32_t nev;    ///< Events in the window's set.
@@ -209,9 +242,11 @@ extern uint32_t __tpuprof_rt_ctr_setgen;
 /// line). ctl lock held (or during initialization).
 int __tpuprof_rt_set_events_locked(const char *list, int strict);
 
-/// Chooses the window's event set on the calling (enabling) thread: encodes
-/// and test-opens the requested or default events, warns once about those
-/// that do not open, and returns the counter words per record
+/// Chooses the window's event set: encodes and test-opens the requested or
+/// default events (on a runtime thread with a large stack, which the
+/// calling thread waits for: libpfm4 needs more stack than a small thread
+/// has), warns once about those that do not open, and returns the counter
+/// words per record
 /// (TPUPROF_RT_EVENT_WORDS, + 1 CPU word in mode 2). ctl lock held, no
 /// window open.
 uint32_t __tpuprof_rt_counters_start_window_locked(uint32_t mode);
@@ -234,8 +269,15 @@ __tpuprof_rt_counters_window_events(char names[][TPUPROF_RT_EVENT_NAME_MAX],
 /// returns the counter words per record. Thread-list lock held.
 uint32_t __tpuprof_rt_group_sync(tpuprof_rt_group *g);
 
-/// Closes a group's fds (any thread may call it).
+/// Closes a group's fds (any thread may call it); only those still the
+/// runtime's.
 void __tpuprof_rt_group_close(tpuprof_rt_group *g);
+
+/// Checks that the group's descriptors are still the runtime's (cheap: a
+/// fstat and an ioctl each; never on the hot path). When the program
+/// closed one, the group is forgotten (nothing is closed) and opened again.
+/// Thread-list lock held, on the group's thread.
+void __tpuprof_rt_group_check(tpuprof_rt_group *g);
 
 /// Counter words per record of a window with `nev` events, before the mode-2
 /// CPU word: the event deltas, TIME_ENABLED, TIME_RUNNING and READ_TICKS
@@ -341,6 +383,8 @@ typedef struct tpuprof_rt_dump {
   tpuprof_calibration_section calib;
   tpuprof_calibration_counts counts[TPUPROF_RT_MAX_WORDS];
   uint32_t num_counts;
+  uint64_t dev, ino; ///< The file's identity, to tell it from a file the
+                     ///< program opened under the same descriptor number.
   char dir[TPUPROF_RT_DIR_MAX];       ///< Where it is created ...
   uint32_t first_n;                   ///< ... with the first N tried.
   char path[TPUPROF_RT_DIR_MAX + 64]; ///< Its name, once created.
@@ -355,6 +399,21 @@ void __tpuprof_rt_dump_create(tpuprof_rt_dump *d);
 /// the next window's: the same name, emptied and a fresh prefix written, so
 /// dump numbers stay dense (a schedule's warmup). Thread-list lock held.
 void __tpuprof_rt_dump_restart_locked(tpuprof_rt_dump *d);
+
+/// Whether `d`'s file is still usable (called before each use but the
+/// hot path's stores into mapped segments): its descriptor must still be
+/// the file it created (the program may have closed it, and opened a file
+/// of its own under the number; it is then reopened by name) and the file
+/// must still be whole (another process may have truncated it, or a store
+/// into a mapping of it faulted: __tpuprof_rt_dump_faulted). 0, or -1
+/// after one line: `d` is FAILED (the records are lost, the file is left
+/// as it is, and no descriptor but its own is closed). Ctl or thread-list
+/// lock held.
+int __tpuprof_rt_dump_check_locked(tpuprof_rt_dump *d);
+
+/// Set by segments.c's SIGBUS handler when a store into a segment faulted
+/// (the file was truncated under it); the next check fails the dump.
+extern volatile int __tpuprof_rt_dump_faulted;
 
 /// Sets the window's begin (and, until the close, end) in `d`'s header.
 /// Ctl mutex held; thread-list lock too once threads may see `d`.
@@ -493,6 +552,10 @@ uint64_t __tpuprof_rt_private_end(void);
 /// stays as an incomplete dump).
 int __tpuprof_rt_segments_close_locked(uint32_t gen, tpuprof_rt_dump *d);
 
+/// Tests only: called by a thread that takes a segment, with the
+/// thread-list lock held (a signal raised there lands inside the runtime).
+extern void (*__tpuprof_rt_test_segment_hook)(void);
+
 /*===-- The hot path (record.c) ------------------------------------------===*/
 
 /// Begins user range `probe` for a caller whose frame is `frame`
@@ -529,10 +592,20 @@ void __tpuprof_rt_window_settings_from_env(const tpuprof_rt_config *cfg);
 /// Whether a window is open. ctl lock held, as for everything below.
 int __tpuprof_rt_window_open_locked(void);
 
+/// When a window's file is created (__tpuprof_rt_enable_locked).
+enum {
+  TPUPROF_RT_FILE_NOW = 0,     ///< Now; when it cannot be, one line and the
+                               ///< window's records are dropped (schedule).
+  TPUPROF_RT_FILE_LAZY = 1,    ///< By its first record (TPUPROF_ENABLE).
+  TPUPROF_RT_FILE_OR_FAIL = 2, ///< Now; when it cannot be, one line and no
+                               ///< window (tpuprof_enable).
+};
+
 /// Opens a window of `max_records` (0: TPUPROF_RECORD_SIZE) per thread in
-/// `mode`; with `lazy` its file is created by its first record. 0, or -1
-/// (one stderr line) when one is open or the arguments are bad.
-int __tpuprof_rt_enable_locked(uint64_t max_records, int mode, int lazy);
+/// `mode`, its file created as `how` says (TPUPROF_RT_FILE_*). 0, or -1
+/// (one stderr line) when one is open, the arguments are bad or (OR_FAIL)
+/// the file cannot be created.
+int __tpuprof_rt_enable_locked(uint64_t max_records, int mode, int how);
 
 /// Ends the window: `write` 0 discards its records, 1 writes the dump;
 /// `reopen` starts the next window at once. 0, or -1 if the write failed

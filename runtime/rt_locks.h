@@ -24,6 +24,11 @@
 |* MODULES, in this order, so the child never inherits one of them held by a  *|
 |* thread that does not exist there.                                          *|
 |*                                                                            *|
+|* Signal handlers. A probe in a signal handler may interrupt its own thread  *|
+|* inside the runtime, holding one of these. The probes' slow paths check     *|
+|* __tpuprof_rt_locks_held() first and, when the thread holds a lock, drop    *|
+|* the record (counted) instead of waiting on it.                             *|
+|*                                                                            *|
 |* Builds with TPUPROF_RT_CHECK_LOCKS (the sanitizer builds) check the order  *|
 |* at every lock and abort on a violation.                                    *|
 \*===----------------------------------------------------------------------===*/
@@ -47,6 +52,11 @@ typedef enum tpuprof_rt_lock_id {
 
 void __tpuprof_rt_lock(tpuprof_rt_lock_id id);
 void __tpuprof_rt_unlock(tpuprof_rt_lock_id id);
+
+/// How many of the locks the calling thread holds or waits for. A probe
+/// that runs while it is not 0 (in a signal handler that interrupted the
+/// runtime on this thread) must take none: it would wait on itself.
+unsigned __tpuprof_rt_locks_held(void);
 
 #ifdef __cplusplus
 } /* extern "C" */

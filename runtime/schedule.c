@@ -122,8 +122,8 @@ static void enter_step(char *ready, size_t ready_size) {
     // Warmup over: drop its records, keep going in a fresh window.
     __tpuprof_rt_close_window_locked(0, 1);
   } else if (__tpuprof_rt_window_open_locked() ||
-             __tpuprof_rt_enable_locked(sched.max_records, sched.mode, 0) !=
-                 0) {
+             __tpuprof_rt_enable_locked(sched.max_records, sched.mode,
+                                        TPUPROF_RT_FILE_NOW) != 0) {
     static int warned;
     if (!warned++)
       fprintf(stderr,

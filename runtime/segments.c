@@ -15,6 +15,7 @@
 #include "rt_thread.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -40,6 +41,107 @@ void AnnotateIgnoreWritesEnd(const char *file, int line);
 #define TPUPROF_RT_TSAN_IGNORE_BEGIN() ((void)0)
 #define TPUPROF_RT_TSAN_IGNORE_END() ((void)0)
 #endif
+
+void (*__tpuprof_rt_test_segment_hook)(void);
+
+/*===-- A dump file that shrinks under its mappings ----------------------===*/
+
+/* Segments are MAP_SHARED mappings of the dump file, so that records survive
+ * a crash of the program without a copy. Another process that truncates the
+ * file (or removes its blocks) makes the next store into a page past the
+ * new end fault with SIGBUS, which would kill the program. The hot path
+ * cannot afford a check per record, so the fault itself is handled: a
+ * SIGBUS handler, installed when the first segment is mapped, looks the
+ * faulting address up among the mappings of the thread that faulted (a
+ * store into a segment is always its owner's), swaps each of them for
+ * anonymous memory at the same address (the same mmap MAP_FIXED a close
+ * does, which is async-signal-safe) and returns, so the store is done
+ * again into memory no dump reads; the dump is marked lost, and the next
+ * slow path (segment, close) says so in one line and detaches every
+ * thread. Any other SIGBUS goes to the handler that was installed before,
+ * or takes its default action, as if the runtime were not there. The
+ * segment slow path also checks the file's size, so a truncation is found
+ * there even before a store faults (docs/reliability.md). */
+
+static struct sigaction host_sigbus;
+static int sigbus_installed;
+
+/// Swaps the thread's mappings of the dump with serial `serial` for
+/// anonymous memory. Async-signal-safe.
+static void detach_thread_segments(rt_thread *t, uint32_t serial) {
+  for (uint32_t i = 0; i < t->num_segs; ++i) {
+    tpuprof_rt_segment *s = &t->segs[i];
+    if (s->serial && s->serial == serial)
+      (void)mmap(s->map, s->map_size, PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+  }
+}
+
+static void on_sigbus(int sig, siginfo_t *info, void *uc) {
+  int saved = errno;
+  rt_thread *t = __tpuprof_rt_tls_thread;
+  const uint8_t *a = (const uint8_t *)info->si_addr;
+  if (t && info->si_code > 0) { // Raised by a fault, not sent.
+    for (uint32_t i = 0; i < t->num_segs; ++i) {
+      const tpuprof_rt_segment *s = &t->segs[i];
+      if (a >= s->map && a < s->map + s->map_size) {
+        detach_thread_segments(t, s->serial);
+        __tpuprof_rt_dump_faulted = 1;
+        errno = saved;
+        return;
+      }
+    }
+  }
+  errno = saved;
+  // Not the runtime's: what would have happened without it.
+  if (host_sigbus.sa_flags & SA_SIGINFO) {
+    host_sigbus.sa_sigaction(sig, info, uc);
+    return;
+  }
+  if (host_sigbus.sa_handler != SIG_DFL && host_sigbus.sa_handler != SIG_IGN) {
+    host_sigbus.sa_handler(sig);
+    return;
+  }
+  if (host_sigbus.sa_handler == SIG_IGN && info->si_code <= 0)
+    return; // A sent SIGBUS, ignored; a fault cannot be.
+  // The default action, once this returns (the signal is blocked until
+  // then; a fault happens again).
+  struct sigaction dfl;
+  memset(&dfl, 0, sizeof(dfl));
+  dfl.sa_handler = SIG_DFL;
+  sigemptyset(&dfl.sa_mask);
+  (void)sigaction(SIGBUS, &dfl, NULL);
+  (void)raise(SIGBUS);
+}
+
+/// Installs on_sigbus once, before the first segment is mapped. Thread-list
+/// lock held.
+static void install_sigbus_handler(void) {
+  if (sigbus_installed)
+    return;
+  sigbus_installed = 1;
+  struct sigaction sa;
+  memset(&sa, 0, sizeof(sa));
+  sa.sa_sigaction = on_sigbus;
+  sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESTART;
+  sigemptyset(&sa.sa_mask);
+  (void)sigaction(SIGBUS, &sa, &host_sigbus);
+}
+
+/// Whether the window's dump may take another segment: its file is still
+/// the dump's and whole (dump_file.c). When it is lost, every thread's
+/// mapping of it is detached, so that no store faults on it.
+static int dump_usable(rt_thread *t, tpuprof_rt_dump *d) {
+  if (!d)
+    return 0;
+  if (d->state != TPUPROF_RT_DUMP_OPEN)
+    return d->state == TPUPROF_RT_DUMP_PENDING;
+  if (__tpuprof_rt_dump_check_locked(d) == 0)
+    return 1;
+  // FAILED, its serial still names its segments.
+  (void)__tpuprof_rt_segments_close_locked(t->gen, d);
+  return 0;
+}
 
 /*===-- Taking, sealing and reusing segments (thread-list lock held) -----===*/
 
@@ -193,6 +295,15 @@ static int is_stage(const rt_thread *t, const tpuprof_rt_segment *s) {
 /// place.
 static uint8_t *next_segment_locked(rt_thread *t, uint64_t need) {
   tpuprof_rt_dump *d = __tpuprof_rt_dump;
+  if (TPUPROF_RT_UNLIKELY(__tpuprof_rt_test_segment_hook != NULL))
+    __tpuprof_rt_test_segment_hook();
+  // Slow-path checks of what the program may have done meanwhile: closed
+  // the runtime's descriptors, truncated the dump.
+  __tpuprof_rt_group_check(&t->grp);
+  if (!dump_usable(t, d)) {
+    t->out = TPUPROF_RT_OUT_NO_SPACE;
+    return NULL;
+  }
   uint64_t cap = __tpuprof_rt_window_cap;
   uint64_t taken = t->taken;
   if (t->num_segs && !t->ring) // The current segment's tail comes back.
@@ -233,6 +344,7 @@ static uint8_t *next_segment_locked(rt_thread *t, uint64_t need) {
     want = need;
   uint32_t no = t->thread_no != UINT32_MAX ? t->thread_no : d ? d->threads : 0;
   tpuprof_rt_segment *s = &t->segs[t->num_segs];
+  install_sigbus_handler();
   if (!d || __tpuprof_rt_dump_add_segment_locked(d, t->tid, no, t->next_seq,
                                                  want, s) != 0) {
     t->out = TPUPROF_RT_OUT_NO_SPACE;
@@ -259,6 +371,12 @@ rt_thread *__tpuprof_rt_enter_window(void) {
   if (__tpuprof_rt_thread_exiting() ||
       !__atomic_load_n(&__tpuprof_enabled, __ATOMIC_ACQUIRE))
     return NULL;
+  if (TPUPROF_RT_UNLIKELY(__tpuprof_rt_locks_held())) {
+    // A probe in a signal handler that interrupted this thread inside the
+    // runtime: the lock it needs may be the one the thread holds.
+    __atomic_fetch_add(&__tpuprof_rt_lost, 1, __ATOMIC_RELAXED);
+    return NULL;
+  }
   __tpuprof_rt_threads_init();
   rt_thread *t = __tpuprof_rt_tls_thread;
   __tpuprof_rt_threads_lock();
@@ -305,6 +423,13 @@ static void count_out(rt_thread *t) {
 uint8_t *__tpuprof_rt_make_room(rt_thread *t, uint64_t need) {
   uint8_t *p = NULL;
   if (!t->out) {
+    if (TPUPROF_RT_UNLIKELY(__tpuprof_rt_locks_held())) {
+      // A signal handler's probe on a thread inside the runtime: never
+      // wait on a lock the thread may hold. The segment's counts may be
+      // in the middle of a change: the window's count takes it.
+      __atomic_fetch_add(&__tpuprof_rt_lost, 1, __ATOMIC_RELAXED);
+      return NULL;
+    }
     __tpuprof_rt_threads_lock();
     // A begin racing the close of its window belongs to no dump.
     if (t->gen != __tpuprof_rt_gen) {

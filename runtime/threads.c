@@ -7,8 +7,9 @@
 |* under the thread-list lock: the generation, the flags instrumented code    *|
 |* tests, the record cap, the full-buffer policy and the open dump.           *|
 |*                                                                            *|
-|* Thread exit. A pthread key destructor marks the state exited; it stays on  *|
-|* the list until the window it recorded in is closed, then it is freed.      *|
+|* Thread exit. A pthread key destructor closes the thread's counter group    *|
+|* and marks the state exited; it stays on the list until the window it       *|
+|* recorded in is closed, then it is freed.                                   *|
 |*                                                                            *|
 |* Fork. In the child only the forking thread exists: every other state is    *|
 |* freed, and the parent's segments are forgotten (never mapped in the        *|
@@ -115,6 +116,9 @@ static void thread_exit(void *arg) {
     for (uint32_t i = 0; i < d; ++i)
       count_unwound(t, &t->stack[i]);
     t->exited = 1;
+    // Its counters count nothing more: a program that starts and ends
+    // threads during a window must not run out of descriptors.
+    __tpuprof_rt_group_close(&t->grp);
   } else {
     unlink_locked(t); // Already closed (or never recorded).
     free_thread(t);

@@ -97,7 +97,8 @@ static void open_dump_locked(tpuprof_rt_dump *d, int lazy) {
     next_call_num = h->call_num + 1;
 }
 
-int __tpuprof_rt_enable_locked(uint64_t max_records, int mode, int lazy) {
+int __tpuprof_rt_enable_locked(uint64_t max_records, int mode, int how) {
+  int lazy = how == TPUPROF_RT_FILE_LAZY;
   if (window_open) {
     fprintf(stderr, "tpuprof: tpuprof_enable: a profiling window is "
                     "already open\n");
@@ -129,6 +130,11 @@ int __tpuprof_rt_enable_locked(uint64_t max_records, int mode, int lazy) {
       __tpuprof_rt_calibrate(words, &window_calib, window_calib_counts) == 0;
   tpuprof_rt_dump *d = &dumps[dump_cur];
   open_dump_locked(d, lazy);
+  if (how == TPUPROF_RT_FILE_OR_FAIL && d->state == TPUPROF_RT_DUMP_FAILED) {
+    // Said in one line: no window whose every record would be lost.
+    __tpuprof_rt_dump_forget(d);
+    return -1;
+  }
   // The enabling thread usually records first: its state and counter group
   // exist before the window starts, so neither is window time.
   __tpuprof_rt_prepare_thread();
@@ -157,11 +163,15 @@ static int close_window_locked(int reopen, int write) {
   uint32_t gen = __tpuprof_rt_gen;
   tpuprof_rt_dump *d = &dumps[dump_cur];
   tpuprof_rt_dump *next = &dumps[dump_cur ^ 1];
-  // The next window's file exists before the switch, so threads entering
-  // it take their segments there from their first record on. A child that
-  // has not recorded yet stays lazy.
-  if (reopen && write)
-    open_dump_locked(next, d->state == TPUPROF_RT_DUMP_PENDING);
+  // The next window's file is created by its first record (under the
+  // thread-list lock, before that record's clock read): a program that
+  // flushes and then ends with _exit(), or records nothing more, leaves no
+  // empty dump behind.
+  if (reopen && write) {
+    if (d->state == TPUPROF_RT_DUMP_OPEN && next_call_num <= d->h.call_num)
+      next_call_num = d->h.call_num + 1;
+    open_dump_locked(next, 1);
+  }
 
   __tpuprof_rt_threads_lock();
   if (!reopen) {
@@ -238,8 +248,21 @@ const char *__tpuprof_rt_last_dump_locked(void) { return last_dump_path; }
 
 /*===-- Settings of later windows ----------------------------------------===*/
 
-/// Sets output_dir, without trailing slashes. Returns -1 when too long.
+/// Sets output_dir, without trailing slashes; a relative `dir` is taken
+/// from the working directory now, so that a later chdir() of the program
+/// does not move the dumps. Returns -1 when too long.
 static int set_output_dir_locked(const char *dir) {
+  char abs[PATH_MAX];
+  if (dir[0] != '/' && getcwd(abs, sizeof(abs))) {
+    size_t cwd = strlen(abs);
+    int len = strcmp(dir, ".") == 0
+                  ? (int)cwd
+                  : snprintf(abs + cwd, sizeof(abs) - cwd, "%s%s",
+                             cwd > 1 ? "/" : "", dir) +
+                        (int)cwd;
+    if (len > 0 && (size_t)len < sizeof(abs))
+      dir = abs;
+  }
   size_t n = strlen(dir);
   while (n > 1 && dir[n - 1] == '/')
     --n;
@@ -261,8 +284,8 @@ static int set_output_dir_locked(const char *dir) {
 }
 
 void __tpuprof_rt_window_settings_from_env(const tpuprof_rt_config *cfg) {
-  if (cfg->output)
-    set_output_dir_locked(cfg->output);
+  // Resolved once, at start-up: the unset default too.
+  set_output_dir_locked(cfg->output ? cfg->output : ".");
   output_device = cfg->device;
   buffer_policy = cfg->buffer_ring;
   memory_on = cfg->memory;

@@ -33,12 +33,13 @@ extern "C" {
 /// Default of the most records a thread keeps in a window.
 #define TPUPROF_DEFAULT_RECORD_SIZE 131072u
 
-/// Opens a profiling window and creates its dump file. `max_records` is the
-/// most records a thread keeps in it, counted in timing-only records (0 =
-/// TPUPROF_RECORD_SIZE from the environment, else
-/// TPUPROF_DEFAULT_RECORD_SIZE): a cap, not an allocation. `mode` is 0, 1
-/// or 2. Returns 0, or -1 when a window is already open or the arguments
-/// are bad (a message goes to stderr).
+/// Opens a profiling window and creates its dump file (and the output
+/// directory, where missing). `max_records` is the most records a thread
+/// keeps in it, counted in timing-only records (0 = TPUPROF_RECORD_SIZE from
+/// the environment, else TPUPROF_DEFAULT_RECORD_SIZE): a cap, not an
+/// allocation. `mode` is 0, 1 or 2. Returns 0, or -1 when a window is
+/// already open, the arguments are bad or the dump file cannot be created
+/// (a message goes to stderr; no window is opened).
 int tpuprof_enable(uint64_t max_records, int mode);
 
 /// Closes the window and writes its dump. Returns 0, or -1 when no window
@@ -46,7 +47,9 @@ int tpuprof_enable(uint64_t max_records, int mode);
 int tpuprof_disable(void);
 
 /// Writes what the open window has recorded so far as a dump of its own and
-/// continues in a new window with the same settings. Returns as disable().
+/// continues in a new window with the same settings, whose file its first
+/// record creates (a window that records nothing leaves no dump). Returns
+/// as disable().
 int tpuprof_flush(void);
 
 /// Non-zero while a window is open.
@@ -59,7 +62,7 @@ const char *tpuprof_last_dump_path(void);
 /// Sets the directory later windows' dumps are written to (overrides
 /// TPUPROF_OUTPUT) and the device id in their names (overrides
 /// TPUPROF_DEVICE). NULL keeps the directory; a negative device keeps the
-/// device.
+/// device. A relative directory is taken from the working directory now.
 void tpuprof_set_output(const char *dir, int device);
 
 /// What a thread does when it has kept its max_records (docs/runtime.md,

@@ -173,8 +173,11 @@ TEST_F(Close, ThreadRecordingThroughInPlaceFlushesLosesNothing) {
   stop = true;
   worker.join();
   ASSERT_EQ(tpuprof_disable(), 0);
+  // A window the worker did not record in (it may not have run between two
+  // flushes) leaves no dump: its file is created by its first record.
   std::vector<std::string> names = listDir(Dir);
-  EXPECT_EQ(names.size(), 11u);
+  EXPECT_GE(names.size(), 1u);
+  EXPECT_LE(names.size(), 11u);
   uint64_t total = 0;
   for (const std::string &n : names) {
     Dump d;

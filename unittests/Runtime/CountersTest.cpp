@@ -397,7 +397,8 @@ TEST_F(Counters, Mode2RecordsTheCpu) {
 TEST_F(Counters, UnfinishedRecordsKeepTheirWordsAndEndZero) {
   // A probe open across a flush: its record in the first dump is
   // unfinished, its counter words are its begin readings (readers take them
-  // as 0, formats.md), and its end lands in no dump.
+  // as 0, formats.md), and its end lands in no dump (the next window
+  // records nothing, so it leaves none).
   ASSERT_EQ(tpuprof_set_events("perf::PAGE-FAULTS"), 0);
   ASSERT_EQ(tpuprof_enable(64, 1), 0);
   __tpuprof_begin(16);
@@ -410,9 +411,7 @@ TEST_F(Counters, UnfinishedRecordsKeepTheirWordsAndEndZero) {
   ASSERT_NE(r, nullptr);
   EXPECT_EQ(r->rec.end, 0u);
   EXPECT_EQ(r->counters.size(), 4u);
-  Dump next;
-  ASSERT_EQ(parseDump(Dir + "/tpuprof_data_dev0-1", next), "");
-  EXPECT_EQ(recordOf(next, 16), nullptr);
+  EXPECT_EQ(listDir(Dir), std::vector<std::string>{"tpuprof_data_dev0-0"});
 }
 
 TEST_F(Counters, ProbeOpenAcrossStageLapsGetsItsCounterDeltas) {

@@ -118,26 +118,42 @@ TEST_F(Runtime, ExistingFilesAreNeverOverwritten) {
   EXPECT_EQ(d.header.call_num, 3u);
 }
 
-TEST_F(Runtime, UnwritableOutputPrintsOneLineAndCarriesOn) {
-  std::string missing = Dir + "/missing";
-  tpuprof_set_output(missing.c_str(), -1);
-  // Said when the window opens, once; its records are not kept.
+TEST_F(Runtime, UnwritableOutputFailsEnableInOneLine) {
+  std::string file = Dir + "/plain";
+  FILE *f = fopen(file.c_str(), "w");
+  ASSERT_NE(f, nullptr);
+  fclose(f);
+  tpuprof_set_output((file + "/sub").c_str(), -1);
+  // Said once; no window opens, so none loses its records.
   testing::internal::CaptureStderr();
-  ASSERT_EQ(tpuprof_enable(16, 0), 0);
+  EXPECT_EQ(tpuprof_enable(16, 0), -1);
+  EXPECT_FALSE(tpuprof_is_enabled());
   pair(1);
-  EXPECT_EQ(tpuprof_disable(), -1);
-  ASSERT_EQ(tpuprof_enable(16, 0), 0);
-  pair(1);
-  EXPECT_EQ(tpuprof_disable(), -1);
+  EXPECT_EQ(tpuprof_enable(16, 0), -1);
   std::string err = testing::internal::GetCapturedStderr();
-  EXPECT_EQ(err, "tpuprof: cannot create dump '" + missing +
-                     "/tpuprof_data_dev0-0': No such file or directory; this "
+  EXPECT_EQ(err, "tpuprof: cannot create dump '" + file +
+                     "/sub/tpuprof_data_dev0-0': Not a directory; this "
                      "window's records are not kept\n");
-  EXPECT_FALSE(tpuprof_is_enabled()); // The window is over all the same.
+  std::remove(file.c_str());
   tpuprof_set_output(Dir.c_str(), -1);
   ASSERT_EQ(tpuprof_enable(16, 0), 0);
   ASSERT_EQ(tpuprof_disable(), 0);
   EXPECT_EQ(listDir(Dir), std::vector<std::string>{"tpuprof_data_dev0-0"});
+}
+
+TEST_F(Runtime, MissingOutputDirectoriesAreCreated) {
+  std::string deep = Dir + "/missing/deeper";
+  tpuprof_set_output(deep.c_str(), -1);
+  testing::internal::CaptureStderr();
+  ASSERT_EQ(tpuprof_enable(16, 0), 0);
+  pair(1);
+  EXPECT_EQ(tpuprof_disable(), 0);
+  EXPECT_EQ(testing::internal::GetCapturedStderr(), "");
+  EXPECT_EQ(listDir(deep), std::vector<std::string>{"tpuprof_data_dev0-0"});
+  std::remove((deep + "/tpuprof_data_dev0-0").c_str());
+  rmdir(deep.c_str());
+  rmdir((Dir + "/missing").c_str());
+  tpuprof_set_output(Dir.c_str(), -1);
 }
 
 TEST_F(Runtime, ControlErrors) {
@@ -577,8 +593,10 @@ TEST_F(Runtime, ThreadsRecordWhileWindowsAreFlushed) {
   for (std::thread &t : pool)
     t.join();
   ASSERT_EQ(tpuprof_disable(), 0);
+  // A window no thread recorded in leaves no dump.
   std::vector<std::string> names = listDir(Dir);
-  EXPECT_EQ(names.size(), 11u);
+  EXPECT_GE(names.size(), 1u);
+  EXPECT_LE(names.size(), 11u);
   for (const std::string &n : names) {
     Dump d;
     ASSERT_EQ(parseDump(path(n), d), "") << n;
