@@ -220,9 +220,9 @@ TEST_P(CloseCrash, KilledDuringTheCloseLeavesEveryRecord) {
   const int step = std::get<0>(GetParam());
   const bool second = std::get<1>(GetParam());
   int status = closeInChild(Dir, step, second);
-  if (step == 0)
+  if (step == 0) {
     ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status;
-  else
+  } else
     ASSERT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL) << status;
   std::vector<std::string> names = namesIn(Dir);
   ASSERT_EQ(names.size(), 1u); // In place: no temporary file, ever.

@@ -277,8 +277,9 @@ TEST_F(Reliability, RingKeepsNestedProbesConsistent) {
     EXPECT_EQ(r[i].depth, 1u);
     EXPECT_NE(r[i].end, 0u);
     EXPECT_LE(r[i].begin, r[i].end);
-    if (i)
+    if (i) {
       EXPECT_LE(r[i - 1].end, r[i].begin);
+    }
   }
   EXPECT_EQ(d->threads[0].dropped, 51u - r.size());
 }
@@ -497,8 +498,9 @@ TEST_F(Reliability, SixteenThreadsTimesAMillionProbesLoseNothing) {
       });
       EXPECT_EQ(bad, 0u);
     }
-    for (unsigned t = 0; t < kThreads; ++t)
+    for (unsigned t = 0; t < kThreads; ++t) {
       EXPECT_EQ(perProbe[t], kProbes) << t;
+    }
   }
   std::remove(path.c_str());
   if (onShm)
@@ -532,8 +534,9 @@ TEST_F(Reliability, ThreadsThatStartAndExitDuringAWindowLoseNothing) {
     for (const Record &r : t.records)
       ++perProbe[r.probe];
   }
-  for (unsigned w = 0; w < kWaves; ++w)
+  for (unsigned w = 0; w < kWaves; ++w) {
     EXPECT_EQ(perProbe[100 + w], uint64_t(kPerWave) * kPairs) << w;
+  }
 }
 
 //===----------------------------------------------------------------------===//
@@ -648,8 +651,9 @@ TEST_F(Reliability, ForkGivesTheChildItsOwnDumpAndLeavesTheParentsAlone) {
       EXPECT_EQ(counts, (std::map<std::string, uint64_t>{{"op_m_0", 3},
                                                          {"op_m_1", 2}}));
       for (const Thread &t : d->threads)
-        for (const Record &r : t.records)
+        for (const Record &r : t.records) {
           EXPECT_NE(r.end, 0u);
+        }
     } else {
       ++children;
       EXPECT_EQ(counts, (std::map<std::string, uint64_t>{{"op_a_0", 3},
@@ -715,10 +719,10 @@ TEST_F(Reliability, ChildrenLeaveADumpOnlyWhenTheyRecord) {
       ASSERT_TRUE(bool(d)) << llvm::toString(d.takeError());
       EXPECT_TRUE(d->info.isComplete());
       std::map<std::string, uint64_t> counts = countByName(Dir + "/" + n);
-      if (d->info.pid == (uint32_t)p.pid)
+      if (d->info.pid == (uint32_t)p.pid) {
         EXPECT_EQ(counts, (std::map<std::string, uint64_t>{{"op_m_0", 3},
                                                            {"op_m_1", 3}}));
-      else
+      } else
         EXPECT_EQ(counts, k.child);
       std::remove((Dir + "/" + n).c_str());
     }

@@ -87,8 +87,9 @@ TEST_F(MemoryModel, NestedOpsAndLaterFrees) {
   const Row *c = row(*p, "func.call"), *a = row(*p, "tosa.add"),
             *m = row(*p, "tosa.mul");
   ASSERT_TRUE(c && a && m);
-  for (const Row *r : {c, a, m})
+  for (const Row *r : {c, a, m}) {
     EXPECT_TRUE(r->memoryRecorded);
+  }
   EXPECT_EQ(a->allocBytes, 2 * kB);
   EXPECT_EQ(a->selfAllocBytes, 2 * kB);
   EXPECT_EQ(a->freedBytes, 0u);

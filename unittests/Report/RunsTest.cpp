@@ -49,8 +49,9 @@ TEST(Runs, TwoProcessesAreTwoRunsInStartOrder) {
   ASSERT_EQ(p.rows.size(), 3u); // op on run 1 dev 0 and 1, op on run 2.
   EXPECT_EQ(p.dumps[0].run, 1u);
   EXPECT_EQ(p.dumps[1].run, 0u);
-  for (const Row &r : p.rows)
+  for (const Row &r : p.rows) {
     EXPECT_EQ(r.count, 1u) << "rows of two runs were added up";
+  }
 
   Profile second = selectRun(p, 1);
   ASSERT_EQ(second.rows.size(), 1u);

@@ -226,9 +226,10 @@ TEST(Table, RowsOfAllKinds) {
   EXPECT_TRUE(contains(out, "\nUnfinished probes: 1\n"));
   EXPECT_TRUE(contains(out, "\nEvents: perf::TASK-CLOCK, perf::PAGE-FAULTS\n"));
   EXPECT_TRUE(contains(out, "\nIncomplete dumps: 1 "));
-  for (llvm::StringRef line : llvm::split(out, '\n'))
+  for (llvm::StringRef line : llvm::split(out, '\n')) {
     EXPECT_FALSE(line.ends_with(" "))
         << "trailing blank: '" << line.str() << "'";
+  }
 }
 
 TEST(Table, MergedLocationsShowACount) {

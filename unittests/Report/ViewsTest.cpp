@@ -144,8 +144,9 @@ TEST(Sketch, MergeEqualsAddingAll) {
   a.merge(b);
   EXPECT_EQ(a.count(), all.count());
   EXPECT_EQ(a.total(), all.total());
-  for (double q : {0.1, 0.5, 0.9, 0.99})
+  for (double q : {0.1, 0.5, 0.9, 0.99}) {
     EXPECT_EQ(a.quantile(q), all.quantile(q));
+  }
   // Two small exact sketches stay exact.
   DurationSketch x, y;
   x.add(5);
@@ -326,8 +327,9 @@ TEST(Views, CsvQuotesHostileNames) {
   auto records = parseCsv(csv);
   ASSERT_EQ(records.size(), 3u);
   ASSERT_EQ(records[0][0], "name");
-  for (const auto &r : records)
+  for (const auto &r : records) {
     EXPECT_EQ(r.size(), records[0].size());
+  }
   std::map<std::string, std::vector<std::string>> byName;
   for (size_t i = 1; i != records.size(); ++i)
     byName[records[i][0]] = records[i];

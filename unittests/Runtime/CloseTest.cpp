@@ -92,10 +92,12 @@ TEST_F(Close, OneThreadsWindowIsFinalizedInPlaceRecordForRecord) {
     ASSERT_EQ(b.rec.probe, 8u);
     ASSERT_EQ(b.rec.depth, 1u);
     ASSERT_EQ(b.dims.size(), size_t(i % 3)) << i;
-    if (i % 3 > 0)
+    if (i % 3 > 0) {
       ASSERT_EQ(b.dims[0], i);
-    if (i % 3 > 1)
+    }
+    if (i % 3 > 1) {
       ASSERT_EQ(b.dims[1], -i);
+    }
     ASSERT_LE(prevEnd, a.rec.begin) << i;
     ASSERT_LE(a.rec.begin, b.rec.begin) << i;
     ASSERT_LE(b.rec.begin, b.rec.end) << i;
@@ -190,11 +192,13 @@ TEST_F(Close, ThreadRecordingThroughInPlaceFlushesLosesNothing) {
         const tpuprof_record &r = t.records[k].rec;
         ASSERT_TRUE(r.end == 0 || r.end >= r.begin) << n;
         ASSERT_EQ(r.num_dims, r.probe == 401 ? 1u : 0u) << n;
-        if (r.num_dims)
+        if (r.num_dims) {
           ASSERT_EQ(t.records[k].dims[0], 5) << n;
+        }
         // Only records at the window's edges can be open.
-        if (r.end == 0)
+        if (r.end == 0) {
           ASSERT_TRUE(k + 2 >= t.records.size() || k < 2) << n << " " << k;
+        }
       }
       total += kept;
     }
@@ -399,10 +403,11 @@ TEST_F(Close, RingKeepsTheNewestRecordsInOrder) {
     EXPECT_LE(t.records.size(), 100u) << n;
     EXPECT_EQ(t.records.size() + t.droppedOverwritten, n);
     EXPECT_EQ(t.head.dropped, t.droppedOverwritten);
-    for (size_t k = 0; k < t.records.size(); ++k)
+    for (size_t k = 0; k < t.records.size(); ++k) {
       ASSERT_EQ(t.records[k].rec.probe,
                 uint32_t(1000 + n - t.records.size() + k))
           << n << " " << k;
+    }
   }
   ASSERT_EQ(tpuprof_set_buffer_policy(TPUPROF_BUFFER_STOP), 0);
 }

@@ -81,10 +81,10 @@ void touchFreshPages(size_t pages) {
   long ps = sysconf(_SC_PAGESIZE);
   auto *p = (volatile char *)mmap(nullptr, pages * ps, PROT_READ | PROT_WRITE,
                                   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  ASSERT_NE((void *)p, MAP_FAILED);
+  ASSERT_NE((const volatile void *)p, MAP_FAILED);
   for (size_t i = 0; i < pages; ++i)
     p[i * ps] = 1;
-  munmap((void *)p, pages * ps);
+  munmap(const_cast<char *>(p), pages * ps);
 }
 
 void spinFor(std::chrono::microseconds us) {
@@ -133,8 +133,9 @@ TEST_F(Counters, PageFaultsCountTheFreshPagesAnOpTouches) {
   ASSERT_NE(r, nullptr);
   ASSERT_EQ(r->counters.size(), 4u);
   EXPECT_GE(r->counters[0], N);
-  if (!Sanitized)
+  if (!Sanitized) {
     EXPECT_LE(r->counters[0], N + 4) << "more faults than pages touched";
+  }
   EXPECT_GT(r->counters[1], 0u);             // time enabled
   EXPECT_EQ(r->counters[1], r->counters[2]); // software: never multiplexed
 }
@@ -172,8 +173,9 @@ TEST_F(Counters, TaskClockMatchesTheOpsDuration) {
   // A per-thread group's time advances while the thread runs.
   EXPECT_NEAR(enabledNs, taskNs, 0.01 * taskNs + 10000);
   // Not preempted (the usual case): task clock ≈ the op's duration.
-  if (cpuNs >= 0.95 * durNs)
+  if (cpuNs >= 0.95 * durNs) {
     EXPECT_NEAR(taskNs, durNs, 0.05 * durNs + 50000);
+  }
 }
 
 TEST_F(Counters, HardwareEventWithoutPmuWarnsAndTheRunCompletes) {
@@ -441,10 +443,12 @@ TEST_F(Counters, ProbeOpenAcrossStageLapsGetsItsCounterDeltas) {
   ASSERT_GE(faults, 0);
   ASSERT_EQ(r[0].counters.size(), 4u);
   EXPECT_GE(r[0].counters[faults], pages);
-  if (!Sanitized)
+  if (!Sanitized) {
     EXPECT_LT(r[0].counters[faults], pages + 2000);
-  for (size_t i = 1; i < r.size(); ++i)
+  }
+  for (size_t i = 1; i < r.size(); ++i) {
     ASSERT_LT(r[i].counters[faults], 100u) << i; // Deltas, not readings.
+  }
 }
 
 //===----------------------------------------------------------------------===//

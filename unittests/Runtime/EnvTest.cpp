@@ -103,10 +103,12 @@ TEST(Env, EmptyValuesCountAsUnset) {
 }
 
 TEST(Env, BooleanSpellings) {
-  for (const char *on : {"1", "true", "YES", "On"})
+  for (const char *on : {"1", "true", "YES", "On"}) {
     EXPECT_EQ(parse({{"TPUPROF_ENABLE", on}}).enable, 1) << on;
-  for (const char *off : {"0", "false", "no", "OFF"})
+  }
+  for (const char *off : {"0", "false", "no", "OFF"}) {
     EXPECT_EQ(parse({{"TPUPROF_ENABLE", off}}).enable, 0) << off;
+  }
 }
 
 TEST(Env, ClockSpellings) {

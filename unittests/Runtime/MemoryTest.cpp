@@ -92,8 +92,9 @@ TEST_F(Memory, EventsAreAttributedToTheInnermostOpenProbe) {
   // free(outside).
   ASSERT_EQ(recs.size(), 6u);
   const bool memory[] = {true, false, true, false, true, true};
-  for (size_t i = 0; i != recs.size(); ++i)
+  for (size_t i = 0; i != recs.size(); ++i) {
     EXPECT_EQ(recs[i].isMemory, memory[i]) << i;
+  }
   const tpuprof_memory_record &m0 = recs[0].mem, &m2 = recs[2].mem,
                               &m4 = recs[4].mem, &m5 = recs[5].mem;
   EXPECT_EQ(m0.probe, UINT32_MAX);

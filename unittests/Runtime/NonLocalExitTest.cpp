@@ -74,8 +74,9 @@ TEST_F(NonLocalExit, LongjmpOutOfProbedCodeNeverLeaks) {
     // two by the first pair of 12.
     EXPECT_EQ(t.unwound, 1200u);
     EXPECT_EQ(t.head.dropped, 0u);
-    for (const Record &r : t.records)
+    for (const Record &r : t.records) {
       ASSERT_EQ(r.rec.depth, r.rec.probe == 11 ? 1u : 0u) << r.rec.probe;
+    }
   }
 }
 
@@ -95,8 +96,9 @@ TEST_F(NonLocalExit, JumpsOutOfRecursionDeeperThanTheStack) {
   EXPECT_EQ(t.droppedDepth, 440u);
   EXPECT_EQ(t.unwound, 2560u);
   for (const Record &r : t.records)
-    if (r.rec.probe == 71)
+    if (r.rec.probe == 71) {
       ASSERT_EQ(r.rec.depth, 0u);
+    }
 }
 
 TEST_F(NonLocalExit, EndAfterAJumpBackClosesTheSkippedProbe) {
@@ -109,8 +111,9 @@ TEST_F(NonLocalExit, EndAfterAJumpBackClosesTheSkippedProbe) {
   EXPECT_EQ(countOf(t, 20), std::make_pair(300u, 300u)); // Their ends ran.
   EXPECT_EQ(countOf(t, 21), std::make_pair(300u, 0u));
   EXPECT_EQ(t.unwound, 300u);
-  for (const Record &r : t.records)
+  for (const Record &r : t.records) {
     ASSERT_EQ(r.rec.depth, r.rec.probe == 21 ? 1u : 0u);
+  }
 }
 
 TEST_F(NonLocalExit, TheNextWindowStartsClean) {
@@ -153,8 +156,9 @@ TEST_F(NonLocalExit, ExceptionsThroughProbedCodeNeverLeak) {
   EXPECT_EQ(countOf(t, 40), std::make_pair(400u, 0u));
   EXPECT_EQ(countOf(t, 41), std::make_pair(10u, 10u));
   EXPECT_EQ(t.unwound, 400u);
-  for (const Record &r : t.records)
+  for (const Record &r : t.records) {
     ASSERT_EQ(r.rec.depth, 0u);
+  }
 }
 
 TEST_F(NonLocalExit, CancelledThreadsProbesCloseAsUnwound) {
@@ -201,13 +205,15 @@ TEST_F(NonLocalExit, ShapesThatOnlyLookAlikeCloseNothing) {
   ASSERT_EQ(d.threads.size(), 1u);
   const ThreadSection &t = d.threads[0];
   EXPECT_EQ(t.unwound, 0u);
-  for (const Record &r : t.records)
+  for (const Record &r : t.records) {
     EXPECT_NE(r.rec.end, 0u) << r.rec.probe;
+  }
   EXPECT_EQ(countOf(t, 60), std::make_pair(100u, 100u));
   EXPECT_EQ(t.records.size(), 100u + 3 + 2);
   // Depths: the recursion's 0..99, then 0, 1, 1, then 0 and 1.
-  for (unsigned i = 0; i < 100; ++i)
+  for (unsigned i = 0; i < 100; ++i) {
     EXPECT_EQ(t.records[i].rec.depth, i);
+  }
   EXPECT_EQ(t.records[101].rec.depth, 1u);
   EXPECT_EQ(t.records[102].rec.depth, 1u);
   EXPECT_EQ(t.records[104].rec.probe, 64u);

@@ -47,8 +47,9 @@ protected:
     tpuprof_test::Dump d;
     std::vector<std::string> names = listDir(Dir);
     EXPECT_EQ(names.size(), 1u);
-    if (!names.empty())
+    if (!names.empty()) {
       EXPECT_EQ(tpuprof_test::parseDump(path(names[0]), d), "") << names[0];
+    }
     return d;
   }
 

@@ -184,13 +184,16 @@ TEST_F(Runtime, ModesAreRecordedInTheHeader) {
     EXPECT_EQ(d.header.mode, (uint32_t)mode);
     // Mode 0: no counters. Modes 1/2: whatever opened here (CountersTest
     // checks which), and mode 2 always has the CPU word.
-    if (mode == 0)
+    if (mode == 0) {
       EXPECT_EQ(d.numEvents, 0u);
-    if (mode == 2)
+    }
+    if (mode == 2) {
       EXPECT_GE(d.numEvents, 1u);
+    }
     for (const ThreadSection &t : d.threads)
-      for (const Record &r : t.records)
+      for (const Record &r : t.records) {
         EXPECT_EQ(r.rec.num_counters, d.numEvents);
+      }
   }
 }
 
@@ -264,8 +267,9 @@ TEST_F(Runtime, BufferLimitCountsEveryDroppedRecord) {
   EXPECT_EQ(t->records.size(), 100u);
   EXPECT_EQ(t->head.dropped, 50u);
   EXPECT_EQ(d.header.dropped, 50u);
-  for (const Record &r : t->records)
+  for (const Record &r : t->records) {
     EXPECT_NE(r.rec.end, 0u); // The ends of dropped begins wrote nothing.
+  }
 }
 
 TEST_F(Runtime, RecordsWithDimsTakeMoreSpace) {
@@ -490,8 +494,9 @@ TEST_F(Runtime, CalibrationCanBeTurnedOff) {
   __tpuprof_rt_calibration_on = saved;
   Dump d = onlyDump();
   EXPECT_FALSE(d.hasCalibration);
-  for (uint32_t kind : d.sectionKinds)
+  for (uint32_t kind : d.sectionKinds) {
     EXPECT_NE(kind, (uint32_t)TPUPROF_SECTION_CALIBRATION);
+  }
   ASSERT_EQ(d.threads.size(), 1u);
   EXPECT_EQ(d.threads[0].records.size(), 1u);
 }
@@ -729,8 +734,9 @@ TEST_F(Runtime, DumpRoundTripChecksEveryField) {
   uint32_t modules = __tpuprof_rt_num_modules();
   ASSERT_EQ(h.num_sections, modules + 1 + 1 + 1);
   ASSERT_EQ(d.sectionKinds.size(), h.num_sections);
-  for (uint32_t i = 0; i < modules; ++i)
+  for (uint32_t i = 0; i < modules; ++i) {
     EXPECT_EQ(d.sectionKinds[i], (uint32_t)TPUPROF_SECTION_MODULE);
+  }
   EXPECT_EQ(d.sectionKinds[modules], (uint32_t)TPUPROF_SECTION_EVENTS);
   EXPECT_EQ(d.sectionKinds[modules + 1], (uint32_t)TPUPROF_SECTION_CALIBRATION);
   EXPECT_EQ(d.sectionKinds[modules + 2], (uint32_t)TPUPROF_SECTION_SEGMENT);
@@ -746,8 +752,9 @@ TEST_F(Runtime, DumpRoundTripChecksEveryField) {
   EXPECT_EQ(d.segments[0].sectionSize,
             sizeof(tpuprof_segment_section) + seg.stream_size);
   ASSERT_EQ(d.modules.size(), modules);
-  for (uint32_t i = 0; i < modules; ++i)
+  for (uint32_t i = 0; i < modules; ++i) {
     EXPECT_EQ(d.modules[i].head.module_id, i);
+  }
   const ModuleSection &m = d.modules.back();
   EXPECT_EQ(m.head.first_probe, first);
   EXPECT_EQ(m.head.table_size, original.size());
