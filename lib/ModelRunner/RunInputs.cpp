@@ -385,6 +385,13 @@ EntryArguments::create(llvm::ArrayRef<Type> argTypes,
   return result;
 }
 
+std::vector<std::vector<int64_t>> EntryArguments::shapes() const {
+  std::vector<std::vector<int64_t>> result;
+  for (const ArgBuffer &arg : args)
+    result.push_back(arg.isScalar ? std::vector<int64_t>() : arg.sizes);
+  return result;
+}
+
 llvm::SmallVector<void *> EntryArguments::packedArguments() {
   llvm::SmallVector<void *> packed;
   fieldStorage.clear();

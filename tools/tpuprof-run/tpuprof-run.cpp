@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tpuprof/ModelRunner/CompiledModel.h"
+#include "tpuprof/ModelRunner/EntryShapes.h"
 #include "tpuprof/ModelRunner/ModelJit.h"
 #include "tpuprof/ModelRunner/ModelSource.h"
 #include "tpuprof/ModelRunner/PipelineFlags.h"
@@ -261,6 +262,9 @@ int runSource(tpuprof::run::SessionOptions &session,
       makeEntryData(entrySym, entry->getFunctionType());
   if (!data)
     return fail(llvm::toString(data.takeError()));
+  if (llvm::Error err =
+          tpuprof::run::checkEntryShapes(*entry, data->args.shapes()))
+    return fail("@" + entrySym + ": " + llvm::toString(std::move(err)));
 
   auto lowerStart = std::chrono::steady_clock::now();
   if (llvm::Error err = tpuprof::run::lowerModel(*source, inputFile, {entrySym},
