@@ -118,10 +118,14 @@ llvm::Error checkModelFile(llvm::StringRef path, llvm::StringRef bytes) {
 llvm::Expected<bool> tpuprof::run::isSharedObject(llvm::StringRef path) {
   if (path == "-")
     return false; // A .mlir on stdin.
-  if (!llvm::sys::fs::exists(path))
+  llvm::sys::fs::file_status status;
+  if (llvm::sys::fs::status(path, status) || !llvm::sys::fs::exists(status))
     return false; // The parser says it is missing.
-  // Whole and by read(2): a FIFO or device is refused without blocking,
-  // and the model's checks below read the same bytes.
+  // A pipe (`<(cat model.mlir)`) is a .mlir for the parser to read; one
+  // named like a model is refused rather than waited on.
+  if (!llvm::sys::fs::is_regular_file(status) && !path.ends_with(".so"))
+    return false;
+  // Whole and by read(2): the model's checks below read the same bytes.
   llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> file =
       tpuprof::report::readInputFile(path);
   if (!file)

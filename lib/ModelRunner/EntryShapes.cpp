@@ -42,7 +42,8 @@ public:
   explicit Tracer(func::FuncOp entry) : entry(entry) {}
 
   /// Where dimension `dim` of `value` comes from, if it can be told.
-  std::optional<DimSource> trace(Value value, unsigned dim, unsigned depth = 0) {
+  std::optional<DimSource> trace(Value value, unsigned dim,
+                                 unsigned depth = 0) {
     auto shaped = dyn_cast<ShapedType>(value.getType());
     if (!shaped || !shaped.hasRank() || dim >= shaped.getRank())
       return std::nullopt;

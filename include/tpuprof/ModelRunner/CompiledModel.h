@@ -26,8 +26,9 @@ namespace run {
 /// if it is anything else but an object file or archive (a .mlir to parse);
 /// those are an error of one line. A shared object is checked from its
 /// bytes before anything loads it: headers, segments and sections within
-/// the file, and the model signature present with its magic. A file that is
-/// not regular (a FIFO) is an error too, found without blocking.
+/// the file, and the model signature present with its magic. A FIFO or
+/// device named *.so is an error too, found without blocking; other ones
+/// are a .mlir to parse (a pipe).
 llvm::Expected<bool> isSharedObject(llvm::StringRef path);
 
 class CompiledModel {
