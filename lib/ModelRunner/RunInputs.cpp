@@ -9,11 +9,14 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/xxhash.h"
 
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+
+#include <unistd.h>
 
 using namespace mlir;
 using namespace tpuprof::run;
@@ -215,6 +218,23 @@ double defaultValue(ElemKind kind, double unit) {
   }
 }
 
+/// "3x5": a shape as --input spells it.
+std::string shapeText(llvm::ArrayRef<int64_t> dims) {
+  std::string text;
+  for (auto [i, d] : llvm::enumerate(dims))
+    text += (i ? "x" : "") + std::to_string(d);
+  return text;
+}
+
+/// The most bytes one argument may take: the machine's memory (more could
+/// only be overcommitted, and touching it would end in the OOM killer).
+uint64_t maxArgumentBytes() {
+  long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGESIZE);
+  if (pages <= 0 || pageSize <= 0)
+    return uint64_t(1) << 40;
+  return uint64_t(pages) * uint64_t(pageSize);
+}
+
 struct Spec {
   std::vector<int64_t> dims;
   std::optional<ElemKind> kind;
@@ -312,11 +332,29 @@ EntryArguments::create(llvm::ArrayRef<Type> argTypes,
                           "--input (e.g. --input=4x784xf32)");
         arg.sizes.assign(shape.begin(), shape.end());
       }
+      // Checked: a shape whose element count, strides or byte size
+      // overflows would allocate a small buffer and write past it. Zero
+      // dimensions do not hide the others' product: the strides hold it.
+      int64_t product = 1, bytes = 0;
+      bool empty = false;
+      for (int64_t d : arg.sizes) {
+        empty |= d == 0;
+        if (llvm::MulOverflow<int64_t>(product, std::max<int64_t>(d, 1),
+                                       product))
+          return argError("--input shape " + shapeText(arg.sizes) +
+                          " has more elements than 64 bits can count");
+      }
+      int64_t elements = empty ? 0 : product;
+      if (llvm::MulOverflow<int64_t>(
+              elements, static_cast<int64_t>(elemSize(arg.kind)), bytes) ||
+          static_cast<uint64_t>(bytes) > maxArgumentBytes())
+        return argError("--input shape " + shapeText(arg.sizes) +
+                        " needs more memory than this machine has (" +
+                        llvm::Twine(maxArgumentBytes() >> 20) + " MiB)");
       arg.strides.assign(arg.sizes.size(), 1);
       for (int i = static_cast<int>(arg.sizes.size()) - 2; i >= 0; --i)
         arg.strides[i] = arg.strides[i + 1] * arg.sizes[i + 1];
-      for (int64_t d : arg.sizes)
-        count *= static_cast<size_t>(d);
+      count = static_cast<size_t>(elements);
     }
     if (spec.hasValues && spec.values.size() != count &&
         spec.values.size() != 1)
@@ -344,6 +382,13 @@ EntryArguments::create(llvm::ArrayRef<Type> argTypes,
     }
     result.args.push_back(std::move(arg));
   }
+  return result;
+}
+
+std::vector<std::vector<int64_t>> EntryArguments::shapes() const {
+  std::vector<std::vector<int64_t>> result;
+  for (const ArgBuffer &arg : args)
+    result.push_back(arg.isScalar ? std::vector<int64_t>() : arg.sizes);
   return result;
 }
 

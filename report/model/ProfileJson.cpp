@@ -16,6 +16,7 @@
 #include "tpuprof/report/model/Correction.h"
 #include "tpuprof/report/model/Json.h"
 #include "tpuprof/report/model/Load.h"
+#include "tpuprof/report/read/InputFile.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -489,10 +490,9 @@ Expected<Profile> tpuprof::report::readProfileJson(StringRef path) {
   auto bad = [&](const Twine &what) {
     return createStringError(path + ": not a tpuprof JSON export: " + what);
   };
-  ErrorOr<std::unique_ptr<MemoryBuffer>> buf = MemoryBuffer::getFile(path);
+  Expected<std::unique_ptr<MemoryBuffer>> buf = readInputFile(path);
   if (!buf)
-    return createStringError(
-        buf.getError(), path + ": cannot open: " + buf.getError().message());
+    return buf.takeError();
   Expected<json::Value> root = parseJson((*buf)->getBuffer());
   if (!root)
     return bad(toString(root.takeError()));

@@ -3,7 +3,9 @@
 // Validation happens once, when a dump is opened: the header, the framing of
 // every section, each probe table and each record stream. Afterwards records
 // are visited in place, so aggregating a dump costs memory for its rows and
-// probe tables only (the file itself is memory-mapped by MemoryBuffer).
+// probe tables, and for the one dump being read (read into memory whole,
+// not mapped: another process that shrinks the file cannot make the reader
+// fault, InputFile.h).
 //
 // Every size in the file is checked against the bytes actually present
 // before anything is allocated or read from it, and every loop advances by a
@@ -15,6 +17,7 @@
 #include "Diagnostics.h"
 
 #include "tpuprof/report/read/Dump.h"
+#include "tpuprof/report/read/InputFile.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/Twine.h"
@@ -81,12 +84,9 @@ uint64_t RecordView::counter(unsigned i) const {
 //===----------------------------------------------------------------------===//
 
 Expected<DumpReader> DumpReader::open(StringRef path) {
-  ErrorOr<std::unique_ptr<MemoryBuffer>> buf =
-      MemoryBuffer::getFile(path, /*IsText=*/false,
-                            /*RequiresNullTerminator=*/false);
+  Expected<std::unique_ptr<MemoryBuffer>> buf = readInputFile(path);
   if (!buf)
-    return createStringError(
-        buf.getError(), path + ": cannot open: " + buf.getError().message());
+    return buf.takeError();
   return fromBuffer(std::move(*buf));
 }
 

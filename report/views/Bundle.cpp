@@ -1,7 +1,8 @@
 //===- report/views/Bundle.cpp - Every view at once -----------------------===//
 //
 // One Input, read once, then each view into its own file. A file is written
-// to a temporary name beside it and renamed when the view succeeded, so an
+// to a new temporary beside it (OutputFile.h: O_EXCL, so nothing planted in
+// the directory is followed) and renamed when the view succeeded, so an
 // error leaves no half-written file (and no file that was not named).
 //
 //===----------------------------------------------------------------------===//
@@ -10,6 +11,7 @@
 #include "tpuprof/report/model/Progress.h"
 #include "tpuprof/report/views/Export.h"
 #include "tpuprof/report/views/Graph.h"
+#include "tpuprof/report/views/OutputFile.h"
 #include "tpuprof/report/views/Sqlite.h"
 #include "tpuprof/report/views/Stacks.h"
 #include "tpuprof/report/views/Summary.h"
@@ -29,35 +31,12 @@ using namespace tpuprof::report;
 
 namespace {
 
-/// Runs `write` on `path`.tmp and renames that to `path` when it
-/// succeeded: a failed view leaves no partial file under its name.
-Error writeOwnFile(StringRef path, function_ref<Error(StringRef)> write) {
-  std::string tmp = (path + ".tmp").str();
-  if (Error err = write(tmp)) {
-    sys::fs::remove(tmp);
-    return err;
-  }
-  if (std::error_code ec = sys::fs::rename(tmp, path)) {
-    sys::fs::remove(tmp);
-    return createStringError(path + ": cannot write: " + ec.message());
-  }
-  return Error::success();
-}
-
-/// writeOwnFile() for a view that writes to a stream.
+/// Each file through OutputFile.h: a temporary beside it, created with
+/// O_EXCL, renamed when the view succeeded. The names are ours, not the
+/// user's: whatever is there (a symlink, a FIFO) is replaced, never
+/// written through.
 Error writeFile(StringRef path, function_ref<Error(raw_ostream &)> write) {
-  return writeOwnFile(path, [&](StringRef tmp) -> Error {
-    std::error_code ec;
-    raw_fd_ostream os(tmp, ec);
-    if (ec)
-      return createStringError(tmp + ": cannot write: " + ec.message());
-    Error err = write(os);
-    os.close();
-    if (!err && os.has_error())
-      err = createStringError(tmp + ": cannot write: " + os.error().message());
-    os.clear_error();
-    return err;
-  });
+  return writeStreamAtomically(path, write, SpecialFiles::Replace);
 }
 
 } // namespace
@@ -152,17 +131,16 @@ Error tpuprof::report::writeBundle(const Input &input,
   };
   // Views this tpuprof-report may have been built without.
   auto optional = [&](const char *name, bool available,
-                      Error (*write)(const Input &, StringRef),
+                      Error (*write)(const Input &, StringRef, SpecialFiles),
                       const char *needs) {
     if (!available) {
       notes << "tpuprof-report bundle: no " << name
             << ": this tpuprof-report was built without " << needs << "\n";
       return;
     }
+    // These writers are atomic themselves (OutputFile.h).
     steps.push_back({name, [&, name, write] {
-                       return writeOwnFile(file(name), [&](StringRef path) {
-                         return write(in, path);
-                       });
+                       return write(in, file(name), SpecialFiles::Replace);
                      }});
   };
   optional("profile.sqlite", sqliteAvailable(), exportSqlite,

@@ -27,6 +27,7 @@
 #include "tpuprof/report/model/Load.h"
 #include "tpuprof/report/model/Memory.h"
 #include "tpuprof/report/model/Timeline.h"
+#include "tpuprof/report/read/InputFile.h"
 #include "tpuprof/report/views/Export.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -82,10 +83,9 @@ struct ReportData : Timeline {
 /// (locations in other files are left out; file names compare by base name,
 /// as in the annotated source listing).
 Error readIr(StringRef path, ReportData &data) {
-  ErrorOr<std::unique_ptr<MemoryBuffer>> buf = MemoryBuffer::getFile(path);
+  Expected<std::unique_ptr<MemoryBuffer>> buf = readInputFile(path);
   if (!buf)
-    return createStringError(path +
-                             ": cannot open: " + buf.getError().message());
+    return buf.takeError();
   SmallVector<StringRef, 0> lines;
   (*buf)->getBuffer().split(lines, '\n');
   if (!lines.empty() && lines.back().empty())

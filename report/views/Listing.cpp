@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tpuprof/report/views/Listing.h"
+#include "tpuprof/report/read/InputFile.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -98,11 +99,9 @@ Error tpuprof::report::printSourceListing(const Input &in, StringRef sourcePath,
          << join(s.names, ", ") << '\n';
     return Error::success();
   }
-  ErrorOr<std::unique_ptr<MemoryBuffer>> buf =
-      MemoryBuffer::getFile(sourcePath);
+  Expected<std::unique_ptr<MemoryBuffer>> buf = readInputFile(sourcePath);
   if (!buf)
-    return createStringError(buf.getError(), sourcePath + ": cannot open: " +
-                                                 buf.getError().message());
+    return buf.takeError();
   std::map<unsigned, LineStats> byLine;
   for (auto &[key, s] : lines) {
     LineStats &t = byLine[key.second];

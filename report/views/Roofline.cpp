@@ -11,6 +11,7 @@
 
 #include "tpuprof/report/views/Roofline.h"
 #include "tpuprof/report/model/Json.h"
+#include "tpuprof/report/read/InputFile.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
@@ -137,10 +138,9 @@ void tpuprof::report::writeRoofline(const Roofline &r, raw_ostream &os) {
 }
 
 Expected<Roofline> tpuprof::report::readRoofline(StringRef path) {
-  ErrorOr<std::unique_ptr<MemoryBuffer>> buf = MemoryBuffer::getFile(path);
+  Expected<std::unique_ptr<MemoryBuffer>> buf = readInputFile(path);
   if (!buf)
-    return createStringError(
-        buf.getError(), path + ": cannot open: " + buf.getError().message());
+    return buf.takeError();
   auto bad = [&](const Twine &what) {
     return createStringError(path + ": not a roofline file: " + what);
   };

@@ -9,12 +9,15 @@
 #include "tpuprof/report/model/EventNames.h"
 #include "tpuprof/report/model/Walk.h"
 #include "tpuprof/report/views/Columns.h"
+#include "tpuprof/report/views/OutputFile.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 
 #ifdef TPUPROF_HAVE_SQLITE
 #include <sqlite3.h>
+
+#include <cerrno>
 #endif
 
 using namespace llvm;
@@ -86,15 +89,29 @@ private:
 
 bool tpuprof::report::sqliteAvailable() { return true; }
 
-Error tpuprof::report::exportSqlite(const Input &in, StringRef outPath) {
-  if (Error err = in.needDumps("export --format sqlite"))
-    return err;
-  sys::fs::remove(outPath);
+namespace {
+
+/// Writes the database to `outPath` (a new, empty file or a device).
+Error writeDatabase(const Input &in, StringRef outPath, StringRef name) {
   sqlite3 *db = nullptr;
   auto dbError = [&](StringRef what) {
-    std::string msg = (outPath + ": " + what + ": " +
+    // SQLite's own words ("disk I/O error", "database or disk is full")
+    // hide a full disk or a file size limit: the system's say which. SQLite
+    // keeps no errno for a failed write, so it is taken from the write,
+    // the last system call that failed.
+    int sys = errno;
+    if (db && sqlite3_system_errno(db))
+      sys = sqlite3_system_errno(db);
+    int code = db ? sqlite3_extended_errcode(db) : SQLITE_NOMEM;
+    bool writeFailed =
+        (code & 0xff) == SQLITE_FULL || code == SQLITE_IOERR_WRITE ||
+        code == SQLITE_IOERR_FSYNC || code == SQLITE_IOERR_TRUNCATE;
+    std::string msg = (name + ": " + what + ": " +
                        (db ? sqlite3_errmsg(db) : "out of memory"))
                           .str();
+    if (writeFailed && sys)
+      msg +=
+          " (" + std::error_code(sys, std::generic_category()).message() + ")";
     sqlite3_close(db);
     return createStringError(msg);
   };
@@ -193,7 +210,6 @@ Error tpuprof::report::exportSqlite(const Input &in, StringRef outPath) {
     });
     if (err) {
       sqlite3_close(db);
-      sys::fs::remove(outPath);
       return err;
     }
 
@@ -242,13 +258,25 @@ Error tpuprof::report::exportSqlite(const Input &in, StringRef outPath) {
                    "COMMIT;",
                    0, 0, 0) != SQLITE_OK)
     return dbError("cannot write database");
-  sqlite3_close(db);
+  if (sqlite3_close(db) != SQLITE_OK)
+    return dbError("cannot write database");
   return Error::success();
+}
+
+} // namespace
+
+Error tpuprof::report::exportSqlite(const Input &in, StringRef outPath,
+                                    SpecialFiles special) {
+  if (Error err = in.needDumps("export --format sqlite"))
+    return err;
+  return writeFileAtomically(
+      outPath, [&](StringRef tmp) { return writeDatabase(in, tmp, outPath); },
+      special);
 }
 #else
 bool tpuprof::report::sqliteAvailable() { return false; }
 
-Error tpuprof::report::exportSqlite(const Input &, StringRef) {
+Error tpuprof::report::exportSqlite(const Input &, StringRef, SpecialFiles) {
   return createStringError("this tpuprof-report was built without SQLite "
                            "(install libsqlite3-dev and reconfigure)");
 }

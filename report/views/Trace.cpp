@@ -20,6 +20,7 @@
 #include "tpuprof/report/model/Json.h"
 #include "tpuprof/report/model/Load.h"
 #include "tpuprof/report/model/Memory.h"
+#include "tpuprof/report/read/InputFile.h"
 #include "tpuprof/report/views/Trace.h"
 
 #include "llvm/ADT/DenseSet.h"
@@ -29,6 +30,7 @@
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 
+#include <cmath>
 #include <map>
 
 using namespace llvm;
@@ -61,12 +63,10 @@ Error tpuprof::report::writeTrace(const Input &in, const TraceOptions &opts,
   // leaves no half-written output.
   std::optional<json::Value> external;
   if (!opts.externalTrace.empty()) {
-    ErrorOr<std::unique_ptr<MemoryBuffer>> buf =
-        MemoryBuffer::getFile(opts.externalTrace);
+    Expected<std::unique_ptr<MemoryBuffer>> buf =
+        readInputFile(opts.externalTrace);
     if (!buf)
-      return createStringError(
-          buf.getError(),
-          opts.externalTrace + ": cannot open: " + buf.getError().message());
+      return buf.takeError();
     Expected<json::Value> v = parseJson((*buf)->getBuffer());
     if (!v)
       return createStringError(opts.externalTrace + ": not a Chrome trace: " +
@@ -78,6 +78,15 @@ Error tpuprof::report::writeTrace(const Input &in, const TraceOptions &opts,
       return createStringError(opts.externalTrace +
                                ": not a Chrome trace (expected an array "
                                "or an object with \"traceEvents\")");
+    // Shifted timestamps must stay numbers JSON can spell (not inf) and
+    // keep their microseconds: beyond 1e18 us (30,000 years) neither holds.
+    for (const json::Value &e : *events)
+      if (const json::Object *o = e.getAsObject())
+        if (std::optional<double> ts = o->getNumber("ts");
+            ts && !(std::fabs(*ts + opts.externalOffsetUs) <= 1e18))
+          return createStringError(
+              opts.externalTrace + ": a timestamp is out of range (" +
+              formatv("{0}", format("%g", *ts)).str() + " us plus the offset)");
     external = json::Value(std::move(*events));
   }
 

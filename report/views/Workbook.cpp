@@ -10,6 +10,7 @@
 #include "tpuprof/report/model/EventNames.h"
 #include "tpuprof/report/model/Walk.h"
 #include "tpuprof/report/views/Columns.h"
+#include "tpuprof/report/views/OutputFile.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -17,6 +18,12 @@
 
 #ifdef TPUPROF_HAVE_XLSXWRITER
 #include <xlsxwriter.h>
+
+#include <cerrno>
+#include <cstdio>
+
+#include <fcntl.h>
+#include <unistd.h>
 #endif
 
 using namespace llvm;
@@ -77,21 +84,55 @@ private:
 
 bool tpuprof::report::workbookAvailable() { return true; }
 
-Error tpuprof::report::writeWorkbook(const Input &in, StringRef path) {
-  if (Error err = in.needDumps("the workbook"))
-    return err;
+namespace {
+
+/// libxlsxwriter prints its own "[ERROR] ..." lines to stderr when it
+/// cannot write; the error this file returns says the same in one line.
+class StderrMuted {
+public:
+  StderrMuted() {
+    std::fflush(stderr);
+    int null = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
+    saved = null >= 0 ? ::fcntl(2, F_DUPFD_CLOEXEC, 3) : -1;
+    if (saved >= 0)
+      ::dup2(null, 2);
+    if (null >= 0)
+      ::close(null);
+  }
+  ~StderrMuted() {
+    std::fflush(stderr);
+    if (saved >= 0) {
+      ::dup2(saved, 2);
+      ::close(saved);
+    }
+  }
+
+private:
+  int saved = -1;
+};
+
+lxw_error closeQuietly(lxw_workbook *book) {
+  StderrMuted muted;
+  return workbook_close(book);
+}
+
+/// Writes the workbook to `file` (a new, empty file or a device); errors
+/// name `path`.
+Error writeBook(const Input &in, StringRef file, StringRef path) {
   const Profile &p = in.profile;
   lxw_workbook_options options = {};
   options.constant_memory = LXW_TRUE;
-  std::string file = path.str();
-  lxw_workbook *book = workbook_new_opt(file.c_str(), &options);
+  lxw_workbook *book;
+  {
+    StderrMuted muted;
+    book = workbook_new_opt(file.str().c_str(), &options);
+  }
   if (!book)
     return createStringError(path + ": cannot create the workbook");
   lxw_format *bold = workbook_add_format(book);
   format_set_bold(bold);
   auto fail = [&](const Twine &what) {
-    workbook_close(book);
-    sys::fs::remove(path);
+    closeQuietly(book);
     return createStringError(path + ": " + what);
   };
 
@@ -152,8 +193,7 @@ Error tpuprof::report::writeWorkbook(const Input &in, StringRef path) {
     return Error::success();
   });
   if (err) {
-    workbook_close(book);
-    sys::fs::remove(path);
+    closeQuietly(book);
     return err;
   }
 
@@ -250,18 +290,33 @@ Error tpuprof::report::writeWorkbook(const Input &in, StringRef path) {
   for (const Sheet *s : {&summary, &ops, &records, &threads})
     if (s->error != LXW_NO_ERROR)
       return fail(Twine("cannot write a cell: ") + lxw_strerror(s->error));
-  lxw_error closed = workbook_close(book);
+  errno = 0;
+  lxw_error closed = closeQuietly(book);
   if (closed != LXW_NO_ERROR) {
-    sys::fs::remove(path);
+    // lxw_strerror() guesses ("usually a permissions error"); errno says
+    // what the system refused (a full disk, a file size limit).
+    int sys = errno;
     return createStringError(
-        path + ": cannot write the workbook: " + lxw_strerror(closed));
+        path + ": cannot write the workbook: " +
+        (sys ? std::error_code(sys, std::generic_category()).message()
+             : std::string(lxw_strerror(closed))));
   }
   return Error::success();
+}
+
+} // namespace
+
+Error tpuprof::report::writeWorkbook(const Input &in, StringRef path,
+                                     SpecialFiles special) {
+  if (Error err = in.needDumps("the workbook"))
+    return err;
+  return writeFileAtomically(
+      path, [&](StringRef tmp) { return writeBook(in, tmp, path); }, special);
 }
 #else
 bool tpuprof::report::workbookAvailable() { return false; }
 
-Error tpuprof::report::writeWorkbook(const Input &, StringRef) {
+Error tpuprof::report::writeWorkbook(const Input &, StringRef, SpecialFiles) {
   return createStringError("this tpuprof-report was built without the .xlsx "
                            "workbook (install libxlsxwriter-dev and "
                            "reconfigure)");

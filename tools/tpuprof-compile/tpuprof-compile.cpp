@@ -16,6 +16,7 @@
 #include "tpuprof/ModelRunner/ModelSource.h"
 #include "tpuprof/ModelRunner/PipelineFlags.h"
 
+#include "tpuprof/report/views/OutputFile.h"
 #include "tpuprof/tpuprof.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -27,7 +28,6 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/WithColor.h"
 
 #include <dlfcn.h>
@@ -305,13 +305,12 @@ int main(int argc, char **argv) {
         llvm::sys::path::parent_path(TPUPROF_MLIR_C_RUNNER_UTILS).str());
   if (llvm::Error err = writeArtifact(outputFile, *object, link))
     return fail(llvm::toString(std::move(err)));
-  if (!headerPath.empty()) {
-    std::string errorMessage;
-    auto out = openOutputFile(headerPath, &errorMessage);
-    if (!out)
-      return fail(errorMessage);
-    out->os() << headerText;
-    out->keep();
-  }
+  if (!headerPath.empty())
+    if (llvm::Error err = tpuprof::report::writeStreamAtomically(
+            headerPath, [&](llvm::raw_ostream &os) {
+              os << headerText;
+              return llvm::Error::success();
+            }))
+      return fail(llvm::toString(std::move(err)));
   return 0;
 }

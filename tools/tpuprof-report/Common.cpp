@@ -2,9 +2,10 @@
 
 #include "Subcommand.h"
 
+#include "tpuprof/report/views/OutputFile.h"
+
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Process.h"
-#include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/WithColor.h"
 
 #include <cstdlib>
@@ -113,18 +114,7 @@ int tpuprof::reporttool::fail(Error err) {
 }
 
 int tpuprof::reporttool::withOutput(function_ref<Error(raw_ostream &)> fn) {
-  StringRef path = outputPath;
-  if (path == "-") {
-    if (Error err = fn(outs()))
-      return fail(std::move(err));
-    return 0;
-  }
-  std::error_code ec;
-  ToolOutputFile out(path, ec, sys::fs::OF_None);
-  if (ec)
-    return fail(createStringError(path + ": cannot write: " + ec.message()));
-  if (Error err = fn(out.os()))
+  if (Error err = writeStreamAtomically(outputPath, fn))
     return fail(std::move(err));
-  out.keep();
   return 0;
 }

@@ -17,6 +17,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/InitLLVM.h"
 
+#include <csignal>
 #include <optional>
 #include <vector>
 
@@ -37,6 +38,9 @@ const char *const kOverview =
 
 int main(int argc, char **argv) {
   InitLLVM init(argc, argv);
+  // Past a file size limit (ulimit -f) a write fails with EFBIG, which the
+  // writers report in one line, instead of the signal killing the tool.
+  std::signal(SIGXFSZ, SIG_IGN);
   ArrayRef<const Subcommand *> subcommands = Subcommand::all();
   if (argc >= 2)
     for (const Subcommand *s : subcommands)

@@ -61,9 +61,10 @@ llvm::Expected<report::Input> load(llvm::ArrayRef<std::string> inputs,
 /// Prints "tpuprof-report: error: <message>" and returns the exit status 1.
 int fail(llvm::Error err);
 
-/// Opens -o's file for writing ("-": stdout) and runs `fn` on it; the file
-/// is kept only when `fn` succeeds, so no subcommand leaves a half-written
-/// or unnamed file. Returns the exit status.
+/// Runs `fn` on -o's file ("-": stdout), written as OutputFile.h says: the
+/// file is replaced only when `fn` and every write succeeded, so no
+/// subcommand leaves a half-written or unnamed file. Returns the exit
+/// status.
 int withOutput(llvm::function_ref<llvm::Error(llvm::raw_ostream &)> fn);
 
 /// Whether to draw progress bars (stderr is a terminal).

@@ -8,6 +8,11 @@
 
 #include "tpuprof/report/views/Trace.h"
 
+#include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <cmath>
+
 using namespace llvm;
 using namespace tpuprof;
 using namespace tpuprof::report;
@@ -41,7 +46,18 @@ cl::opt<double> traceOffset(
              "0)"),
     cl::value_desc("US"), cl::init(0), cl::sub(traceCmd), cl::cat(options));
 
+/// Offsets beyond this (about 31 years) are typing mistakes, and would
+/// leave timestamps that lose their microseconds.
+constexpr double kMaxOffsetUs = 1e15;
+
 int runTrace() {
+  // cl::opt<double> takes "nan", "inf" and "1e999" (inf); JSON has no
+  // spelling for them.
+  if (!std::isfinite(traceOffset) || std::fabs(traceOffset) > kMaxOffsetUs)
+    return fail(createStringError(
+        "--trace-offset: expected a finite number of microseconds within "
+        "+-1e15, got " +
+        formatv("{0}", format("%g", double(traceOffset))).str()));
   TraceOptions opts;
   opts.externalTrace = traceExternal;
   opts.externalOffsetUs = traceOffset;

@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tpuprof/ModelRunner/CompiledModel.h"
+#include "tpuprof/ModelRunner/EntryShapes.h"
 #include "tpuprof/ModelRunner/ModelJit.h"
 #include "tpuprof/ModelRunner/ModelSource.h"
 #include "tpuprof/ModelRunner/PipelineFlags.h"
@@ -23,6 +24,7 @@
 #include "tpuprof/CpuCompiler/Pipelines.h"
 #include "tpuprof/format.h"
 #include "tpuprof/report/model/Correction.h"
+#include "tpuprof/report/views/OutputFile.h"
 #include "tpuprof/report/views/Table.h"
 #include "tpuprof/tpuprof.h"
 
@@ -33,12 +35,15 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
-#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cerrno>
 #include <chrono>
 #include <memory>
+
+#include <unistd.h>
 
 using namespace mlir;
 namespace cl = llvm::cl;
@@ -164,6 +169,33 @@ FailureOr<func::FuncOp> findEntry(ModuleOp module) {
   return failure();
 }
 
+/// --output is checked before anything is compiled or run: a directory
+/// that cannot hold the dump is an error of one line, not a discovery after
+/// the model ran. It is not created here: a run that records nothing (a
+/// .so with profiling off) leaves no directory behind.
+llvm::Error checkOutputDir() {
+  if (outputDir.empty())
+    return llvm::Error::success();
+  auto bad = [](const llvm::Twine &why) {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "--output '" + outputDir + "': " + why);
+  };
+  // The directory, or the nearest ancestor that exists: the one the dump,
+  // or the directories leading to it, will be created in.
+  llvm::SmallString<256> dir(outputDir);
+  llvm::sys::fs::make_absolute(dir);
+  bool itself = true;
+  while (!llvm::sys::fs::exists(dir) && llvm::sys::path::has_parent_path(dir))
+    dir = llvm::sys::path::parent_path(dir), itself = false;
+  if (!llvm::sys::fs::is_directory(dir))
+    return bad(itself ? llvm::Twine("not a directory")
+                      : "cannot create it: " + dir + " is not a directory");
+  if (::access(dir.c_str(), W_OK | X_OK) != 0)
+    return bad("cannot write in " + dir + ": " +
+               std::error_code(errno, std::generic_category()).message());
+  return llvm::Error::success();
+}
+
 /// Milliseconds since `start`.
 double msSince(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double, std::milli>(
@@ -230,20 +262,22 @@ int runSource(tpuprof::run::SessionOptions &session,
       makeEntryData(entrySym, entry->getFunctionType());
   if (!data)
     return fail(llvm::toString(data.takeError()));
+  if (llvm::Error err =
+          tpuprof::run::checkEntryShapes(*entry, data->args.shapes()))
+    return fail("@" + entrySym + ": " + llvm::toString(std::move(err)));
 
   auto lowerStart = std::chrono::steady_clock::now();
   if (llvm::Error err = tpuprof::run::lowerModel(*source, inputFile, {entrySym},
                                                  pipelineOptions))
     return fail(llvm::toString(std::move(err)));
   double lowerMs = msSince(lowerStart);
-  if (!emitLowered.empty()) {
-    std::string errorMessage;
-    auto out = openOutputFile(emitLowered, &errorMessage);
-    if (!out)
-      return fail(errorMessage);
-    module->print(out->os());
-    out->keep();
-  }
+  if (!emitLowered.empty())
+    if (llvm::Error err = tpuprof::report::writeStreamAtomically(
+            emitLowered, [&](llvm::raw_ostream &os) {
+              module->print(os);
+              return llvm::Error::success();
+            }))
+      return fail(llvm::toString(std::move(err)));
 
   auto jitStart = std::chrono::steady_clock::now();
   llvm::Expected<tpuprof::run::JitModel> jit =
@@ -331,6 +365,8 @@ int main(int argc, char **argv) {
   for (const std::string &lib : sharedLibs)
     if (!llvm::sys::fs::exists(lib))
       return fail("--shared-lib: no such file '" + lib + "'");
+  if (llvm::Error err = checkOutputDir())
+    return fail(llvm::toString(std::move(err)));
   tpuprof::run::SessionOptions session;
   if (llvm::Error err = tpuprof::report::parseSortSpec(sortSpec, session.table))
     return fail(llvm::toString(std::move(err)));

@@ -21,6 +21,9 @@
 #include <cstring>
 #include <random>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 using namespace tpuprof;
 using namespace tpuprof::report;
 using namespace tpuprof::test;
@@ -164,6 +167,60 @@ TEST(DumpReader, ReadsFilesAndReportsMissingOnes) {
   EXPECT_EQ(llvm::toString(missing.takeError()),
             "/nonexistent/tpuprof_data_dev0-0: cannot open: No such file or "
             "directory");
+}
+
+TEST(DumpReader, SurvivesAFileThatShrinksWhileOpen) {
+  // Large enough that a memory-mapping reader would map it; another
+  // process cutting the file then made every access a SIGBUS.
+  DumpBuilder b = sampleDump();
+  TestThread big;
+  big.tid = 99;
+  for (uint64_t i = 0; i != 4096; ++i)
+    big.records.push_back(
+        {1, 0, ticksAt(i % 900), ticksAt(i % 900 + 1), {}, {1, 0}});
+  b.threads.push_back(big);
+  std::string image = b.build();
+  ASSERT_GT(image.size(), 64u * 1024);
+  llvm::SmallString<128> path;
+  ASSERT_FALSE(llvm::sys::fs::createTemporaryFile("tpuprof", "dump", path));
+  llvm::FileRemover remover(path);
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(path, ec);
+    ASSERT_FALSE(ec);
+    os << image;
+  }
+  EXPECT_EXIT(
+      {
+        llvm::Expected<DumpReader> r = DumpReader::open(path);
+        if (!r)
+          std::_Exit(2);
+        if (::truncate(path.c_str(), 0) != 0)
+          std::_Exit(3);
+        uint64_t records = 0;
+        for (const ThreadInfo &t : r->threads())
+          r->forEachRecord(t, [&](const RecordView &) { ++records; });
+        std::_Exit(records == 4096 + 4 ? 0 : 4);
+      },
+      ::testing::ExitedWithCode(0), "");
+}
+
+TEST(DumpReader, RefusesWhatIsNotARegularFile) {
+  llvm::Expected<DumpReader> dev = DumpReader::open("/dev/zero");
+  ASSERT_FALSE(bool(dev));
+  EXPECT_EQ(llvm::toString(dev.takeError()),
+            "/dev/zero: not a regular file (a character device)");
+  llvm::SmallString<128> dir;
+  ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("tpuprof", dir));
+  std::string fifo = (dir + "/tpuprof_data_dev0-1").str();
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  // No writer: a blocking open would never return.
+  llvm::Expected<DumpReader> pipe = DumpReader::open(fifo);
+  ASSERT_FALSE(bool(pipe));
+  EXPECT_EQ(llvm::toString(pipe.takeError()),
+            fifo + ": not a regular file (a FIFO)");
+  llvm::sys::fs::remove(fifo);
+  llvm::sys::fs::remove(dir);
 }
 
 TEST(DumpReader, AcceptsLargerHeaderAndEmptyDump) {

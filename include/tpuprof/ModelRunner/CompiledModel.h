@@ -1,8 +1,9 @@
 //===- CompiledModel.h - Load a model tpuprof-compile built -----*- C++ -*-===//
 //
-// tpuprof-run MODEL.so: dlopen the model, read the signature it embeds
-// (tpuprof/model.h) and find an entry's packed function and MLIR type, so
-// that RunInputs and RunSession call it as they call a JIT-compiled one.
+// tpuprof-run MODEL.so: check the file (isSharedObject), dlopen the model,
+// read the signature it embeds (tpuprof/model.h) and find an entry's packed
+// function and MLIR type, so that RunInputs and RunSession call it as they
+// call a JIT-compiled one.
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,7 +24,11 @@ namespace run {
 
 /// True if `path` is an ELF shared object (a compiled model to load), false
 /// if it is anything else but an object file or archive (a .mlir to parse);
-/// those are an error of one line.
+/// those are an error of one line. A shared object is checked from its
+/// bytes before anything loads it: headers, segments and sections within
+/// the file, and the model signature present with its magic. A FIFO or
+/// device named *.so is an error too, found without blocking; other ones
+/// are a .mlir to parse (a pipe).
 llvm::Expected<bool> isSharedObject(llvm::StringRef path);
 
 class CompiledModel {

@@ -52,6 +52,9 @@ public:
   /// True if `p` is one of the argument buffers (not to be freed).
   bool owns(const void *p) const;
 
+  /// Each argument's shape (empty for a scalar).
+  std::vector<std::vector<int64_t>> shapes() const;
+
 private:
   std::vector<ArgBuffer> args;
   /// Storage for the descriptor fields that packedArguments points into.

@@ -9,6 +9,7 @@
 #define TPUPROF_REPORT_VIEWS_SQLITE_H
 
 #include "tpuprof/report/model/Load.h"
+#include "tpuprof/report/views/OutputFile.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -19,9 +20,11 @@ namespace report {
 /// Whether this build has the SQLite export (libsqlite3 was found).
 bool sqliteAvailable();
 
-/// Writes the database `outPath` (replacing it) of `in`'s dumps. Tables:
+/// Writes the database `outPath` (replacing it as OutputFile.h
+/// says) of `in`'s dumps. Tables:
 /// dumps, modules, probes, records, counters, ops.
-llvm::Error exportSqlite(const Input &in, llvm::StringRef outPath);
+llvm::Error exportSqlite(const Input &in, llvm::StringRef outPath,
+                         SpecialFiles special = SpecialFiles::WriteInPlace);
 
 } // namespace report
 } // namespace tpuprof

@@ -13,6 +13,7 @@
 #define TPUPROF_REPORT_VIEWS_WORKBOOK_H
 
 #include "tpuprof/report/model/Load.h"
+#include "tpuprof/report/views/OutputFile.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -23,8 +24,10 @@ namespace report {
 /// Whether this build has the workbook (libxlsxwriter was found).
 bool workbookAvailable();
 
-/// Writes the workbook of `in` to `path` (replacing it).
-llvm::Error writeWorkbook(const Input &in, llvm::StringRef path);
+/// Writes the workbook of `in` to `path` (replacing it as OutputFile.h
+/// says).
+llvm::Error writeWorkbook(const Input &in, llvm::StringRef path,
+                          SpecialFiles special = SpecialFiles::WriteInPlace);
 
 } // namespace report
 } // namespace tpuprof
