@@ -59,7 +59,10 @@ Error unknownSubcommand(StringRef given,
                              "'; expected one of: " + join(names, ", ") +
                              " (e.g. 'tpuprof-report table " + given + "')");
   std::string guess;
-  if (!nearest.empty() && best <= std::max<size_t>(2, nearest.size() / 3))
+  if (given == "help")
+    guess = "; for help run 'tpuprof-report --help' or 'tpuprof-report "
+            "SUBCOMMAND --help'";
+  else if (!nearest.empty() && best <= std::max<size_t>(2, nearest.size() / 3))
     guess = ("; did you mean '" + nearest + "'?").str();
   return createStringError("unknown subcommand '" + given + "'" + guess +
                            " (expected one of: " + join(names, ", ") + ")");

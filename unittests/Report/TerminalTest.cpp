@@ -159,7 +159,8 @@ TEST(Terminal, EmptyTableSaysWhy) {
   TempFile b(idle.build());
   out.clear();
   ASSERT_FALSE(bool(printTable(input({b.str()}), TableOptions(), os)));
-  EXPECT_TRUE(contains(out, "(no rows: 2 ops have probes, but none ran")) << out;
+  EXPECT_TRUE(contains(out, "(no rows: 2 ops have probes, but none ran"))
+      << out;
 }
 
 TEST(Terminal, SummaryBusyShareIsOfThreadsTimesWindow) {

@@ -1,4 +1,5 @@
-//===- tpuprof/report/views/Terminal.h - What reaches a terminal -*- C++ -*-===//
+//===- tpuprof/report/views/Terminal.h - What reaches a terminal -*- C++
+//-*-===//
 //
 // What every text view (table, summary, diff, stacks, listings) and every
 // tool that prints one (tpuprof-report, tpuprof-run, tpuprof-annotate)
