@@ -180,8 +180,15 @@ class Profile:
         try:
             import pandas
         except ImportError:
-            raise ImportError("tpuprof: to_pandas() needs pandas "
-                              "(Debian: apt-get install python3-pandas)") from None
+            # Name the interpreter: pandas may be installed for another
+            # Python (Debian's /usr/bin/python3) than the one running.
+            version = "%d.%d" % sys.version_info[:2]
+            raise ImportError(
+                "tpuprof: to_pandas() needs pandas, which this Python (%s, "
+                "%s) cannot import: install it for this interpreter (%s -m "
+                "pip install pandas; for Debian's /usr/bin/python3: apt-get "
+                "install python3-pandas)" % (sys.executable, version,
+                                             sys.executable)) from None
         return pandas.DataFrame(self.rows(), columns=self.columns())
 
     def table(self, *args, **options):

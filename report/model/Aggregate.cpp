@@ -169,6 +169,8 @@ DumpSummary Aggregator::summarize(const DumpReader &dump) {
   summary.info = dump.info();
   summary.windowNs = dump.info().windowNs();
   summary.threads = dump.threads().size();
+  for (const Module &m : dump.modules())
+    summary.probes += m.table.probes.size();
   summary.correction =
       OverheadCorrection::forDump(dump.info(), overheadCorrection).state;
   return summary;

@@ -51,6 +51,13 @@ std::string tpuprof::report::timeCell(uint64_t ns, uint64_t floorNs) {
   return formatv("{0:F2}", double(ns) / 1000.0).str();
 }
 
+std::string tpuprof::report::totalTimeCell(uint64_t ns, uint64_t count,
+                                           uint64_t resolutionNs) {
+  if (!count || ns >= count * resolutionNs)
+    return timeCell(ns, 0);
+  return timeCell(0, resolutionNs) + "/call";
+}
+
 namespace {
 
 using Ctx = ColumnContext;
@@ -137,7 +144,7 @@ const Column kColumns[] = {
      [](const Row &r, const Ctx &) { return text(kindName(r.kind).str()); }},
     {"duration", "Duration (us)", true, Column::Default,
      [](const Row &r, const Ctx &c) {
-       return timeCell(r.durationNs, rowFloor(r, c));
+       return totalTimeCell(r.durationNs, r.count, c.resolutionNs);
      },
      [](const Row &a, const Row &b) { return cmp(a.durationNs, b.durationNs); },
      "duration_ns",
@@ -145,7 +152,7 @@ const Column kColumns[] = {
     {"self", "Self (us)", true, Column::Default,
      // Without the direct children's time: PyTorch's "Self CPU".
      [](const Row &r, const Ctx &c) {
-       return timeCell(r.selfNs, rowFloor(r, c));
+       return totalTimeCell(r.selfNs, r.count, c.resolutionNs);
      },
      [](const Row &a, const Row &b) { return cmp(a.selfNs, b.selfNs); },
      "self_ns", [](const Row &r, const Ctx &) { return num(r.selfNs); }},
@@ -173,7 +180,9 @@ const Column kColumns[] = {
            c.totalNs ? 100.0 * double(r.durationNs) / double(c.totalNs) : 0.0,
            4);
      }},
-    {"cum", "Cum %", true, Column::Default,
+    // Self, not Duration: nested time counts once, so it ends at Sum's
+    // percent whatever the sort; the title says what it adds up.
+    {"cum", "Cum Self %", true, Column::Default,
      [](const Row &, const Ctx &c) { return pct(c.cumulativeNs, c.totalNs); },
      nullptr, "", nullptr},
     {"device", "Device", true, Column::Default,

@@ -13,6 +13,7 @@
 #include "tpuprof/report/model/Compare.h"
 #include "tpuprof/report/model/EventNames.h"
 #include "tpuprof/report/views/Columns.h"
+#include "tpuprof/report/views/Terminal.h"
 #include "tpuprof/report/views/TextTable.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -27,7 +28,12 @@ namespace {
 std::string us(double ns) { return formatv("{0:F2}", ns / 1000.0).str(); }
 
 std::string sideCell(const DiffSide &s) {
-  return s.present ? timeCell(s.ns, s.floorNs) : "-";
+  if (!s.present)
+    return "-";
+  // The bound per call, as the table gives it.
+  return s.resolved() || !s.count
+             ? timeCell(s.ns, 0)
+             : totalTimeCell(s.ns, s.count, s.floorNs / s.count);
 }
 
 /// "+12.50", or a bound ("> +900.00") where one side is below resolution.
@@ -130,8 +136,9 @@ Expected<bool> tpuprof::report::printDiff(const Input &inA, const Input &inB,
       os << formatv("FAIL: {0} op(s) slower by more than {1}%:", failed.size(),
                     opts.failAbovePct);
       for (const DiffRow *d : failed)
-        os << formatv(" {0} [{1}] ({2:F2}%)", d->name,
-                      d->shapes.empty() ? "-" : d->shapes, *d->deltaPct());
+        os << formatv(" {0} [{1}] ({2:F2}%)", printable(d->name),
+                      d->shapes.empty() ? "-" : printable(d->shapes),
+                      *d->deltaPct());
       os << '\n';
     }
   }

@@ -12,6 +12,7 @@
 #include "Frames.h"
 
 #include "tpuprof/report/views/Graph.h"
+#include "tpuprof/report/views/Terminal.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringExtras.h"
@@ -123,7 +124,7 @@ Error tpuprof::report::writeGraph(const Input &in, const GraphOptions &opts,
   os << "  edge [fontname=\"Helvetica\", fontsize=10];\n";
   for (size_t i = 0; i != vertices.size(); ++i) {
     const Vertex &v = vertices[i];
-    os << "  v" << i << " [label=\"" << escapeDot(v.name);
+    os << "  v" << i << " [label=\"" << escapeDot(printable(v.name));
     if (v.root) {
       os << "\\ncovered: " << us(v.totalNs) << "\", fillcolor=\"#e8eaed\"];\n";
       continue;

@@ -432,9 +432,12 @@ Error tpuprof::report::writeHtmlReport(const Input &in, const HtmlOptions &opts,
   if (Error err = buildTimeline(in, timeline, data))
     return err;
 
+  // --title names the page in the browser's tab and in its heading alike;
+  // the inputs stay on the line below the heading.
   std::string title = opts.title;
   if (title.empty())
     title = "tpuprof report: " + join(in.args, " ");
+  std::string heading = opts.title.empty() ? "tpuprof report" : opts.title;
   // The template's @MARKERS@ stand alone, so splitting at them is exact.
   StringRef page(reinterpret_cast<const char *>(kReportHtml),
                  sizeof(kReportHtml) - 1);
@@ -458,6 +461,7 @@ Error tpuprof::report::writeHtmlReport(const Input &in, const HtmlOptions &opts,
     os << StringRef(reinterpret_cast<const char *>(kReportCss),
                     sizeof(kReportCss) - 1);
   });
+  emit("@HEADING@", [&] { os << escapeHtml(heading); });
   emit("@DATA@", [&] {
     ScriptJsonStream safe(os);
     writeData(safe, in.args, opts, data);

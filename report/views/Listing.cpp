@@ -9,6 +9,8 @@
 
 #include "tpuprof/report/views/Listing.h"
 #include "tpuprof/report/read/InputFile.h"
+#include "tpuprof/report/views/Columns.h"
+#include "tpuprof/report/views/Terminal.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -50,6 +52,27 @@ bool splitLocation(StringRef loc, StringRef &file, unsigned &line) {
   return false;
 }
 
+/// Why a listing would have no stats: "<file>: no probe of the dumps is
+/// located in it (their locations are in: a.c, b.mlir)".
+Error noProbeLines(const Profile &profile, StringRef sourcePath) {
+  std::vector<std::string> files;
+  for (const Row &row : profile.rows)
+    for (const std::string &loc : row.locations) {
+      StringRef file;
+      unsigned line;
+      if (splitLocation(loc, file, line) &&
+          !is_contained(files, sys::path::filename(file)))
+        files.push_back(sys::path::filename(file).str());
+    }
+  llvm::sort(files);
+  std::string where = files.empty()
+                          ? "the dumps' probes have no file:line locations"
+                          : "their locations are in: " + join(files, ", ");
+  return createStringError(sourcePath +
+                           ": no probe of the dumps is located in it (" +
+                           printable(where) + ")");
+}
+
 } // namespace
 
 Error tpuprof::report::printSourceListing(const Input &in, StringRef sourcePath,
@@ -80,9 +103,14 @@ Error tpuprof::report::printSourceListing(const Input &in, StringRef sourcePath,
   // With memory tracking, the bytes each line's probes allocated.
   bool memory =
       any_of(profile.rows, [](const Row &r) { return r.memoryRecorded; });
+  if (lines.empty() && !sourcePath.empty())
+    return noProbeLines(profile, sourcePath);
+  // Times as the table prints them: below what the dumps resolve, a bound.
+  uint64_t resolution = resolutionNs(profile);
   auto margin = [&](const LineStats &s) {
     std::string m =
-        formatv("{0,12:F2} {1,7:F2} {2,8}", double(s.ns) / 1000.0,
+        formatv("{0,12} {1,7:F2} {2,8}",
+                totalTimeCell(s.ns, s.count, resolution),
                 profile.totalNs ? 100.0 * double(s.ns) / profile.totalNs : 0.0,
                 s.count)
             .str();
@@ -95,8 +123,8 @@ Error tpuprof::report::printSourceListing(const Input &in, StringRef sourcePath,
   if (sourcePath.empty()) {
     os << header << "  Location  Probes\n";
     for (auto &[key, s] : lines)
-      os << margin(s) << "  " << key.first << ':' << key.second << "  "
-         << join(s.names, ", ") << '\n';
+      os << margin(s) << "  " << printable(key.first) << ':' << key.second
+         << "  " << printable(join(s.names, ", ")) << '\n';
     return Error::success();
   }
   Expected<std::unique_ptr<MemoryBuffer>> buf = readInputFile(sourcePath);

@@ -15,6 +15,7 @@
 #include "Frames.h"
 
 #include "tpuprof/report/views/Stacks.h"
+#include "tpuprof/report/views/Terminal.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringExtras.h"
@@ -110,6 +111,7 @@ public:
   }
   /// The frame id of a name.
   unsigned frame(std::string name) {
+    name = printable(name); // Folded stacks are read on terminals too.
     auto [it, inserted] = frameIds.try_emplace(name, unsigned(names.size()));
     if (inserted)
       names.push_back(std::move(name));

@@ -4,13 +4,15 @@
 // the window probes covered (busy) and by which kind of probe, what no probe
 // covered (unattributed), dropped records; then the device's top ops and
 // counter totals. Time shares count only top-level records (nested time is
-// part of its parent), so they add up to 100% per thread.
+// part of its parent), so they add up to 100% per thread; the busy share
+// over all threads is of threads x window.
 //
 //===----------------------------------------------------------------------===//
 
 #include "tpuprof/report/views/Summary.h"
 #include "tpuprof/report/model/EventNames.h"
 #include "tpuprof/report/views/Columns.h"
+#include "tpuprof/report/views/Terminal.h"
 #include "tpuprof/report/views/TextTable.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -54,7 +56,9 @@ void printRun(const Profile &p, unsigned top, raw_ostream &os,
         totals[d.events[i]] += d.topLevelCounters[i];
 
     os << "Device " << info.device << ", pid " << info.pid << ", call "
-       << info.callNum << " (" << d.path << ")\n";
+       << info.callNum << " (" << printable(d.path) << ")"
+       << (info.isComplete() ? "" : " incomplete: not closed by a clean flush")
+       << "\n";
     TextTable table(2);
     table.addColumn("Thread", TextTable::Align::Left);
     for (const char *title : {"Window (us)", "Busy (us)", "Busy %"})
@@ -91,7 +95,8 @@ void printRun(const Profile &p, unsigned top, raw_ostream &os,
       os << "  Memory: peak " << m.peakBytes << " B";
       if (m.peakBytes)
         os << " at " << us(m.peakNs) << " us, "
-           << (m.peakOp.empty() ? "outside every op" : "in " + m.peakOp);
+           << (m.peakOp.empty() ? "outside every op"
+                                : "in " + printable(m.peakOp));
       os << "; " << m.allocs << " allocations (" << m.allocBytes << " B), "
          << m.frees << " frees (" << m.freedBytes << " B";
       if (m.untrackedFrees)
@@ -110,7 +115,7 @@ void printRun(const Profile &p, unsigned top, raw_ostream &os,
     os << "Peak memory: " << peak->memory.peakBytes << " B live (device "
        << peak->info.device << ", call " << peak->info.callNum << ", "
        << (peak->memory.peakOp.empty() ? "outside every op"
-                                       : "in " + peak->memory.peakOp)
+                                       : "in " + printable(peak->memory.peakOp))
        << ")\n\n";
 
   // Top ops and counter totals per device.
@@ -136,17 +141,17 @@ void printRun(const Profile &p, unsigned top, raw_ostream &os,
     table.addColumn("Argument Shapes", TextTable::Align::Left);
     uint64_t resolution = resolutionNs(p);
     for (size_t i = 0; i != rows.size() && (!top || i != top); ++i)
-      table.addRow({utostr(i + 1),
-                    timeCell(rows[i]->durationNs, rows[i]->count * resolution),
-                    pct(rows[i]->durationNs, deviceWindow),
-                    utostr(rows[i]->count), rows[i]->name,
-                    rows[i]->shapes.empty() ? "-" : rows[i]->shapes});
+      table.addRow(
+          {utostr(i + 1),
+           totalTimeCell(rows[i]->durationNs, rows[i]->count, resolution),
+           pct(rows[i]->durationNs, deviceWindow), utostr(rows[i]->count),
+           rows[i]->name, rows[i]->shapes.empty() ? "-" : rows[i]->shapes});
     table.print(os);
     auto &totals = counterTotals[device];
     if (!totals.empty()) {
       os << "Counter totals on device " << device << ":";
       for (auto &[event, value] : totals)
-        os << "\n  " << event << " = " << value;
+        os << "\n  " << printable(event) << " = " << value;
       os << '\n';
     }
     // Mode 2's CPU word: records that moved to another CPU.
@@ -179,11 +184,23 @@ Error tpuprof::report::printSummary(const Input &in, unsigned top,
                         : " (kept apart: --run N shows one, --merge-runs adds "
                           "them up)")
        << "\n";
+  // Busy time adds up over threads: its share is of every thread's window
+  // (threads x window), so it never passes 100 %.
+  uint64_t threadWindowsNs = 0;
+  for (const DumpSummary &d : p.dumps)
+    threadWindowsNs += d.threads * d.windowNs;
   os << "Dumps: " << p.dumps.size() << "  Threads: " << p.threads
      << "  Records: " << p.records << "  Window: " << us(p.totalNs)
-     << " us  Busy: " << us(p.coveredNs) << " us ("
-     << pct(p.coveredNs, p.totalNs) << "%)  Dropped records: " << p.dropped
-     << "  Unfinished: " << p.unfinished << "\n\n";
+     << " us  Busy: " << us(p.coveredNs) << " us, summed over threads ("
+     << pct(p.coveredNs, threadWindowsNs)
+     << "% of threads x window)  Dropped records: " << p.dropped
+     << "  Unfinished: " << p.unfinished << "\n";
+  unsigned incomplete = llvm::count_if(
+      p.dumps, [](const DumpSummary &d) { return !d.info.isComplete(); });
+  if (incomplete)
+    os << "Incomplete dumps: " << incomplete
+       << " (not closed by a clean flush; records may be missing)\n";
+  os << "\n";
   if (!p.runsApart()) {
     printRun(p, top, os, [](uint32_t) { return true; });
     return Error::success();

@@ -11,6 +11,7 @@
 #include "tpuprof/report/views/Table.h"
 #include "tpuprof/report/views/Columns.h"
 #include "tpuprof/report/views/Counters.h"
+#include "tpuprof/report/views/Terminal.h"
 #include "tpuprof/report/views/TextTable.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -152,6 +153,25 @@ Expected<Layout> chooseColumns(const Profile &p, const TableOptions &opts) {
   return l;
 }
 
+/// Why a section has no row at all: no op was instrumented, or none ran.
+std::string noRowsReason(const Profile &p) {
+  bool fromDumps = !p.dumps.empty() && llvm::all_of(p.dumps, [](const auto &d) {
+    return d.hasRecords;
+  });
+  if (!fromDumps)
+    return "(no rows: the inputs hold no measured op)";
+  uint64_t probes = 0;
+  for (const DumpSummary &d : p.dumps)
+    probes += d.probes;
+  if (!probes)
+    return "(no rows: no op has a probe: the pass selected none; see its "
+           "include and exclude options)";
+  return ("(no rows: " + Twine(probes) +
+          (probes == 1 ? " op has a probe" : " ops have probes") +
+          ", but none ran while the window was open)")
+      .str();
+}
+
 /// The title style of a Percent cell: hot rows stand out on a terminal.
 TextTable::Style percentStyle(uint64_t ns, uint64_t total) {
   double pct = total ? 100.0 * double(ns) / double(total) : 0;
@@ -256,6 +276,8 @@ Error printSection(const Profile &p, const TableOptions &opts,
                      (hidden == 1 ? "row" : "rows") + " not shown; --top " +
                      Twine(opts.top) + ")")
                         .str());
+    if (p.rows.empty())
+      table.addNote(noRowsReason(p));
     if (filtered)
       table.addNote(("(" + Twine(filtered) + " " +
                      (filtered == 1 ? "row" : "rows") + " filtered out)")
@@ -500,15 +522,16 @@ Error tpuprof::report::printTable(const Input &in, const TableOptions &opts,
     if (!isPseudoEvent(e))
       events.push_back(e);
   if (!events.empty())
-    os << "Events: " << join(events, ", ") << '\n';
+    os << "Events: " << printable(join(events, ", ")) << '\n';
   if (uint64_t below = approxBelowNs(profile); llvm::any_of(
           profile.rows, [&](const Row &r) { return isApprox(r, below); }))
     os << "Approx: ~ marks ops shorter than " << below
        << " ns a call (two probe pairs): not measured to 5 %\n";
   uint64_t resolution = resolutionNs(profile);
   if (resolution > 1)
-    os << "Resolution: " << resolution
-       << " ns per record (shorter times show as \"< N ns\")\n";
+    os << "Resolution: " << resolution << " ns per record (below it: \"< "
+       << resolution << " ns\", or \"< " << resolution
+       << " ns/call\" in a row's total)\n";
   unsigned incomplete = llvm::count_if(
       profile.dumps, [](const DumpSummary &d) { return !d.info.isComplete(); });
   if (incomplete)

@@ -1,6 +1,7 @@
 //===- report/views/TextTable.cpp - Aligned text columns ------------------===//
 
 #include "tpuprof/report/views/TextTable.h"
+#include "tpuprof/report/views/Terminal.h"
 
 #include "llvm/ADT/StringRef.h"
 
@@ -10,6 +11,7 @@ using namespace llvm;
 using namespace tpuprof::report;
 
 void TextTable::addColumn(std::string title, Align align) {
+  title = printable(title);
   columns.push_back({align, title.size(), SIZE_MAX});
   titles.push_back(std::move(title));
 }
@@ -18,13 +20,17 @@ void TextTable::addRow(std::vector<std::string> cells, Style rowStyle,
                        std::vector<Style> styles) {
   cells.resize(std::max(cells.size(), columns.size()));
   styles.resize(cells.size(), rowStyle);
+  // Names, shapes and locations come from the dumps: nothing in them may
+  // reach a terminal as a control character.
+  for (std::string &cell : cells)
+    cell = printable(cell);
   for (size_t c = 0; c != columns.size(); ++c)
     columns[c].width = std::max(columns[c].width, cells[c].size());
   lines.push_back({Line::Cells, std::move(cells), std::move(styles)});
 }
 
 void TextTable::addNote(std::string text) {
-  lines.push_back({Line::Note, {std::move(text)}, {}});
+  lines.push_back({Line::Note, {printable(text)}, {}});
 }
 
 void TextTable::addRule() { lines.push_back({Line::Rule, {}, {}}); }

@@ -117,6 +117,20 @@ class ResultsTest(unittest.TestCase):
                                sum(r["duration_us"] for r in prof.rows()))
         self.assertEqual(frame.set_index("name").loc["py_block", "count"], 2)
 
+    def test_to_pandas_without_pandas_names_the_interpreter(self):
+        # pandas installed for another Python than this one: the message
+        # says which interpreter lacks it, not only Debian's package.
+        import sys
+        from unittest import mock
+        prof = tpuprof.load(self.counters)
+        with mock.patch.dict(sys.modules, {"pandas": None}):
+            with self.assertRaises(ImportError) as caught:
+                prof.to_pandas()
+        message = str(caught.exception)
+        self.assertIn(sys.executable, message)
+        self.assertIn("pip install pandas", message)
+        self.assertIn("python3-pandas", message)
+
     def test_keys_are_the_exports(self):
         # The package's keys, read from ExportKeys.def installed beside it,
         # are those tpuprof-report writes.

@@ -4,7 +4,8 @@
 //
 // An .mlir IR_FILE is parsed, each op's hash is recomputed with the pass's own
 // code (tpuprof/Transforms/OpHash.h), and every op that has rows in the dumps
-// gets a `tpuprof.stats` dictionary attribute; the module is printed back, so
+// gets a `tpuprof.stats` dictionary attribute, its times as the table prints
+// them; the module is printed back, so
 // it still parses with tpuprof-opt and mlir-opt (the hash ignores tpuprof.*
 // attributes, so annotating does not change it). Any other IR_FILE (C, C++,
 // .ll) is treated as source code: OUT is an annotated listing keyed by the
@@ -14,8 +15,10 @@
 
 #include "tpuprof/Dialect/Probe/ProbeDialect.h"
 #include "tpuprof/Transforms/OpHash.h"
+#include "tpuprof/Version.h"
 #include "tpuprof/report/model/EventNames.h"
 #include "tpuprof/report/model/Load.h"
+#include "tpuprof/report/views/Columns.h"
 #include "tpuprof/report/views/Listing.h"
 
 #include "mlir/IR/Builders.h"
@@ -25,14 +28,14 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/WithColor.h"
-
-#include <cmath>
 
 using namespace mlir;
 using namespace tpuprof::report;
@@ -84,6 +87,7 @@ struct OpStats {
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   cl::HideUnrelatedOptions({&category});
+  tpuprof::setVersionPrinter("tpuprof-annotate");
   cl::ParseCommandLineOptions(argc, argv,
                               "tpuprof-annotate: measured stats in the IR\n");
   if (runOption && mergeRunsOption)
@@ -134,7 +138,8 @@ int main(int argc, char **argv) {
 
   llvm::DenseMap<uint64_t, OpStats> byHash;
   for (const Row &row : profile->rows) {
-    if (row.unknownProbe || row.mixedHash)
+    // Only op probes carry an MLIR op's hash.
+    if (row.unknownProbe || row.mixedHash || row.kind != TPUPROF_KIND_OP)
       continue;
     OpStats &s = byHash[row.hash];
     s.ns += row.durationNs;
@@ -156,30 +161,47 @@ int main(int argc, char **argv) {
   }
 
   Builder b(&context);
-  // Microseconds rounded to the ns, so the IR shows 12.345 rather than the
-  // nearest double's 17 digits.
-  auto us = [&](double ns) { return b.getF64FloatAttr(std::round(ns) / 1e3); };
-  unsigned annotated = 0;
-  double total = double(profile->totalNs);
+  // Times and shares as the table prints them (two decimals; a time below
+  // what the dumps resolve as "< N ns", per call for totals), so the IR
+  // says no more than the measurement does.
+  uint64_t resolution = resolutionNs(*profile);
+  auto text = [&](std::string s) { return b.getStringAttr(s); };
+  unsigned annotated = 0, hashedOps = 0;
+  llvm::DenseSet<uint64_t> found;
+  uint64_t total = profile->totalNs;
   module->walk([&](Operation *op) {
     // Modules and functions are never probes (and hashing them is costly).
     if (isa<ModuleOp>(op) ||
         (op->getNumRegions() && op->hasTrait<OpTrait::IsIsolatedFromAbove>()))
       return;
+    ++hashedOps;
     auto it = byHash.find(tpuprof::computeOpHash(op));
     if (it == byHash.end())
       return;
+    found.insert(it->first);
     const OpStats &s = it->second;
+    double mean = s.count ? double(s.ns) / double(s.count) : 0.0;
     SmallVector<NamedAttribute> fields = {
         b.getNamedAttr("count", b.getI64IntegerAttr(int64_t(s.count))),
-        b.getNamedAttr("total_us", us(double(s.ns))),
-        b.getNamedAttr("self_us", us(double(s.selfNs))),
-        b.getNamedAttr("percent",
-                       b.getF64FloatAttr(
-                           std::round(total ? 1e4 * s.ns / total : 0.0) / 100)),
-        b.getNamedAttr("mean_us", us(s.count ? double(s.ns) / s.count : 0.0)),
-        b.getNamedAttr("min_us", us(s.count ? double(s.minNs) : 0.0)),
-        b.getNamedAttr("max_us", us(double(s.maxNs))),
+        b.getNamedAttr("total_us",
+                       text(totalTimeCell(s.ns, s.count, resolution))),
+        b.getNamedAttr("self_us",
+                       text(totalTimeCell(s.selfNs, s.count, resolution))),
+        b.getNamedAttr(
+            "percent",
+            text(llvm::formatv("{0:F2}",
+                               total ? 100.0 * double(s.ns) / double(total)
+                                     : 0.0)
+                     .str())),
+        b.getNamedAttr(
+            "mean_us",
+            text(s.count && mean < double(resolution)
+                     ? timeCell(0, resolution)
+                     : llvm::formatv("{0:F2}", mean / 1000.0).str())),
+        b.getNamedAttr("min_us", text(timeCell(s.count ? s.minNs : 0,
+                                               s.count ? resolution : 0))),
+        b.getNamedAttr("max_us",
+                       text(timeCell(s.maxNs, s.count ? resolution : 0))),
         b.getNamedAttr("rows", b.getI64IntegerAttr(s.rows)),
     };
     // PMU events only: the runtime's own words are not counters.
@@ -204,10 +226,22 @@ int main(int argc, char **argv) {
     op->setAttr("tpuprof.stats", b.getDictionaryAttr(fields));
     ++annotated;
   });
+  // IR that is not what the dumps measured annotates nothing: an error
+  // that says what was compared, never an unannotated copy.
+  if (!annotated)
+    return fail(irFile + ": no op matches a measured op: none of its " +
+                llvm::Twine(hashedOps) + " ops has one of the " +
+                llvm::Twine(byHash.size()) +
+                " op hashes in the dumps (is this the IR the profiled "
+                "model was compiled from?)");
   module->print(out.os());
   out.os() << '\n';
   out.keep();
   llvm::errs() << "tpuprof-annotate: annotated " << annotated << " ops of "
-               << irFile << '\n';
+               << irFile;
+  if (size_t missing = byHash.size() - found.size())
+    llvm::errs() << " (" << missing << " of the dumps' " << byHash.size()
+                 << " op hashes are not in it)";
+  llvm::errs() << '\n';
   return 0;
 }

@@ -15,6 +15,7 @@
 
 #include "tpuprof/ModelRunner/ModelSource.h"
 #include "tpuprof/ModelRunner/PipelineFlags.h"
+#include "tpuprof/Version.h"
 
 #include "tpuprof/report/views/OutputFile.h"
 #include "tpuprof/tpuprof.h"
@@ -198,6 +199,7 @@ int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
   tpuprof::run::registerModelPasses();
   cl::HideUnrelatedOptions({&category, &tpuprof::run::pipelineCategory()});
+  tpuprof::setVersionPrinter("tpuprof-compile");
   cl::ParseCommandLineOptions(
       argc, argv,
       "tpuprof-compile: compile an MLIR model ahead of time for the host, "

@@ -50,14 +50,16 @@ static int check(const char *name, int verbose) {
 
 static int usage(FILE *f) {
   fprintf(f,
-          "usage: tpuprof-events [--filter TEXT] | --check EVENT\n\n"
+          "usage: tpuprof-events [--filter TEXT] | --check EVENT | "
+          "--version\n\n"
           "Lists the PMUs and events libpfm4 knows here, whether each opens\n"
           "as a perf_event for this process, and what it counts.\n\n"
           "  --filter TEXT   only events whose name or description holds TEXT\n"
           "                  (any case), e.g. --filter cache\n"
           "  --check EVENT   test one event, any libpfm4 spelling (exit 0 if\n"
           "                  it opens, 1 if not), e.g. --check "
-          "perf::TASK-CLOCK\n\n"
+          "perf::TASK-CLOCK\n"
+          "  --version       tpuprof's version\n\n"
           "Names that open can go into TPUPROF_EVENTS.\n");
   return f == stdout ? 0 : 2;
 }
@@ -90,6 +92,11 @@ static int matches(const char *filter, const char *name, const char *desc) {
 int main(int argc, char **argv) {
   if (argc == 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")))
     return usage(stdout);
+  if (argc == 2 && !strcmp(argv[1], "--version")) {
+    // The first line as every tool's (tpuprof/Version.h); no LLVM here.
+    printf("tpuprof-events (tpuprof " TPUPROF_VERSION ")\n");
+    return 0;
+  }
   if (argc == 3 && !strcmp(argv[1], "--check")) {
     if (__tpuprof_rt_pfm_init() != 0)
       return 1;

@@ -8,6 +8,7 @@
 
 #include "tpuprof/CpuCompiler/Pipelines.h"
 #include "tpuprof/InitAllPasses.h"
+#include "tpuprof/Version.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
@@ -16,6 +17,7 @@
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 
 int main(int argc, char **argv) {
+  tpuprof::setVersionPrinter("tpuprof-opt");
   mlir::registerAllPasses();
   tpuprof::registerTpuProfPasses();
   tpuprof::registerTpuProfPipelines();

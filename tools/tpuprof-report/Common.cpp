@@ -69,27 +69,6 @@ Subcommand::Subcommand(cl::SubCommand &cmd, int (*exec)(int, char **))
 
 ArrayRef<const Subcommand *> Subcommand::all() { return registry(); }
 
-bool tpuprof::reporttool::useColour() {
-  // --color (LLVM's own option) wins when given; otherwise NO_COLOR
-  // (https://no-color.org: set and not empty) turns colours off.
-  // LLVM's --color is a cl::opt<cl::boolOrDefault> (WithColor.cpp).
-  StringMap<cl::Option *> &opts = cl::getRegisteredOptions();
-  auto it = opts.find("color");
-  if (it != opts.end() && it->second->getNumOccurrences())
-    return static_cast<cl::opt<cl::boolOrDefault> *>(it->second)->getValue() ==
-           cl::BOU_TRUE;
-  const char *noColor = std::getenv("NO_COLOR");
-  if (noColor && *noColor)
-    return false;
-  return outs().has_colors();
-}
-
-unsigned tpuprof::reporttool::terminalWidth() {
-  return sys::Process::StandardOutIsDisplayed()
-             ? sys::Process::StandardOutColumns()
-             : 0;
-}
-
 bool tpuprof::reporttool::showProgress() {
   return sys::Process::StandardErrIsDisplayed();
 }

@@ -10,11 +10,13 @@
 
 #include "Subcommand.h"
 
+#include "tpuprof/Version.h"
 #include "tpuprof/report/model/Correction.h"
 #include "tpuprof/report/views/Sqlite.h"
 #include "tpuprof/report/views/Workbook.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 
 #include <csignal>
@@ -34,6 +36,39 @@ const char *const kOverview =
     "A DUMP is a dump file, a directory of tpuprof_data_dev* dumps or (where\n"
     "rows are enough) an `export --format json` file.\n";
 
+/// "unknown subcommand 'tabel'; did you mean 'table'? (expected one of:
+/// ...)", the guess only when it is near.
+Error unknownSubcommand(StringRef given,
+                        ArrayRef<const Subcommand *> subcommands) {
+  std::vector<StringRef> names;
+  StringRef nearest;
+  unsigned best = ~0u;
+  for (const Subcommand *s : subcommands) {
+    StringRef name = s->cmd.getName();
+    names.push_back(name);
+    unsigned distance = given.edit_distance(name, /*AllowReplacements=*/true,
+                                            /*MaxEditDistance=*/best);
+    if (distance < best) {
+      best = distance;
+      nearest = name;
+    }
+  }
+  llvm::sort(names);
+  // A dump given first: the subcommand was left out.
+  if (sys::fs::exists(given))
+    return createStringError("no subcommand given before '" + given +
+                             "'; expected one of: " + join(names, ", ") +
+                             " (e.g. 'tpuprof-report table " + given + "')");
+  std::string guess;
+  if (given == "help")
+    guess = "; for help run 'tpuprof-report --help' or 'tpuprof-report "
+            "SUBCOMMAND --help'";
+  else if (!nearest.empty() && best <= std::max<size_t>(2, nearest.size() / 3))
+    guess = ("; did you mean '" + nearest + "'?").str();
+  return createStringError("unknown subcommand '" + given + "'" + guess +
+                           " (expected one of: " + join(names, ", ") + ")");
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -46,17 +81,26 @@ int main(int argc, char **argv) {
     for (const Subcommand *s : subcommands)
       if (s->exec && s->cmd.getName() == argv[1])
         return s->exec(argc, argv);
+  // A first word that is no subcommand would leave cl with an error per
+  // argument: one line instead, with the nearest name.
+  if (argc >= 2 && argv[1][0] != '-' &&
+      llvm::none_of(subcommands, [&](const Subcommand *s) {
+        return s->cmd.getName() == argv[1];
+      }))
+    return fail(unknownSubcommand(argv[1], subcommands));
   // libLLVM registers many options of its own; show only ours in --help.
   std::vector<const cl::OptionCategory *> categories = {&commonOptions};
   for (const Subcommand *s : subcommands)
     if (s->options)
       categories.push_back(s->options);
-  // LLVM's own --color is ours too (useColour()): list it with the rest.
-  if (cl::Option *colour = cl::getRegisteredOptions().lookup("color"))
+  // LLVM's own --color is ours too (report::useColour()): list it with the
+  // rest, once (not also under its own "Color Options").
+  if (cl::Option *colour = cl::getRegisteredOptions().lookup("color")) {
+    colour->Categories.clear();
     colour->addCategory(commonOptions);
+  }
   cl::HideUnrelatedOptions(categories);
-  cl::SetVersionPrinter([](raw_ostream &os) {
-    os << "tpuprof-report (tpuprof " TPUPROF_VERSION ")\n";
+  setVersionPrinter("tpuprof-report", [](raw_ostream &os) {
     // What this build can write (the rest is always there).
     os << "  optional outputs: sqlite "
        << (report::sqliteAvailable() ? "yes" : "no") << ", xlsx "

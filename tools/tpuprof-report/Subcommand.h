@@ -48,12 +48,6 @@ extern llvm::cl::OptionCategory commonOptions;
 /// -o FILE: where a subcommand writes its output ("-", the default: stdout).
 extern llvm::cl::opt<std::string> outputPath;
 
-/// Whether the table, summary and their kin may colour stdout: it is a
-/// terminal, NO_COLOR is not set, and --color did not say otherwise.
-bool useColour();
-/// The terminal's width for stdout, or 0 when it is not a terminal.
-unsigned terminalWidth();
-
 /// Loads a subcommand's inputs (model/Load.h); `rows` as LoadOptions.
 llvm::Expected<report::Input> load(llvm::ArrayRef<std::string> inputs,
                                    bool rows = true);

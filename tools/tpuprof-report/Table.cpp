@@ -8,8 +8,11 @@
 
 #include "tpuprof/report/views/Roofline.h"
 #include "tpuprof/report/views/Table.h"
+#include "tpuprof/report/views/Terminal.h"
 
 #include "llvm/ADT/StringExtras.h"
+
+#include <unistd.h>
 
 using namespace llvm;
 using namespace tpuprof;
@@ -149,8 +152,8 @@ int runTable() {
                           "--peak-bw (or --machine)"));
   // On a terminal: fitted to its width, and in colour.
   if (outputPath == "-") {
-    opts.width = terminalWidth();
-    opts.colour = useColour();
+    opts.width = terminalColumns(STDOUT_FILENO);
+    opts.colour = report::useColour();
   }
   Expected<Input> in = load(tableDumps);
   if (!in)

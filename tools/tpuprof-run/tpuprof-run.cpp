@@ -22,10 +22,12 @@
 #include "tpuprof/ModelRunner/RunSession.h"
 
 #include "tpuprof/CpuCompiler/Pipelines.h"
+#include "tpuprof/Version.h"
 #include "tpuprof/format.h"
 #include "tpuprof/report/model/Correction.h"
 #include "tpuprof/report/views/OutputFile.h"
 #include "tpuprof/report/views/Table.h"
+#include "tpuprof/report/views/Terminal.h"
 #include "tpuprof/tpuprof.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -42,6 +44,7 @@
 #include <cerrno>
 #include <chrono>
 #include <memory>
+#include <unistd.h>
 
 #include <unistd.h>
 
@@ -348,6 +351,7 @@ int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
   tpuprof::run::registerModelPasses();
   cl::HideUnrelatedOptions({&category, &tpuprof::run::pipelineCategory()});
+  tpuprof::setVersionPrinter("tpuprof-run");
   cl::ParseCommandLineOptions(
       argc, argv,
       "tpuprof-run: instrument an MLIR model, run it on the CPU and print "
@@ -371,6 +375,10 @@ int main(int argc, char **argv) {
   if (llvm::Error err = tpuprof::report::parseSortSpec(sortSpec, session.table))
     return fail(llvm::toString(std::move(err)));
   session.table.top = top;
+  // On a terminal the table fits its width and has colours, as
+  // tpuprof-report table's does.
+  session.table.width = tpuprof::report::terminalColumns(STDOUT_FILENO);
+  session.table.colour = tpuprof::report::useColour();
   session.warmup = warmup;
   session.repeat = repeat;
   session.mode = runtimeMode();

@@ -130,6 +130,9 @@ TEST(Html, HostileNamesStayData) {
   EXPECT_EQ(page.find(hostile), std::string::npos);
   EXPECT_EQ(page.find("<img"), std::string::npos);
   EXPECT_TRUE(contains(page, "<title>&lt;b&gt;title&lt;/b&gt;</title>"));
+  // The heading says the title too, not the default.
+  EXPECT_TRUE(contains(page, "<h1>&lt;b&gt;title&lt;/b&gt;</h1>"));
+  EXPECT_FALSE(contains(page, "<h1>tpuprof report</h1>"));
 
   llvm::json::Value v = pageData(page);
   const llvm::json::Object *o = v.getAsObject();

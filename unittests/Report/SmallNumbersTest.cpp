@@ -63,14 +63,16 @@ TEST(SmallNumbers, TableShowsABoundBelowResolution) {
   Profile p = input({d.str()}).profile;
   EXPECT_EQ(resolutionNs(p), 10u);
   std::string out = tableOf(p);
-  // Duration and Self: 3 calls x 10 ns; Min/Mean/...: one call's 10 ns.
+  // Duration and Self: below 3 calls x 10 ns, said per call, so that the
+  // bound does not grow with Count; Min/Mean/...: one call's 10 ns.
   EXPECT_TRUE(
-      contains(out, "\ntiny         < 30 ns    < 30 ns  ~          0.30"))
+      contains(out, "\ntiny    < 10 ns/call  < 10 ns/call  ~          0.30"))
       << out;
   EXPECT_TRUE(contains(out, "m.mlir:1:1   < 10 ns    < 10 ns      < 10 ns"))
       << out;
-  EXPECT_TRUE(contains(out, "\nbig             0.49       0.49")) << out;
+  EXPECT_TRUE(contains(out, "\nbig             0.49          0.49")) << out;
   EXPECT_TRUE(contains(out, "Resolution: 10 ns per record")) << out;
+  EXPECT_FALSE(contains(out, "< 30 ns")) << out;
   // At the resolution it is a number again.
   TempFile e(dumpWith(/*tinyNs=*/20));
   EXPECT_TRUE(contains(tableOf(input({e.str()}).profile),
@@ -108,9 +110,8 @@ TEST(SmallNumbers, DiffNeverCallsThemNewOrMinus100) {
   llvm::Expected<bool> failed = printDiff(pa, pb, opts, os);
   ASSERT_TRUE(bool(failed));
   EXPECT_FALSE(*failed) << out; // Nothing resolved got slower.
-  EXPECT_TRUE(contains(out,
-                       "\ntiny  < 30 ns  < 30 ns           -        -        "
-                       "3        3  unresolved"))
+  EXPECT_TRUE(contains(out, "\ntiny  < 10 ns/call  < 10 ns/call           -  "
+                            "      -        3        3  unresolved"))
       << out;
   EXPECT_TRUE(contains(out, "unresolved")) << out;
   EXPECT_FALSE(contains(out, "-100").operator bool()) << out;
@@ -122,6 +123,11 @@ TEST(SmallNumbers, DiffNeverCallsThemNewOrMinus100) {
 }
 
 TEST(SmallNumbers, TimeCells) {
+  // A row's total: the bound is per call, whatever the count.
+  EXPECT_EQ(totalTimeCell(29, 3, 10), "< 10 ns/call");
+  EXPECT_EQ(totalTimeCell(2999, 300, 10), "< 10 ns/call");
+  EXPECT_EQ(totalTimeCell(30, 3, 10), "0.03");
+  EXPECT_EQ(totalTimeCell(0, 0, 10), "0.00");
   EXPECT_EQ(timeCell(5, 10), "< 10 ns");
   EXPECT_EQ(timeCell(5, 2500), "< 2.50 us");
   EXPECT_EQ(timeCell(10, 10), "0.01");

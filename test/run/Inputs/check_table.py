@@ -10,9 +10,9 @@ import sys
 
 
 # Name Duration Self [Approx] Percent Cum% Device Count ...; a time below
-# what the clock resolves reads "< N ns" (taken as 0 here); Approx, when
-# shown, is "~" or "-".
-TIME = r"\d+\.\d\d|< [\d.]+ [nu]s"
+# what the clock resolves reads "< N ns", a row's total "< N ns/call" (taken
+# as 0 here); Approx, when shown, is "~" or "-".
+TIME = r"\d+\.\d\d|< [\d.]+ [nu]s(?:/call)?"
 ROW = re.compile(rf"(?P<name>.*?)\s+(?P<dur>{TIME})\s+(?P<self>{TIME})"
                  r"(?:\s+[~-])?\s+\d+\.\d\d\s+\d+\.\d\d\s+\d+\s+(?P<count>\d+)\s")
 CELLS = re.compile(r"\s{2,}")

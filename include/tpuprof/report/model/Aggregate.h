@@ -178,6 +178,7 @@ struct DumpSummary {
   /// export.
   bool hasRecords = false;
   uint64_t threads = 0; ///< THREAD sections.
+  uint64_t probes = 0;  ///< Probes its modules declare (dump files only).
   uint64_t records = 0;
   uint64_t unfinished = 0;
   uint64_t coveredNs = 0; ///< Sum of top-level finished durations.

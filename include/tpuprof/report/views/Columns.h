@@ -34,8 +34,9 @@ struct ColumnContext {
   /// Mean per-record time below which a row is approximate
   /// (approxBelowNs(Profile)).
   uint64_t approxBelowNs = 0;
-  /// Self time of this row and those above it: what the rows so far
-  /// account for, nested time counted once.
+  /// Self time of this row and those above it (the Cum Self % column):
+  /// what the rows so far account for, nested time counted once, so it
+  /// never passes the Sum.
   uint64_t cumulativeNs = 0;
   double peakGflops = 0, peakGBps = 0; ///< The roofline, when known.
 };
@@ -111,6 +112,11 @@ double gbpsOf(const Row &row);
 /// `floorNs` (what the clock and the correction resolve for it), "< N ns"
 /// (or "< N.NN us").
 std::string timeCell(uint64_t ns, uint64_t floorNs);
+
+/// A row's total time over `count` calls: as timeCell(), but below
+/// `count` x `resolutionNs` the bound is given per call, "< N ns/call", so
+/// that it does not grow with the count.
+std::string totalTimeCell(uint64_t ns, uint64_t count, uint64_t resolutionNs);
 
 } // namespace report
 } // namespace tpuprof

@@ -40,7 +40,8 @@ struct HtmlOptions {
   uint64_t maxEvents = 200000;
   /// Buckets per lane when the timeline is aggregated.
   unsigned buckets = 4096;
-  /// The page title; empty: "tpuprof report" and the first input.
+  /// The page's title and heading; empty: "tpuprof report" (and the
+  /// inputs, in the title).
   std::string title;
 };
 

@@ -20,7 +20,9 @@ namespace report {
 /// Annotated source listing for `sourcePath`: each line whose file:line is
 /// a probe location gets that line's stats in a left margin. With an empty
 /// `sourcePath`, lists every location of launch/user probes (file:line →
-/// stats) without source text.
+/// stats) without source text. Times are shown as the table shows them.
+/// Fails when no probe is located in `sourcePath`: "<file>: no probe of the
+/// dumps is located in it (their locations are in: ...)".
 llvm::Error printSourceListing(const Input &in, llvm::StringRef sourcePath,
                                llvm::raw_ostream &os);
 

@@ -3,7 +3,9 @@
 // The one layout of every text table the views print (table, summary,
 // diff): each column as wide as its widest cell, its title included; text
 // left-aligned and numbers right-aligned; columns two spaces apart; no line
-// with trailing blanks. On a terminal, cells may carry a colour.
+// with trailing blanks. On a terminal, cells may carry a colour. Titles,
+// cells and notes are escaped (Terminal.h printable()): control characters
+// in names from a dump show as escapes and never reach the terminal.
 //
 //===----------------------------------------------------------------------===//
 
