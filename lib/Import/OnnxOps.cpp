@@ -204,6 +204,36 @@ Error convertDiv(NodeContext &c) {
   return Error::success();
 }
 
+Error convertPow(NodeContext &c) {
+  TRY(a, c.input(0));
+  TRY(b, c.input(1));
+  if (!isa<FloatType>(elemOf(a)))
+    return c.unsupported("integer bases");
+  // ONNX lets the exponent's type differ; TOSA's pow takes one type.
+  if (elemOf(b) != elemOf(a))
+    b = c.b.create<tosa::CastOp>(c.loc, withShape(a.getType(), shapeOf(b)), b);
+  c.setOutput(0, binary<tosa::PowOp>(c, a, b));
+  return Error::success();
+}
+
+Error convertDropout(NodeContext &c) {
+  TRY(x, c.input(0));
+  if (onnx::TensorProto *training = c.constantInput(2)) {
+    TRY(mode, tensorInts(*training));
+    if (!mode.empty() && mode[0])
+      return c.unsupported("training_mode");
+  } else if (c.hasInput(2)) {
+    return c.unsupported("training_mode is not a constant");
+  }
+  if (c.intAttr("is_test", 1) == 0 && c.opset() < 7)
+    return c.unsupported("is_test=0");
+  c.setOutput(0, x);
+  // In inference every element is kept: the mask is all true.
+  if (c.node.output_size() > 1 && !c.node.output(1).empty())
+    c.setOutput(1, splat(c, c.b.getI1Type(), shapeOf(x), 1));
+  return Error::success();
+}
+
 Error convertSqrt(NodeContext &c) {
   TRY(x, c.input(0));
   Value r = c.b.create<tosa::RsqrtOp>(c.loc, x.getType(), x);
@@ -228,6 +258,13 @@ Error convertClip(NodeContext &c) {
     for (unsigned i : {1u, 2u}) {
       if (!c.hasInput(i))
         continue;
+      if (!c.constantInput(i)) {
+        // A computed bound: maximum / minimum with it.
+        TRY(bound, c.input(i));
+        x = i == 1 ? binary<tosa::MaximumOp>(c, x, bound)
+                   : binary<tosa::MinimumOp>(c, x, bound);
+        continue;
+      }
       TRY(bound, c.constantDoubles(i));
       if (bound.size() != 1)
         return c.unsupported("a bound is not a scalar");
@@ -341,16 +378,25 @@ Expected<Window> readWindow(NodeContext &c, llvm::ArrayRef<int64_t> in,
                             llvm::ArrayRef<int64_t> out,
                             llvm::ArrayRef<int64_t> kernel) {
   Window w;
-  w.kernel.assign(kernel.begin(), kernel.end());
+  // A 1-D window is a 2-D one of height 1 (`in` and `out` are given so).
+  bool oneD = kernel.size() == 1;
+  auto widen = [&](std::vector<int64_t> v, int64_t unit) {
+    if (oneD && v.size() == 1)
+      v.insert(v.begin(), unit);
+    return llvm::SmallVector<int64_t, 2>(v.begin(), v.end());
+  };
+  w.kernel = widen(std::vector<int64_t>(kernel.begin(), kernel.end()), 1);
   if (auto s = c.intsAttr("strides"))
-    w.stride.assign(s->begin(), s->end());
+    w.stride = widen(*s, 1);
   if (auto d = c.intsAttr("dilations"))
-    w.dilation.assign(d->begin(), d->end());
+    w.dilation = widen(*d, 1);
   if (w.stride.size() != 2 || w.dilation.size() != 2 || w.kernel.size() != 2)
-    return c.unsupported("only 2-D windows are");
+    return c.unsupported("only 1-D and 2-D windows are");
   std::string autoPad = c.stringAttr("auto_pad", "NOTSET");
   if (autoPad == "NOTSET") {
     if (auto p = c.intsAttr("pads")) {
+      if (oneD && p->size() == 2)
+        *p = {0, (*p)[0], 0, (*p)[1]};
       if (p->size() != 4)
         return c.unsupported("pads of other than 4 values");
       w.pad = {(*p)[0], (*p)[2], (*p)[1], (*p)[3]};
@@ -406,58 +452,92 @@ Expected<Value> biasOrZeros(NodeContext &c, unsigned input, Type elem,
   return splat(c, elem, {channels}, 0);
 }
 
+/// The 4-D shape of an NCHW value or type of rank 3 or 4 (1-D: H = 1).
+llvm::SmallVector<int64_t, 4> as4D(llvm::ArrayRef<int64_t> shape) {
+  llvm::SmallVector<int64_t, 4> out(shape);
+  if (out.size() == 3)
+    out.insert(out.begin() + 2, 1);
+  return out;
+}
+
 Error convertConv(NodeContext &c) {
   TRY(xType, c.inputType(0));
   TRY(wType, c.inputType(1));
   TRY(outType, c.outputType(0));
-  if (xType.getRank() != 4)
-    return c.unsupported("only 2-D convolutions are");
+  if (xType.getRank() != 4 && xType.getRank() != 3)
+    return c.unsupported("only 1-D and 2-D convolutions are");
+  llvm::SmallVector<int64_t, 4> xs = as4D(xType.getShape()),
+                                ws = as4D(wType.getShape()),
+                                os = as4D(outType.getShape());
   int64_t group = c.intAttr("group", 1);
-  int64_t channels = xType.getDimSize(1);
-  int64_t outChannels = wType.getDimSize(0);
-  llvm::ArrayRef<int64_t> w = wType.getShape();
+  int64_t channels = xs[1], outChannels = ws[0];
   TRY(window,
-      readWindow(c, xType.getShape().drop_front(2),
-                 outType.getShape().drop_front(2),
-                 c.intsAttr("kernel_shape")
-                     .value_or(std::vector<int64_t>(w.begin() + 2, w.end()))));
+      readWindow(
+          c, llvm::ArrayRef(xs).drop_front(2), llvm::ArrayRef(os).drop_front(2),
+          c.intsAttr("kernel_shape")
+              .value_or(std::vector<int64_t>(wType.getShape().begin() + 2,
+                                             wType.getShape().end()))));
   TRY(x, c.input(0));
-  Value input = transpose(c, x, kToNHWC);
+  Value input = transpose(c, reshape(c, x, xs), kToNHWC);
   TRY(bias, biasOrZeros(c, 2, xType.getElementType(), outChannels));
-  auto nhwc =
-      RankedTensorType::get({outType.getDimSize(0), outType.getDimSize(2),
-                             outType.getDimSize(3), outChannels},
-                            outType.getElementType());
+  auto nhwcType = [&](int64_t outC) {
+    return RankedTensorType::get({os[0], os[2], os[3], outC},
+                                 outType.getElementType());
+  };
+  auto pad = c.b.getDenseI64ArrayAttr(window.pad);
+  auto stride = c.b.getDenseI64ArrayAttr(window.stride);
+  auto dilation = c.b.getDenseI64ArrayAttr(window.dilation);
   Value result;
-  if (group == 1) {
-    // OIHW -> OHWI.
-    TRY(weight, rearrangedWeight(c, 1, w, {0, 2, 3, 1}));
-    result = c.b.create<tosa::Conv2DOp>(
-        c.loc, nhwc, input, weight, bias, c.b.getDenseI64ArrayAttr(window.pad),
-        c.b.getDenseI64ArrayAttr(window.stride),
-        c.b.getDenseI64ArrayAttr(window.dilation));
-  } else if (group == channels && w[1] == 1) {
+  if (group == channels && ws[1] == 1 && group > 1) {
     // [C*M, 1, KH, KW] -> [C, M, KH, KW] -> [KH, KW, C, M].
     int64_t multiplier = outChannels / channels;
-    TRY(weight, rearrangedWeight(c, 1, {channels, multiplier, w[2], w[3]},
+    TRY(weight, rearrangedWeight(c, 1, {channels, multiplier, ws[2], ws[3]},
                                  {2, 3, 0, 1}));
-    result = c.b.create<tosa::DepthwiseConv2DOp>(
-        c.loc, nhwc, input, weight, bias, c.b.getDenseI64ArrayAttr(window.pad),
-        c.b.getDenseI64ArrayAttr(window.stride),
-        c.b.getDenseI64ArrayAttr(window.dilation));
+    result = c.b.create<tosa::DepthwiseConv2DOp>(c.loc, nhwcType(outChannels),
+                                                 input, weight, bias, pad,
+                                                 stride, dilation);
   } else {
-    return c.unsupported("group=" + llvm::Twine(group) +
-                         " (only 1 and depthwise are)");
+    // OIHW -> OHWI; a grouped convolution is one conv2d per group on its
+    // slice of the channels, concatenated.
+    TRY(weight, rearrangedWeight(c, 1, ws, {0, 2, 3, 1}));
+    if (group == 1) {
+      result = c.b.create<tosa::Conv2DOp>(c.loc, nhwcType(outChannels), input,
+                                          weight, bias, pad, stride, dilation);
+    } else {
+      int64_t inPer = channels / group, outPer = outChannels / group;
+      llvm::ArrayRef<int64_t> in = shapeOf(input);
+      llvm::SmallVector<Value> parts;
+      for (int64_t g = 0; g < group; ++g) {
+        auto slice = [&](Value v, llvm::SmallVector<int64_t> start,
+                         llvm::SmallVector<int64_t> size) -> Value {
+          return c.b.create<tosa::SliceOp>(c.loc, withShape(v.getType(), size),
+                                           v, c.b.getDenseI64ArrayAttr(start),
+                                           c.b.getDenseI64ArrayAttr(size));
+        };
+        Value xg =
+            slice(input, {0, 0, 0, g * inPer}, {in[0], in[1], in[2], inPer});
+        Value wg =
+            slice(weight, {g * outPer, 0, 0, 0}, {outPer, ws[2], ws[3], inPer});
+        Value bg = slice(bias, {g * outPer}, {outPer});
+        parts.push_back(c.b.create<tosa::Conv2DOp>(
+            c.loc, nhwcType(outPer), xg, wg, bg, pad, stride, dilation));
+      }
+      result = c.b.create<tosa::ConcatOp>(c.loc, nhwcType(outChannels), parts,
+                                          c.b.getI32IntegerAttr(3));
+    }
   }
-  c.setOutput(0, transpose(c, result, kToNCHW));
+  c.setOutput(0, reshape(c, transpose(c, result, kToNCHW), outType.getShape()));
   return Error::success();
 }
 
 Error convertPool(NodeContext &c, bool isMax) {
-  TRY(xType, c.inputType(0));
-  TRY(outType, c.outputType(0));
-  if (xType.getRank() != 4)
-    return c.unsupported("only 2-D pools are");
+  TRY(xType4, c.inputType(0));
+  TRY(outType4, c.outputType(0));
+  RankedTensorType xType = xType4, outType = outType4;
+  if (xType.getRank() != 4 && xType.getRank() != 3)
+    return c.unsupported("only 1-D and 2-D pools are");
+  xType = withShape(xType, as4D(xType.getShape()));
+  outType = withShape(outType, as4D(outType.getShape()));
   for (int i = 1; i < c.node.output_size(); ++i)
     if (!c.node.output(i).empty())
       return c.unsupported("output " + llvm::Twine(i) + " is used");
@@ -469,7 +549,7 @@ Error convertPool(NodeContext &c, bool isMax) {
   if (window.dilation[0] != 1 || window.dilation[1] != 1)
     return c.unsupported("dilated pools");
   TRY(x, c.input(0));
-  Value input = transpose(c, x, kToNHWC);
+  Value input = transpose(c, reshape(c, x, xType.getShape()), kToNHWC);
   auto nhwc =
       RankedTensorType::get({outType.getDimSize(0), outType.getDimSize(2),
                              outType.getDimSize(3), outType.getDimSize(1)},
@@ -488,8 +568,11 @@ Error convertPool(NodeContext &c, bool isMax) {
     if (c.intAttr("count_include_pad", 0)) {
       if (c.stringAttr("auto_pad", "NOTSET") != "NOTSET")
         return c.unsupported("count_include_pad with auto_pad");
+      // window.pad less ceil_mode's part: ONNX's own pads.
       std::vector<int64_t> pads =
-          c.intsAttr("pads").value_or(std::vector<int64_t>{0, 0, 0, 0});
+          c.intsAttr("pads").value_or(std::vector<int64_t>(4, 0));
+      if (pads.size() == 2)
+        pads = {0, pads[0], 0, pads[1]};
       int64_t t = pads[0], l = pads[1], b = pads[2], r = pads[3];
       auto padType = RankedTensorType::get({4, 2}, c.b.getI64Type());
       llvm::SmallVector<int64_t> padding{0, 0, t, b, l, r, 0, 0};
@@ -508,7 +591,8 @@ Error convertPool(NodeContext &c, bool isMax) {
         c.b.getDenseI64ArrayAttr(window.stride), c.b.getDenseI64ArrayAttr(pad),
         TypeAttr::get(xType.getElementType()));
   }
-  c.setOutput(0, transpose(c, result, kToNCHW));
+  c.setOutput(0,
+              reshape(c, transpose(c, result, kToNCHW), outType4.getShape()));
   return Error::success();
 }
 
@@ -750,7 +834,7 @@ const llvm::StringMap<OpConverter> &converters() {
       {"Constant", convertConstant},
       {"Conv", convertConv},
       {"Div", convertDiv},
-      {"Dropout", passThrough},
+      {"Dropout", convertDropout},
       {"Erf", unary<tosa::ErfOp>},
       {"Exp", unary<tosa::ExpOp>},
       {"Flatten", convertReshapeLike},
@@ -768,7 +852,7 @@ const llvm::StringMap<OpConverter> &converters() {
       {"Min", variadic<tosa::MinimumOp>},
       {"Mul", binaryOp<tosa::MulOp>},
       {"Neg", unary<tosa::NegateOp>},
-      {"Pow", binaryOp<tosa::PowOp>},
+      {"Pow", convertPow},
       {"Reciprocal", unary<tosa::ReciprocalOp>},
       {"Relu", convertRelu},
       {"Reshape", convertReshapeLike},
