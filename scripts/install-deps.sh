@@ -19,6 +19,8 @@ packages=(
   chromium                      # the HTML report's browser test (test only)
   pkgconf groff-base            # test/install: pkg-config builds, man pages render
   python3-pandas                # test/python: Profile.to_pandas()
+  libonnx-dev libprotobuf-dev   # tpuprof-import: ONNX's protobuf classes and shape inference
+  python3-onnx libonnx-testdata # test/import: models built at test time, ONNX's backend tests
 )
 # node and npm run that test's playwright-core; an existing node will do.
 command -v node > /dev/null && command -v npm > /dev/null || packages+=(nodejs npm)

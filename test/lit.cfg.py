@@ -51,6 +51,9 @@ if config.tpuprof_mlir_enabled:
         config.available_features.add("llvm-plugin")
 if config.tpuprof_sanitizer:
     config.available_features.add("sanitizer")
+# The ONNX importer (built with libonnx-dev; test/import).
+if os.path.exists(os.path.join(config.tpuprof_tools_dir, "tpuprof-import")):
+    tools += ["tpuprof-import"]
 # bench/'s synthetic dump generator (absent with TPUPROF_ENABLE_BENCH=OFF).
 if os.path.exists(os.path.join(config.tpuprof_tools_dir, "tpuprof-gen-dumps")):
     tools += ["tpuprof-gen-dumps"]

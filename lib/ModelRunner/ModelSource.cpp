@@ -4,6 +4,9 @@
 
 #include "tpuprof/CpuCompiler/Pipelines.h"
 #include "tpuprof/InitAllPasses.h"
+#ifdef TPUPROF_HAVE_ONNX_IMPORT
+#include "tpuprof/Import/OnnxImport.h"
+#endif
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/InitAllDialects.h"
@@ -14,6 +17,7 @@
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "llvm/Support/Path.h"
 
 using namespace mlir;
 
@@ -24,7 +28,8 @@ void tpuprof::run::registerModelPasses() {
 }
 
 llvm::Expected<tpuprof::run::ModelSource>
-tpuprof::run::loadModel(llvm::StringRef path) {
+tpuprof::run::loadModel(llvm::StringRef path,
+                        llvm::ArrayRef<std::string> onnxInputShapes) {
   DialectRegistry registry;
   registerAllDialects(registry);
   registerAllExtensions(registry);
@@ -35,6 +40,24 @@ tpuprof::run::loadModel(llvm::StringRef path) {
   ModelSource model;
   model.context = std::make_unique<MLIRContext>(registry);
   model.context->allowUnregisteredDialects();
+  if (llvm::sys::path::extension(path).equals_insensitive(".onnx")) {
+#ifdef TPUPROF_HAVE_ONNX_IMPORT
+    tpuprof::import::ImportOptions options;
+    for (const std::string &spec : onnxInputShapes)
+      if (llvm::Error err = tpuprof::import::parseInputShape(spec, options))
+        return std::move(err);
+    auto module =
+        tpuprof::import::importOnnxFile(path, *model.context, options);
+    if (!module)
+      return module.takeError();
+    model.module = std::move(*module);
+    return std::move(model);
+#else
+    return llvm::createStringError(
+        llvm::inconvertibleErrorCode(),
+        path + ": tpuprof was built without the ONNX importer (libonnx-dev)");
+#endif
+  }
   std::string errorMessage;
   auto file = openInputFile(path, &errorMessage);
   if (!file)

@@ -142,7 +142,7 @@ llvm::Error tpuprof::run::runSession(PackedEntry entry, EntryArguments &args,
     auto start = std::chrono::steady_clock::now();
     entry(packed.data());
     // The last call's results are printed; release the others.
-    if (i + 1 < options.repeat || !options.printResult)
+    if (i + 1 < options.repeat || !(options.printResult || options.keepResults))
       results.release(args);
     callSeconds.push_back(
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
@@ -158,7 +158,8 @@ llvm::Error tpuprof::run::runSession(PackedEntry entry, EntryArguments &args,
     printCallTimes(callSeconds, os);
   if (options.printResult && options.repeat > 0) {
     results.print(os, options.resultValues);
-    results.release(args);
+    if (!options.keepResults)
+      results.release(args);
   }
   if (!options.profile)
     return llvm::Error::success();

@@ -17,6 +17,7 @@
 #include "tpuprof/ModelRunner/EntryShapes.h"
 #include "tpuprof/ModelRunner/ModelJit.h"
 #include "tpuprof/ModelRunner/ModelSource.h"
+#include "tpuprof/ModelRunner/OnnxData.h"
 #include "tpuprof/ModelRunner/PipelineFlags.h"
 #include "tpuprof/ModelRunner/RunInputs.h"
 #include "tpuprof/ModelRunner/RunSession.h"
@@ -44,8 +45,7 @@
 #include <cerrno>
 #include <chrono>
 #include <memory>
-#include <unistd.h>
-
+#include <optional>
 #include <unistd.h>
 
 using namespace mlir;
@@ -56,7 +56,7 @@ namespace {
 cl::OptionCategory category("tpuprof-run options");
 
 cl::opt<std::string> inputFile(cl::Positional,
-                               cl::desc("<model.mlir | model.so>"),
+                               cl::desc("<model.mlir | model.onnx | model.so>"),
                                cl::Required, cl::cat(category));
 cl::opt<std::string> entryName("entry",
                                cl::desc("Function to run (default: main, "
@@ -68,6 +68,21 @@ cl::list<std::string> inputSpecs(
              "order: 4x784xf32, 4x784, or 2x2xf32=1,2,3,4 (one value fills "
              "all). Arguments without one get deterministic random values"),
     cl::value_desc("SPEC"), cl::cat(category));
+cl::list<std::string> inputShapes(
+    "input-shape",
+    cl::desc("For a .onnx model: the shape of a graph input, binding its "
+             "symbolic dimensions (repeatable): NAME=1x3x224x224"),
+    cl::value_desc("NAME=DIMS"), cl::cat(category));
+cl::opt<std::string> dataDir(
+    "data",
+    cl::desc("Arguments from DIR/input_N.pb (ONNX TensorProto files) in "
+             "order; results compared with DIR/output_N.pb where present "
+             "(exit 1 on a mismatch)"),
+    cl::value_desc("DIR"), cl::cat(category));
+cl::opt<double> rtol("rtol", cl::desc("--data's relative tolerance"),
+                     cl::init(1e-3), cl::cat(category));
+cl::opt<double> atol("atol", cl::desc("--data's absolute tolerance"),
+                     cl::init(1e-7), cl::cat(category));
 cl::opt<unsigned> repeat("repeat", cl::desc("Profiled calls of the entry"),
                          cl::init(10), cl::cat(category));
 cl::opt<unsigned> warmup("warmup", cl::desc("Calls before profiling starts"),
@@ -223,6 +238,16 @@ unsigned runtimeMode() {
   return 0;
 }
 
+/// --data's inputs and expected outputs, when given.
+std::optional<tpuprof::run::OnnxData> onnxData;
+
+/// The --input specs, or --data's.
+std::vector<std::string> argumentSpecs() {
+  return onnxData
+             ? onnxData->inputSpecs
+             : std::vector<std::string>(inputSpecs.begin(), inputSpecs.end());
+}
+
 /// Arguments and result storage for an entry of type `type`.
 struct EntryData {
   tpuprof::run::EntryArguments args;
@@ -231,7 +256,7 @@ struct EntryData {
 llvm::Expected<EntryData> makeEntryData(llvm::StringRef entry,
                                         FunctionType type) {
   llvm::Expected<tpuprof::run::EntryArguments> args =
-      tpuprof::run::EntryArguments::create(type.getInputs(), inputSpecs);
+      tpuprof::run::EntryArguments::create(type.getInputs(), argumentSpecs());
   if (!args)
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    "@" + entry + ": " +
@@ -245,13 +270,28 @@ llvm::Expected<EntryData> makeEntryData(llvm::StringRef entry,
   return EntryData{std::move(*args), std::move(*results)};
 }
 
+/// Calls the entry (runSession), then compares with --data's outputs.
+llvm::Error runAndCheck(tpuprof::run::PackedEntry entry, EntryData &data,
+                        tpuprof::run::SessionOptions &session) {
+  session.keepResults = onnxData.has_value();
+  if (llvm::Error err = tpuprof::run::runSession(entry, data.args, data.results,
+                                                 session, llvm::outs()))
+    return err;
+  if (!onnxData)
+    return llvm::Error::success();
+  llvm::Error err = tpuprof::run::compareOnnxOutputs(*onnxData, data.results,
+                                                     rtol, atol, llvm::outs());
+  data.results.release(data.args);
+  return err;
+}
+
 /// tpuprof-run model.mlir: instrument, lower and JIT-compile, then call.
 int runSource(tpuprof::run::SessionOptions &session,
               const tpuprof::ModelPipelineOptions &pipelineOptions,
               unsigned optLevel) {
   auto parseStart = std::chrono::steady_clock::now();
   llvm::Expected<tpuprof::run::ModelSource> source =
-      tpuprof::run::loadModel(inputFile);
+      tpuprof::run::loadModel(inputFile, inputShapes);
   if (!source)
     return fail(llvm::toString(source.takeError()));
   ModuleOp module = *source->module;
@@ -296,8 +336,7 @@ int runSource(tpuprof::run::SessionOptions &session,
 
   session.entryName = entrySym;
   session.profile = pipelineOptions.instrument;
-  if (llvm::Error err = tpuprof::run::runSession(
-          jit->entry, data->args, data->results, session, llvm::outs()))
+  if (llvm::Error err = runAndCheck(jit->entry, *data, session))
     return fail(llvm::toString(std::move(err)));
   return 0;
 }
@@ -339,8 +378,7 @@ int runCompiled(tpuprof::run::SessionOptions &session) {
         << inputFile << "\n";
   session.entryName = entry->name;
   session.profile = profilingOn && model->instrumented();
-  if (llvm::Error err = tpuprof::run::runSession(
-          entry->packed, data->args, data->results, session, llvm::outs()))
+  if (llvm::Error err = runAndCheck(entry->packed, *data, session))
     return fail(llvm::toString(std::move(err)));
   return 0;
 }
@@ -389,6 +427,17 @@ int main(int argc, char **argv) {
   session.printTime = printTime;
   session.load.overheadCorrection = !noOverheadCorrection;
 
+  if (!dataDir.empty()) {
+    if (inputSpecs.getNumOccurrences())
+      return fail("--data and --input both give the arguments; use one");
+    if (repeat == 0)
+      return fail("--data needs --repeat of at least 1");
+    llvm::Expected<tpuprof::run::OnnxData> data =
+        tpuprof::run::readOnnxData(dataDir);
+    if (!data)
+      return fail(llvm::toString(data.takeError()));
+    onnxData = std::move(*data);
+  }
   llvm::Expected<bool> compiled = tpuprof::run::isSharedObject(inputFile);
   if (!compiled)
     return fail(llvm::toString(compiled.takeError()));

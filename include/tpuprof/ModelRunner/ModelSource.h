@@ -2,7 +2,8 @@
 //
 // The context every front-end that compiles a model needs (all upstream
 // dialects and extensions, tpuprof's dialect, the LLVM IR translations) and
-// the parse of a .mlir file with its diagnostics on stderr.
+// the parse of a .mlir file with its diagnostics on stderr, or the import
+// of a .onnx one.
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,6 +19,7 @@
 #include "llvm/Support/SourceMgr.h"
 
 #include <memory>
+#include <string>
 
 namespace tpuprof {
 namespace run {
@@ -34,9 +36,14 @@ struct ModelSource {
 /// tpuprof's) before the command line is parsed.
 void registerModelPasses();
 
-/// Parses `path` ("-" for stdin). Errors (one line, "cannot parse FILE"
-/// after the parser's own diagnostics) come back as an llvm::Error.
-llvm::Expected<ModelSource> loadModel(llvm::StringRef path);
+/// Parses `path` ("-" for stdin), or imports it when it is an ONNX model
+/// (FILE.onnx; `onnxInputShapes` are NAME=DIMS specs binding its symbolic
+/// input dimensions, lib/Import). Errors (one line, "cannot parse FILE"
+/// after the parser's own diagnostics, or the importer's "FILE: ...") come
+/// back as an llvm::Error.
+llvm::Expected<ModelSource>
+loadModel(llvm::StringRef path,
+          llvm::ArrayRef<std::string> onnxInputShapes = {});
 
 /// Keeps what the functions `entries` reach and lowers the rest to the LLVM
 /// dialect as `options` say (Pipelines.h). Errors are one line: a bad

@@ -73,6 +73,11 @@ public:
   void print(llvm::raw_ostream &os, size_t maxValues) const;
   /// Frees result buffers the entry allocated (not those in `args`).
   void release(const EntryArguments &args);
+  /// The number of results, and result `index`'s shape and values in
+  /// row-major order (defined with their user, OnnxData.cpp).
+  size_t size() const { return slots.size(); }
+  void read(size_t index, std::vector<int64_t> &shape,
+            std::vector<double> &values) const;
 
 private:
   struct Slot {

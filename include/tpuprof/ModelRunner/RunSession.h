@@ -28,6 +28,8 @@ struct SessionOptions {
   bool profile = true;
   std::string outputDir; ///< Empty: $TPUPROF_OUTPUT or the working directory.
   bool printResult = false;
+  /// Leave the last call's results for the caller, who releases them.
+  bool keepResults = false;
   unsigned resultValues = 16; ///< Values printed per result; 0 = all.
   bool printTime = false;
   report::TableOptions table;

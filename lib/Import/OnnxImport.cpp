@@ -1,0 +1,322 @@
+//===- OnnxImport.cpp - ONNX graph to func.func in TOSA -------------------===//
+
+#include "tpuprof/Import/OnnxImport.h"
+
+#include "OnnxGraph.h"
+#include "OnnxModel.h"
+#include "OnnxWeights.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/IR/AsmState.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
+#include "mlir/IR/Verifier.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Path.h"
+
+using namespace mlir;
+using namespace tpuprof::import;
+
+namespace {
+
+llvm::Error fail(const llvm::Twine &msg) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), msg);
+}
+
+/// The static tensor type of an ONNX TypeProto, or an error naming `name`.
+llvm::Expected<RankedTensorType> tensorTypeOf(const onnx::TypeProto &type,
+                                              llvm::StringRef name,
+                                              MLIRContext *context) {
+  if (!type.has_tensor_type())
+    return fail("value '" + name + "' is not a tensor");
+  const onnx::TypeProto_Tensor &tensor = type.tensor_type();
+  Type elem = elementTypeOf(tensor.elem_type(), context);
+  if (!elem)
+    return fail(
+        "value '" + name + "' has element type " +
+        onnx::TensorProto::DataType_Name(
+            static_cast<onnx::TensorProto::DataType>(tensor.elem_type())) +
+        ", which tpuprof-import does not support");
+  if (!tensor.has_shape())
+    return fail("shape inference found no shape for '" + name + "'");
+  llvm::SmallVector<int64_t> dims;
+  for (const onnx::TensorShapeProto_Dimension &d : tensor.shape().dim()) {
+    if (!d.has_dim_value())
+      return fail(
+          "shape inference left a dimension of '" + name + "' unknown" +
+          (d.has_dim_param() ? " ('" + d.dim_param() + "')" : std::string()));
+    dims.push_back(d.dim_value());
+  }
+  return RankedTensorType::get(dims, elem);
+}
+
+/// `loc("NAME"("OpType"))`: what the profile shows is the outer name
+/// (lib/Transforms/Instrument.cpp takes a location's first name when it has
+/// no file position), the op type rides along for tools that look.
+Location nodeLocation(MLIRContext *context, const onnx::NodeProto &node,
+                      size_t index) {
+  std::string name = node.name();
+  if (name.empty())
+    name = node.op_type() + "_" + std::to_string(index);
+  return NameLoc::get(StringAttr::get(context, name),
+                      NameLoc::get(StringAttr::get(context, node.op_type())));
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// GraphValues and NodeContext
+//===----------------------------------------------------------------------===//
+
+onnx::TensorProto *GraphValues::constant(llvm::StringRef name) const {
+  auto it = constants.find(name);
+  return it == constants.end() ? nullptr : it->second.tensor;
+}
+
+llvm::Expected<std::vector<char>>
+GraphValues::constantBytes(llvm::StringRef name) {
+  if (auto blob = blobs.lookup(name)) {
+    if (AsmResourceBlob *data = blob.getRawHandle().getBlob())
+      return std::vector<char>(data->getData().begin(), data->getData().end());
+  }
+  onnx::TensorProto *tensor = constant(name);
+  if (!tensor)
+    return fail("value '" + name + "' is not a constant");
+  return tensorBytes(*tensor);
+}
+
+llvm::Expected<Value> GraphValues::lookup(llvm::StringRef name) {
+  if (auto it = values.find(name); it != values.end())
+    return it->second;
+  auto it = constants.find(name);
+  if (it == constants.end())
+    return fail("value '" + name + "' is used before it is defined");
+  llvm::Expected<ElementsAttr> attr =
+      tensorAttr(*it->second.tensor, builder.getContext());
+  if (!attr)
+    return attr.takeError();
+  // Constants sit at the top of the function, where every use can see them.
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPointToStart(builder.getInsertionBlock());
+  Value value = builder.create<tosa::ConstOp>(Location(it->second.loc),
+                                              attr->getType(), *attr);
+  values[name] = value;
+  if (auto blob = dyn_cast<DenseResourceElementsAttr>(*attr))
+    blobs[name] = blob;
+  return value;
+}
+
+llvm::Expected<RankedTensorType>
+GraphValues::inferredType(llvm::StringRef name) {
+  if (onnx::TensorProto *tensor = constant(name))
+    return import::tensorTypeOf(*tensor, builder.getContext());
+  auto it = model.types.find(name);
+  if (it == model.types.end())
+    return fail("shape inference found no type for '" + name + "'");
+  return ::tensorTypeOf(*it->second, name, builder.getContext());
+}
+
+llvm::Expected<Value> NodeContext::input(unsigned i) {
+  if (!hasInput(i))
+    return fail("input " + llvm::Twine(i) + " is missing");
+  return graph.lookup(node.input(i));
+}
+
+llvm::Expected<RankedTensorType> NodeContext::inputType(unsigned i) {
+  if (!hasInput(i))
+    return fail("input " + llvm::Twine(i) + " is missing");
+  // A bound value's own type; a constant's from its tensor (without
+  // materializing it: converters may rearrange it first).
+  llvm::Expected<Value> value =
+      graph.constant(node.input(i)) ? llvm::Expected<Value>(Value()) : input(i);
+  if (!value)
+    return value.takeError();
+  if (!*value)
+    return graph.inferredType(node.input(i));
+  auto type = dyn_cast<RankedTensorType>(value->getType());
+  if (!type || !type.hasStaticShape())
+    return fail("input '" + node.input(i) + "' has no static shape");
+  return type;
+}
+
+onnx::TensorProto *NodeContext::constantInput(unsigned i) const {
+  return hasInput(i) ? graph.constant(node.input(i)) : nullptr;
+}
+
+llvm::Expected<std::vector<int64_t>> NodeContext::constantInts(unsigned i) {
+  onnx::TensorProto *tensor = constantInput(i);
+  if (!tensor)
+    return unsupported("input " + llvm::Twine(i) + " ('" +
+                       (hasInput(i) ? node.input(i) : std::string()) +
+                       "') is not a constant");
+  llvm::Expected<std::vector<char>> bytes = graph.constantBytes(node.input(i));
+  if (!bytes)
+    return bytes.takeError();
+  return tensorInts(*tensor, llvm::ArrayRef<char>(*bytes));
+}
+
+llvm::Expected<std::vector<double>> NodeContext::constantDoubles(unsigned i) {
+  onnx::TensorProto *tensor = constantInput(i);
+  if (!tensor)
+    return unsupported("input " + llvm::Twine(i) + " ('" +
+                       (hasInput(i) ? node.input(i) : std::string()) +
+                       "') is not a constant");
+  llvm::Expected<std::vector<char>> bytes = graph.constantBytes(node.input(i));
+  if (!bytes)
+    return bytes.takeError();
+  return tensorDoubles(*tensor, llvm::ArrayRef<char>(*bytes));
+}
+
+llvm::Expected<RankedTensorType> NodeContext::outputType(unsigned i) {
+  if (i >= static_cast<unsigned>(node.output_size()))
+    return fail("node '" + node.name() + "' has no output " + llvm::Twine(i));
+  return graph.inferredType(node.output(i));
+}
+
+void NodeContext::setOutput(unsigned i, Value value) {
+  if (i < static_cast<unsigned>(node.output_size()) && !node.output(i).empty())
+    graph.bind(node.output(i), value);
+}
+
+const onnx::AttributeProto *NodeContext::attr(llvm::StringRef name) const {
+  for (const onnx::AttributeProto &a : node.attribute())
+    if (a.name() == name)
+      return &a;
+  return nullptr;
+}
+
+int64_t NodeContext::intAttr(llvm::StringRef name, int64_t fallback) const {
+  const onnx::AttributeProto *a = attr(name);
+  return a ? a->i() : fallback;
+}
+
+float NodeContext::floatAttr(llvm::StringRef name, float fallback) const {
+  const onnx::AttributeProto *a = attr(name);
+  return a ? a->f() : fallback;
+}
+
+std::string NodeContext::stringAttr(llvm::StringRef name,
+                                    llvm::StringRef fallback) const {
+  const onnx::AttributeProto *a = attr(name);
+  return a ? a->s() : fallback.str();
+}
+
+std::optional<std::vector<int64_t>>
+NodeContext::intsAttr(llvm::StringRef name) const {
+  const onnx::AttributeProto *a = attr(name);
+  if (!a)
+    return std::nullopt;
+  return std::vector<int64_t>(a->ints().begin(), a->ints().end());
+}
+
+llvm::Error NodeContext::unsupported(const llvm::Twine &why) {
+  std::string name = cast<NameLoc>(loc).getName().str();
+  return fail("node '" + name + "' (" + node.op_type() + ", opset " +
+              llvm::Twine(opset()) + ") is not supported" +
+              (why.isTriviallyEmpty() ? "" : ": ") + why);
+}
+
+//===----------------------------------------------------------------------===//
+// The public API
+//===----------------------------------------------------------------------===//
+
+llvm::Error tpuprof::import::parseInputShape(llvm::StringRef spec,
+                                             ImportOptions &options) {
+  auto [name, dimsText] = spec.rsplit('=');
+  if (name.empty() || dimsText.empty() || !spec.contains('='))
+    return fail("--input-shape '" + spec + "': expected NAME=DxDx...");
+  std::vector<int64_t> dims;
+  llvm::SmallVector<llvm::StringRef> fields;
+  dimsText.split(fields, 'x');
+  for (llvm::StringRef field : fields) {
+    int64_t d;
+    if (field.trim().getAsInteger(10, d) || d <= 0)
+      return fail("--input-shape '" + spec + "': '" + field +
+                  "' is not a positive dimension");
+    dims.push_back(d);
+  }
+  options.inputShapes[name.str()] = std::move(dims);
+  return llvm::Error::success();
+}
+
+bool tpuprof::import::isOnnxPath(llvm::StringRef path) {
+  return llvm::sys::path::extension(path).equals_insensitive(".onnx");
+}
+
+std::vector<std::string> tpuprof::import::supportedOnnxOps() {
+  return supportedOpTypes();
+}
+
+void tpuprof::import::loadImportDialects(MLIRContext &context) {
+  context.loadDialect<func::FuncDialect, tosa::TosaDialect,
+                      tensor::TensorDialect, arith::ArithDialect>();
+}
+
+llvm::Expected<OwningOpRef<ModuleOp>>
+tpuprof::import::importOnnxFile(llvm::StringRef path, MLIRContext &context,
+                                const ImportOptions &options) {
+  auto withPath = [&](llvm::Error err) {
+    return fail(path + ": " + llvm::toString(std::move(err)));
+  };
+  llvm::Expected<std::unique_ptr<OnnxModel>> loaded =
+      loadOnnxModel(path, options);
+  if (!loaded)
+    return withPath(loaded.takeError());
+  OnnxModel &model = **loaded;
+  onnx::GraphProto &graph = *model.proto.mutable_graph();
+  loadImportDialects(context);
+
+  Location fileLoc = FileLineColLoc::get(&context, path, 0, 0);
+  OwningOpRef<ModuleOp> module = ModuleOp::create(fileLoc);
+  OpBuilder builder(&context);
+  GraphValues values(builder, model);
+
+  llvm::SmallVector<Type> argTypes;
+  std::vector<const onnx::ValueInfoProto *> inputs = runtimeInputs(graph);
+  for (const onnx::ValueInfoProto *input : inputs) {
+    llvm::Expected<RankedTensorType> type = values.inferredType(input->name());
+    if (!type)
+      return withPath(type.takeError());
+    argTypes.push_back(*type);
+  }
+  builder.setInsertionPointToEnd(module->getBody());
+  auto fn = builder.create<func::FuncOp>(fileLoc, options.entryName,
+                                         builder.getFunctionType(argTypes, {}));
+  Block *body = fn.addEntryBlock();
+  builder.setInsertionPointToEnd(body);
+  for (auto [input, arg] : llvm::zip(inputs, body->getArguments())) {
+    values.bind(input->name(), arg);
+    arg.setLoc(NameLoc::get(builder.getStringAttr(input->name())));
+  }
+  for (onnx::TensorProto &init : *graph.mutable_initializer())
+    values.addConstant(init.name(), &init,
+                       NameLoc::get(builder.getStringAttr(init.name())));
+
+  for (auto [index, node] : llvm::enumerate(*graph.mutable_node())) {
+    Location loc = nodeLocation(&context, node, index);
+    NodeContext ctx(values, node, loc);
+    if (!node.domain().empty() && node.domain() != "ai.onnx")
+      return withPath(ctx.unsupported("domain '" + node.domain() + "'"));
+    OpConverter convert = findConverter(node.op_type());
+    if (!convert)
+      return withPath(ctx.unsupported(""));
+    if (llvm::Error err = convert(ctx))
+      return withPath(std::move(err));
+  }
+
+  llvm::SmallVector<Value> results;
+  for (const onnx::ValueInfoProto &output : graph.output()) {
+    llvm::Expected<Value> value = values.lookup(output.name());
+    if (!value)
+      return withPath(value.takeError());
+    results.push_back(*value);
+  }
+  builder.create<func::ReturnOp>(fileLoc, results);
+  fn.setFunctionType(
+      builder.getFunctionType(argTypes, ValueRange(results).getTypes()));
+  if (failed(verify(*module)))
+    return fail(path + ": the imported module does not verify (see above)");
+  return std::move(module);
+}

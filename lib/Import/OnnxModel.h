@@ -1,0 +1,47 @@
+//===- OnnxModel.h - Load an ONNX model and infer its shapes ----*- C++ -*-===//
+//
+// The importer's first stage: the ModelProto read with libonnx's protobuf
+// classes, graph inputs' symbolic dimensions bound, ONNX shape inference
+// (with data propagation) run, and every value's inferred type by name.
+// The only file that calls into libonnx's C++ API, which reports errors
+// with exceptions: it is built with them and lets none escape.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TPUPROF_LIB_IMPORT_ONNXMODEL_H
+#define TPUPROF_LIB_IMPORT_ONNXMODEL_H
+
+#include "tpuprof/Import/OnnxImport.h"
+
+#include "onnx/onnx_pb.h"
+
+#include "llvm/ADT/StringMap.h"
+
+#include <memory>
+
+namespace tpuprof {
+namespace import {
+
+struct OnnxModel {
+  onnx::ModelProto proto;
+  /// The default domain's opset the model imports.
+  int64_t opset = 0;
+  /// Every value's type after shape inference: graph inputs, outputs and
+  /// value_info.
+  llvm::StringMap<const onnx::TypeProto *> types;
+};
+
+/// Reads `path`, binds the graph inputs' dimensions (options.inputShapes,
+/// else the model's static ones; an unbound symbolic dimension is an error
+/// naming input and dimension) and infers every value's shape.
+llvm::Expected<std::unique_ptr<OnnxModel>>
+loadOnnxModel(llvm::StringRef path, const ImportOptions &options);
+
+/// The graph inputs that are not initializers: the entry's arguments.
+std::vector<const onnx::ValueInfoProto *>
+runtimeInputs(const onnx::GraphProto &graph);
+
+} // namespace import
+} // namespace tpuprof
+
+#endif // TPUPROF_LIB_IMPORT_ONNXMODEL_H

@@ -1,0 +1,183 @@
+#!/usr/bin/env python3
+"""Builds the small ONNX models test/import runs, with fixed seeds, and for
+each a test_data_set_0/ (input_N.pb, output_N.pb) whose outputs numpy
+computes here, independently of tpuprof.
+
+    make_models.py OUTDIR   ->  OUTDIR/{cnn,mlp,misc,unsupported,symbolic}.onnx
+                                OUTDIR/{cnn,mlp,misc}/test_data_set_0/
+"""
+import os
+import sys
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+rng = np.random.default_rng(2024)
+
+
+def rand(*shape):
+    return rng.standard_normal(shape).astype(np.float32)
+
+
+def save(outdir, name, graph, inputs=None, outputs=None, opset=13):
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)],
+                              producer_name="tpuprof-test")
+    model.ir_version = 8
+    onnx.checker.check_model(model)
+    onnx.save(model, os.path.join(outdir, name + ".onnx"))
+    if inputs is None:
+        return
+    data = os.path.join(outdir, name, "test_data_set_0")
+    os.makedirs(data, exist_ok=True)
+    for i, array in enumerate(inputs):
+        onnx.save_tensor(numpy_helper.from_array(array), os.path.join(data, f"input_{i}.pb"))
+    for i, array in enumerate(outputs):
+        onnx.save_tensor(numpy_helper.from_array(array.astype(np.float32)),
+                         os.path.join(data, f"output_{i}.pb"))
+
+
+def conv2d(x, w, b, pad, group=1):
+    """NCHW convolution, stride 1, OIHW weights."""
+    n, c, h, wd = x.shape
+    o, cg, kh, kw = w.shape
+    xp = np.pad(x, ((0, 0), (0, 0), (pad, pad), (pad, pad)))
+    oh, ow = h + 2 * pad - kh + 1, wd + 2 * pad - kw + 1
+    y = np.zeros((n, o, oh, ow), np.float64)
+    per_group = o // group
+    for oc in range(o):
+        g = oc // per_group
+        for i in range(kh):
+            for j in range(kw):
+                patch = xp[:, g * cg:(g + 1) * cg, i:i + oh, j:j + ow]
+                y[:, oc] += np.einsum("nchw,c->nhw", patch, w[oc, :, i, j])
+    return y + b.reshape(1, -1, 1, 1)
+
+
+def pool2x2(x, op):
+    n, c, h, w = x.shape
+    return op(x.reshape(n, c, h // 2, 2, w // 2, 2), axis=(3, 5))
+
+
+def cnn(outdir):
+    """Conv, BatchNormalization, Relu, MaxPool, depthwise Conv, Clip,
+    GlobalAveragePool, Flatten, Gemm, Softmax: a small classifier."""
+    x = rand(1, 3, 8, 8)
+    w1, b1 = rand(8, 3, 3, 3), rand(8)
+    scale, bias, mean, var = rand(8), rand(8), rand(8), np.abs(rand(8)) + 0.5
+    wd, bd = rand(8, 1, 3, 3), rand(8)
+    wf, bf = rand(10, 8), rand(10)
+    inits = [numpy_helper.from_array(a, n) for a, n in [
+        (w1, "w1"), (b1, "b1"), (scale, "scale"), (bias, "bias"), (mean, "mean"),
+        (var, "var"), (wd, "wd"), (bd, "bd"), (wf, "wf"), (bf, "bf"),
+        (np.array(0, np.float32), "lo"), (np.array(6, np.float32), "hi")]]
+    nodes = [
+        helper.make_node("Conv", ["image", "w1", "b1"], ["c1"], name="conv1",
+                         pads=[1, 1, 1, 1], kernel_shape=[3, 3]),
+        helper.make_node("BatchNormalization", ["c1", "scale", "bias", "mean", "var"],
+                         ["n1"], name="bn1", epsilon=1e-5),
+        helper.make_node("Relu", ["n1"], ["r1"], name="relu1"),
+        helper.make_node("MaxPool", ["r1"], ["p1"], name="pool1", kernel_shape=[2, 2],
+                         strides=[2, 2]),
+        helper.make_node("Conv", ["p1", "wd", "bd"], ["c2"], name="dwconv", group=8,
+                         pads=[1, 1, 1, 1]),
+        helper.make_node("Clip", ["c2", "lo", "hi"], ["r2"], name="relu6"),
+        helper.make_node("GlobalAveragePool", ["r2"], ["g"], name="gap"),
+        helper.make_node("Flatten", ["g"], ["f"], name="flatten"),
+        helper.make_node("Gemm", ["f", "wf", "bf"], ["logits"], name="fc", transB=1),
+        helper.make_node("Softmax", ["logits"], ["prob"], name="softmax", axis=1),
+    ]
+    graph = helper.make_graph(
+        nodes, "cnn", [helper.make_tensor_value_info("image", TensorProto.FLOAT, [1, 3, 8, 8])],
+        [helper.make_tensor_value_info("prob", TensorProto.FLOAT, [1, 10])], inits)
+
+    y = conv2d(x.astype(np.float64), w1, b1, 1)
+    y = (y - mean.reshape(1, -1, 1, 1)) / np.sqrt(var.reshape(1, -1, 1, 1) + 1e-5) \
+        * scale.reshape(1, -1, 1, 1) + bias.reshape(1, -1, 1, 1)
+    y = pool2x2(np.maximum(y, 0), np.max)
+    y = np.clip(conv2d(y, wd, bd, 1, group=8), 0, 6)
+    y = y.mean(axis=(2, 3))
+    y = y @ wf.T + bf
+    y = np.exp(y - y.max(axis=1, keepdims=True))
+    save(outdir, "cnn", graph, [x], [y / y.sum(axis=1, keepdims=True)])
+
+
+def mlp(outdir):
+    """MatMul, Add, Sigmoid with a symbolic batch ("N")."""
+    x, w, b = rand(2, 4), rand(4, 3), rand(3)
+    nodes = [helper.make_node("MatMul", ["x", "w"], ["h"], name="matmul"),
+             helper.make_node("Add", ["h", "b"], ["a"], name="add_bias"),
+             helper.make_node("Sigmoid", ["a"], ["y"], name="sigmoid")]
+    graph = helper.make_graph(
+        nodes, "mlp", [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 4])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["N", 3])],
+        [numpy_helper.from_array(w, "w"), numpy_helper.from_array(b, "b")])
+    save(outdir, "mlp", graph, [x], [1 / (1 + np.exp(-(x @ w + b)))])
+
+
+def misc(outdir):
+    """The shape and elementwise ops: Transpose, Reshape, Unsqueeze,
+    Squeeze, Concat, Sub/Mul/Div with broadcasting, LeakyRelu, Tanh,
+    AveragePool with count_include_pad, Constant, Identity, Dropout."""
+    a, b = rand(2, 3, 4), rand(4)
+    nodes = [
+        helper.make_node("Constant", [], ["two"], name="two",
+                         value=numpy_helper.from_array(np.array([2.0], np.float32))),
+        helper.make_node("Constant", [], ["shape"], name="shape",
+                         value=numpy_helper.from_array(np.array([4, 6], np.int64))),
+        helper.make_node("Constant", [], ["axes"], name="axes",
+                         value=numpy_helper.from_array(np.array([0, 1], np.int64))),
+        helper.make_node("Transpose", ["a"], ["t"], name="transpose", perm=[0, 2, 1]),
+        helper.make_node("Sub", ["t", "two"], ["s"], name="sub"),
+        helper.make_node("Reshape", ["s", "shape"], ["r"], name="reshape"),
+        helper.make_node("Mul", ["r", "r"], ["m"], name="mul"),
+        helper.make_node("Div", ["m", "two"], ["d"], name="div"),
+        helper.make_node("LeakyRelu", ["r"], ["l"], name="leaky", alpha=0.1),
+        helper.make_node("Concat", ["d", "l"], ["c"], name="concat", axis=1),
+        helper.make_node("Tanh", ["c"], ["th"], name="tanh"),
+        helper.make_node("Unsqueeze", ["th", "axes"], ["u"], name="unsqueeze"),
+        helper.make_node("AveragePool", ["u"], ["ap"], name="avgpool", kernel_shape=[3, 3],
+                         pads=[1, 1, 1, 1], count_include_pad=1),
+        helper.make_node("Squeeze", ["ap", "axes"], ["sq"], name="squeeze"),
+        helper.make_node("Identity", ["sq"], ["id"], name="identity"),
+        helper.make_node("Dropout", ["id"], ["out"], name="dropout"),
+        helper.make_node("Add", ["b", "b"], ["bb"], name="add"),
+    ]
+    graph = helper.make_graph(
+        nodes, "misc",
+        [helper.make_tensor_value_info("a", TensorProto.FLOAT, [2, 3, 4]),
+         helper.make_tensor_value_info("b", TensorProto.FLOAT, [4])],
+        [helper.make_tensor_value_info("out", TensorProto.FLOAT, [4, 12]),
+         helper.make_tensor_value_info("bb", TensorProto.FLOAT, [4])])
+    r = (a.transpose(0, 2, 1) - 2).reshape(4, 6).astype(np.float64)
+    c = np.tanh(np.concatenate([r * r / 2, np.where(r >= 0, r, 0.1 * r)], axis=1))
+    p = np.pad(c, 1)
+    avg = sum(p[i:i + 4, j:j + 12] for i in range(3) for j in range(3)) / 9
+    save(outdir, "misc", graph, [a, b], [avg, b + b])
+
+
+def unsupported(outdir):
+    """A node of an op type tpuprof-import does not convert."""
+    nodes = [helper.make_node("Relu", ["x"], ["r"], name="first"),
+             helper.make_node("Hardmax", ["r"], ["y"], name="argmax_head")]
+    graph = helper.make_graph(
+        nodes, "unsupported", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 3])])
+    save(outdir, "unsupported", graph)
+
+
+def unnamed(outdir):
+    """Nodes without names: locations read "<OpType>_<index>"."""
+    nodes = [helper.make_node("Relu", ["x"], ["r"]),
+             helper.make_node("Neg", ["r"], ["y"])]
+    graph = helper.make_graph(
+        nodes, "unnamed", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 3])])
+    save(outdir, "unnamed", graph)
+
+
+if __name__ == "__main__":
+    out = sys.argv[1]
+    os.makedirs(out, exist_ok=True)
+    for build in [cnn, mlp, misc, unsupported, unnamed]:
+        build(out)
