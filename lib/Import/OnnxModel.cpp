@@ -7,6 +7,7 @@
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 
 #include <exception>
@@ -85,13 +86,32 @@ tpuprof::import::runtimeInputs(const onnx::GraphProto &graph) {
   return inputs;
 }
 
+llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>>
+tpuprof::import::readInputFile(llvm::StringRef path) {
+  auto error = [](const llvm::Twine &msg) {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), msg);
+  };
+  llvm::sys::fs::file_status status;
+  if (std::error_code ec = llvm::sys::fs::status(path, status))
+    return error("cannot read: " + ec.message());
+  if (status.type() == llvm::sys::fs::file_type::directory_file)
+    return error("cannot read: Is a directory");
+  if (status.type() != llvm::sys::fs::file_type::regular_file)
+    return error("not a regular file");
+  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                            /*RequiresNullTerminator=*/false,
+                                            /*IsVolatile=*/true);
+  if (!buffer)
+    return error("cannot read: " + buffer.getError().message());
+  return std::move(*buffer);
+}
+
 llvm::Expected<std::unique_ptr<OnnxModel>>
 tpuprof::import::loadOnnxModel(llvm::StringRef path,
                                const ImportOptions &options) {
-  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
-                                            /*RequiresNullTerminator=*/false);
+  auto buffer = readInputFile(path);
   if (!buffer)
-    return fail("cannot read: " + buffer.getError().message());
+    return buffer.takeError();
   auto model = std::make_unique<OnnxModel>();
   llvm::StringRef bytes = (*buffer)->getBuffer();
   if (bytes.size() > static_cast<size_t>(INT_MAX) ||

@@ -16,6 +16,7 @@
 #include "onnx/onnx_pb.h"
 
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Support/MemoryBuffer.h"
 
 #include <memory>
 
@@ -40,6 +41,13 @@ loadOnnxModel(llvm::StringRef path, const ImportOptions &options);
 /// The graph inputs that are not initializers: the entry's arguments.
 std::vector<const onnx::ValueInfoProto *>
 runtimeInputs(const onnx::GraphProto &graph);
+
+/// The bytes of the input file `path`, read (not mapped: a file that
+/// shrinks while read must not kill the tool); anything but a regular file
+/// (a FIFO would block, a device never ends) is refused. Errors say what,
+/// for the caller to prefix with the path.
+llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>>
+readInputFile(llvm::StringRef path);
 
 } // namespace import
 } // namespace tpuprof

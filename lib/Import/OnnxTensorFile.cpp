@@ -2,6 +2,7 @@
 
 #include "tpuprof/Import/OnnxTensor.h"
 
+#include "OnnxModel.h"
 #include "OnnxWeights.h"
 
 #include "llvm/Support/MemoryBuffer.h"
@@ -14,10 +15,9 @@ tpuprof::import::readTensorFile(llvm::StringRef path) {
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    path + ": " + msg);
   };
-  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
-                                            /*RequiresNullTerminator=*/false);
+  auto buffer = readInputFile(path);
   if (!buffer)
-    return fail("cannot read: " + buffer.getError().message());
+    return fail(llvm::toString(buffer.takeError()));
   onnx::TensorProto tensor;
   llvm::StringRef bytes = (*buffer)->getBuffer();
   if (bytes.size() > static_cast<size_t>(INT_MAX) ||

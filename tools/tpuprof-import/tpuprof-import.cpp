@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tpuprof/Import/OnnxImport.h"
+#include "tpuprof/Version.h"
 
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/MLIRContext.h"
@@ -54,6 +55,7 @@ int fail(const llvm::Twine &msg) {
 int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
   cl::HideUnrelatedOptions(category);
+  tpuprof::setVersionPrinter("tpuprof-import");
   cl::ParseCommandLineOptions(
       argc, argv,
       "tpuprof-import: convert an ONNX model to MLIR (func.func in TOSA) for "
