@@ -37,6 +37,7 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/WithColor.h"
@@ -44,6 +45,7 @@
 
 #include <cerrno>
 #include <chrono>
+#include <cmath>
 #include <memory>
 #include <optional>
 #include <unistd.h>
@@ -79,10 +81,10 @@ cl::opt<std::string> dataDir(
              "order; results compared with DIR/output_N.pb where present "
              "(exit 1 on a mismatch)"),
     cl::value_desc("DIR"), cl::cat(category));
-cl::opt<double> rtol("rtol", cl::desc("--data's relative tolerance"),
-                     cl::init(1e-3), cl::cat(category));
-cl::opt<double> atol("atol", cl::desc("--data's absolute tolerance"),
-                     cl::init(1e-7), cl::cat(category));
+cl::opt<double> relTolerance("rtol", cl::desc("--data's relative tolerance"),
+                             cl::init(1e-3), cl::cat(category));
+cl::opt<double> absTolerance("atol", cl::desc("--data's absolute tolerance"),
+                             cl::init(1e-7), cl::cat(category));
 cl::opt<unsigned> repeat("repeat", cl::desc("Profiled calls of the entry"),
                          cl::init(10), cl::cat(category));
 cl::opt<unsigned> warmup("warmup", cl::desc("Calls before profiling starts"),
@@ -279,8 +281,8 @@ llvm::Error runAndCheck(tpuprof::run::PackedEntry entry, EntryData &data,
     return err;
   if (!onnxData)
     return llvm::Error::success();
-  llvm::Error err = tpuprof::run::compareOnnxOutputs(*onnxData, data.results,
-                                                     rtol, atol, llvm::outs());
+  llvm::Error err = tpuprof::run::compareOnnxOutputs(
+      *onnxData, data.results, relTolerance, absTolerance, llvm::outs());
   data.results.release(data.args);
   return err;
 }
@@ -432,6 +434,11 @@ int main(int argc, char **argv) {
       return fail("--data and --input both give the arguments; use one");
     if (repeat == 0)
       return fail("--data needs --repeat of at least 1");
+    for (const cl::opt<double> *tolerance : {&relTolerance, &absTolerance})
+      if (!std::isfinite(*tolerance) || *tolerance < 0)
+        return fail("--" + tolerance->ArgStr + " '" +
+                    llvm::formatv("{0}", double(*tolerance)).str() +
+                    "': a tolerance is a finite number of at least 0");
     llvm::Expected<tpuprof::run::OnnxData> data =
         tpuprof::run::readOnnxData(dataDir);
     if (!data)
