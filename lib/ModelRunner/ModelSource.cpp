@@ -58,6 +58,11 @@ tpuprof::run::loadModel(llvm::StringRef path,
         path + ": tpuprof was built without the ONNX importer (libonnx-dev)");
 #endif
   }
+  if (!onnxInputShapes.empty())
+    return llvm::createStringError(
+        llvm::inconvertibleErrorCode(),
+        "--input-shape binds an ONNX model's inputs; " + path +
+            " is MLIR (give its shapes with --input)");
   std::string errorMessage;
   auto file = openInputFile(path, &errorMessage);
   if (!file)

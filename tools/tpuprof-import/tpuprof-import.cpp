@@ -89,6 +89,14 @@ int main(int argc, char **argv) {
     flags.elideLargeResourceString(0);
   (**module)->print(out->os(), flags);
   out->os() << '\n';
+  out->os().close();
+  if (out->os().has_error()) {
+    // A full disk is one line, and no partial file stays behind (the
+    // ToolOutputFile removes it unless kept).
+    std::string why = out->os().error().message();
+    out->os().clear_error();
+    return fail(outputFile + ": cannot write: " + why);
+  }
   out->keep();
   return 0;
 }

@@ -355,6 +355,9 @@ int runCompiled(tpuprof::run::SessionOptions &session) {
     if (option->getNumOccurrences())
       return fail("--" + option->ArgStr + " applies to a .mlir model; " +
                   inputFile + " is compiled already");
+  if (inputShapes.getNumOccurrences())
+    return fail("--input-shape binds an ONNX model's inputs; " + inputFile +
+                " is compiled already (its shapes were bound then)");
   bool profilingOn = tpuprof_is_enabled();
 
   auto loadStart = std::chrono::steady_clock::now();
