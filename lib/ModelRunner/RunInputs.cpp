@@ -237,7 +237,10 @@ uint64_t maxArgumentBytes() {
 
 struct Spec {
   std::vector<int64_t> dims;
-  std::optional<ElemKind> kind;
+  // Not std::optional: GCC 12 warns that a moved Spec's disengaged payload
+  // may be used uninitialized.
+  ElemKind kind = ElemKind::F32;
+  bool hasKind = false;
   std::vector<double> values;
   bool hasValues = false;
 };
@@ -265,8 +268,12 @@ llvm::Expected<Spec> parseSpec(llvm::StringRef text) {
       spec.dims.push_back(d);
       continue;
     }
-    if (i + 1 == fields.size() && (spec.kind = elemKindOf(f)))
+    if (std::optional<ElemKind> kind = elemKindOf(f);
+        kind && i + 1 == fields.size()) {
+      spec.kind = *kind;
+      spec.hasKind = true;
       continue;
+    }
     return fail("bad shape '" + shape +
                 "': expected dimensions like 4x784 optionally followed by "
                 "an element type (f32, f64, i1, i8, i16, i32, i64, index)");
@@ -306,7 +313,7 @@ EntryArguments::create(llvm::ArrayRef<Type> argTypes,
     std::optional<ElemKind> kind = elemKindOf(elem);
     if (!kind || (shaped && !isa<RankedTensorType, MemRefType>(type)))
       return argError("type " + typeText + " is not supported by tpuprof-run");
-    if (spec.kind && *spec.kind != *kind)
+    if (spec.hasKind && spec.kind != *kind)
       return argError("--input element type does not match " + typeText);
     arg.kind = *kind;
 
