@@ -38,57 +38,6 @@ std::string indexText(llvm::ArrayRef<int64_t> shape, size_t n) {
   return shapeText(index);
 }
 
-double loadValue(const char *p, tpuprof::run::ElemKind kind) {
-  switch (kind) {
-  case ElemKind::F32: {
-    float f;
-    std::memcpy(&f, p, 4);
-    return f;
-  }
-  case ElemKind::F64: {
-    double d;
-    std::memcpy(&d, p, 8);
-    return d;
-  }
-  case ElemKind::I1:
-    return *p & 1;
-  case ElemKind::I8:
-    return static_cast<int8_t>(*p);
-  case ElemKind::I16: {
-    int16_t x;
-    std::memcpy(&x, p, 2);
-    return x;
-  }
-  case ElemKind::I32: {
-    int32_t x;
-    std::memcpy(&x, p, 4);
-    return x;
-  }
-  case ElemKind::I64:
-  case ElemKind::Index: {
-    int64_t x;
-    std::memcpy(&x, p, 8);
-    return static_cast<double>(x);
-  }
-  }
-  return 0;
-}
-
-size_t sizeOf(ElemKind kind) {
-  switch (kind) {
-  case ElemKind::I1:
-  case ElemKind::I8:
-    return 1;
-  case ElemKind::I16:
-    return 2;
-  case ElemKind::F32:
-  case ElemKind::I32:
-    return 4;
-  default:
-    return 8;
-  }
-}
-
 } // namespace
 
 void EntryResults::read(size_t index, std::vector<int64_t> &shape,
@@ -98,7 +47,7 @@ void EntryResults::read(size_t index, std::vector<int64_t> &shape,
   const Slot &slot = slots[index];
   const char *p = reinterpret_cast<const char *>(bytes.data()) + slot.offset;
   if (slot.isScalar) {
-    values.push_back(loadValue(p, slot.kind));
+    values.push_back(loadElem(p, slot.kind, 0));
     return;
   }
   // The memref descriptor: allocated, aligned, offset, sizes, strides.
@@ -118,8 +67,7 @@ void EntryResults::read(size_t index, std::vector<int64_t> &shape,
     int64_t linear = offset;
     for (unsigned i = 0; i < slot.rank; ++i)
       linear += idx[i] * strides[i];
-    values.push_back(
-        loadValue(aligned + linear * sizeOf(slot.kind), slot.kind));
+    values.push_back(loadElem(aligned, slot.kind, linear));
     for (unsigned i = slot.rank; i-- > 0;) {
       if (++idx[i] < shape[i])
         break;

@@ -21,6 +21,64 @@
 using namespace mlir;
 using namespace tpuprof::run;
 
+size_t tpuprof::run::elemSize(ElemKind k) {
+  switch (k) {
+  case ElemKind::F32:
+  case ElemKind::I32:
+    return 4;
+  case ElemKind::F64:
+  case ElemKind::I64:
+  case ElemKind::Index:
+    return 8;
+  case ElemKind::I1:
+  case ElemKind::I8:
+    return 1;
+  case ElemKind::I16:
+    return 2;
+  }
+  return 1;
+}
+
+double tpuprof::run::loadElem(const void *base, ElemKind k, size_t i) {
+  const char *p = static_cast<const char *>(base) + i * elemSize(k);
+  switch (k) {
+  case ElemKind::F32: {
+    float f;
+    std::memcpy(&f, p, 4);
+    return f;
+  }
+  case ElemKind::F64: {
+    double d;
+    std::memcpy(&d, p, 8);
+    return d;
+  }
+  case ElemKind::I1:
+    return *p & 1;
+  case ElemKind::I8: {
+    int8_t x;
+    std::memcpy(&x, p, 1);
+    return x;
+  }
+  case ElemKind::I16: {
+    int16_t x;
+    std::memcpy(&x, p, 2);
+    return x;
+  }
+  case ElemKind::I32: {
+    int32_t x;
+    std::memcpy(&x, p, 4);
+    return x;
+  }
+  case ElemKind::I64:
+  case ElemKind::Index: {
+    int64_t x;
+    std::memcpy(&x, p, 8);
+    return static_cast<double>(x);
+  }
+  }
+  return 0;
+}
+
 namespace {
 
 llvm::Error fail(const llvm::Twine &msg) {
@@ -64,24 +122,6 @@ std::optional<ElemKind> elemKindOf(llvm::StringRef name) {
       .Case("i64", ElemKind::I64)
       .Case("index", ElemKind::Index)
       .Default(std::nullopt);
-}
-
-size_t elemSize(ElemKind k) {
-  switch (k) {
-  case ElemKind::F32:
-  case ElemKind::I32:
-    return 4;
-  case ElemKind::F64:
-  case ElemKind::I64:
-  case ElemKind::Index:
-    return 8;
-  case ElemKind::I1:
-  case ElemKind::I8:
-    return 1;
-  case ElemKind::I16:
-    return 2;
-  }
-  return 1;
 }
 
 const char *elemName(ElemKind k) {
@@ -143,46 +183,6 @@ void storeElem(void *base, ElemKind k, size_t i, double v) {
     break;
   }
   }
-}
-
-double loadElem(const void *base, ElemKind k, size_t i) {
-  const char *p = static_cast<const char *>(base) + i * elemSize(k);
-  switch (k) {
-  case ElemKind::F32: {
-    float f;
-    std::memcpy(&f, p, 4);
-    return f;
-  }
-  case ElemKind::F64: {
-    double d;
-    std::memcpy(&d, p, 8);
-    return d;
-  }
-  case ElemKind::I1:
-    return *p & 1;
-  case ElemKind::I8: {
-    int8_t x;
-    std::memcpy(&x, p, 1);
-    return x;
-  }
-  case ElemKind::I16: {
-    int16_t x;
-    std::memcpy(&x, p, 2);
-    return x;
-  }
-  case ElemKind::I32: {
-    int32_t x;
-    std::memcpy(&x, p, 4);
-    return x;
-  }
-  case ElemKind::I64:
-  case ElemKind::Index: {
-    int64_t x;
-    std::memcpy(&x, p, 8);
-    return static_cast<double>(x);
-  }
-  }
-  return 0;
 }
 
 /// Deterministic values: xorshift64* seeded by the argument's position, so

@@ -24,6 +24,12 @@ namespace run {
 /// Element types tpuprof-run can create and print.
 enum class ElemKind { F32, F64, I1, I8, I16, I32, I64, Index };
 
+/// Bytes of one element of `kind`.
+size_t elemSize(ElemKind kind);
+/// Element `i` of the array of `kind` at `base` (unaligned is fine), as a
+/// double.
+double loadElem(const void *base, ElemKind kind, size_t i);
+
 /// One argument's data: an owned, aligned buffer and its memref descriptor
 /// fields (allocated, aligned, offset, sizes, strides).
 struct ArgBuffer {
