@@ -1,4 +1,4 @@
-//===- FsUtil.h - File-system helpers for tests --------------- -*- C++ -*-===//
+//===- FsUtil.h - Files and child processes for tests -----------*- C++ -*-===//
 //
 // Helpers that the runtime and reliability GoogleTests share (their CMake
 // targets add unittests/Common to the include path).
@@ -9,6 +9,7 @@
 #define TPUPROF_TEST_COMMON_FSUTIL_H
 
 #include <algorithm>
+#include <cstdlib>
 #include <dirent.h>
 #include <string>
 #include <vector>
@@ -30,6 +31,24 @@ inline std::vector<std::string> listDir(const std::string &dir) {
   }
   std::sort(names.begin(), names.end());
   return names;
+}
+
+/// Adds to a child's environment the sanitizer and loader variables of ours
+/// (a sanitized child must find its options and suppressions too).
+inline void keepSanitizerEnv(std::vector<std::string> &env) {
+  for (const char *keep : {"ASAN_OPTIONS", "UBSAN_OPTIONS", "TSAN_OPTIONS",
+                           "LSAN_OPTIONS", "LD_LIBRARY_PATH"})
+    if (const char *v = getenv(keep))
+      env.push_back(std::string(keep) + "=" + v);
+}
+
+/// The NULL-terminated argv/envp of `strings`, which must outlive it.
+inline std::vector<char *> cStrings(std::vector<std::string> &strings) {
+  std::vector<char *> pointers;
+  for (std::string &s : strings)
+    pointers.push_back(s.data());
+  pointers.push_back(nullptr);
+  return pointers;
 }
 
 } // namespace test

@@ -88,17 +88,9 @@ protected:
       hasOutput |= e.rfind("TPUPROF_OUTPUT=", 0) == 0;
     if (!hasOutput)
       env.push_back("TPUPROF_OUTPUT=" + Dir);
-    for (const char *keep : {"ASAN_OPTIONS", "UBSAN_OPTIONS", "TSAN_OPTIONS",
-                             "LSAN_OPTIONS", "LD_LIBRARY_PATH"})
-      if (const char *v = getenv(keep))
-        env.push_back(std::string(keep) + "=" + v);
-    std::vector<char *> argv, envp;
-    for (std::string &a : args)
-      argv.push_back(a.data());
-    argv.push_back(nullptr);
-    for (std::string &e : env)
-      envp.push_back(e.data());
-    envp.push_back(nullptr);
+    tpuprof::test::keepSanitizerEnv(env);
+    std::vector<char *> argv = tpuprof::test::cStrings(args);
+    std::vector<char *> envp = tpuprof::test::cStrings(env);
     std::string outPath = Dir + ".stdout", errPath = Dir + ".stderr";
     posix_spawn_file_actions_t fa;
     posix_spawn_file_actions_init(&fa);

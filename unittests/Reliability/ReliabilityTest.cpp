@@ -77,17 +77,9 @@ protected:
       sized |= e.rfind("TPUPROF_RECORD_SIZE=", 0) == 0;
     if (!sized)
       env.push_back("TPUPROF_RECORD_SIZE=" + std::to_string(n + 16));
-    for (const char *keep :
-         {"ASAN_OPTIONS", "UBSAN_OPTIONS", "TSAN_OPTIONS", "LD_LIBRARY_PATH"})
-      if (const char *v = getenv(keep))
-        env.push_back(std::string(keep) + "=" + v);
-    std::vector<char *> argv, envp;
-    for (std::string &a : args)
-      argv.push_back(a.data());
-    argv.push_back(nullptr);
-    for (std::string &e : env)
-      envp.push_back(e.data());
-    envp.push_back(nullptr);
+    tpuprof::test::keepSanitizerEnv(env);
+    std::vector<char *> argv = tpuprof::test::cStrings(args);
+    std::vector<char *> envp = tpuprof::test::cStrings(env);
     posix_spawn_file_actions_t fa;
     posix_spawn_file_actions_init(&fa);
     // Close the read end first: it may be fd 3 itself.
@@ -554,17 +546,9 @@ struct Program {
 Program runProgram(const std::string &dir, std::vector<std::string> args) {
   Program p;
   std::vector<std::string> env = {"TPUPROF_ENABLE=1", "TPUPROF_OUTPUT=" + dir};
-  for (const char *keep :
-       {"ASAN_OPTIONS", "UBSAN_OPTIONS", "TSAN_OPTIONS", "LD_LIBRARY_PATH"})
-    if (const char *v = getenv(keep))
-      env.push_back(std::string(keep) + "=" + v);
-  std::vector<char *> argv, envp;
-  for (std::string &a : args)
-    argv.push_back(a.data());
-  argv.push_back(nullptr);
-  for (std::string &e : env)
-    envp.push_back(e.data());
-  envp.push_back(nullptr);
+  tpuprof::test::keepSanitizerEnv(env);
+  std::vector<char *> argv = tpuprof::test::cStrings(args);
+  std::vector<char *> envp = tpuprof::test::cStrings(env);
   std::string errPath = dir + ".stderr";
   posix_spawn_file_actions_t fa;
   posix_spawn_file_actions_init(&fa);

@@ -817,19 +817,10 @@ ChildResult runChild(const std::vector<std::string> &args,
   ChildResult r;
   std::vector<std::string> argStore = {TPUPROF_RT_ENV_CHILD};
   argStore.insert(argStore.end(), args.begin(), args.end());
-  std::vector<char *> argv, envp;
-  for (std::string &a : argStore)
-    argv.push_back(const_cast<char *>(a.c_str()));
-  argv.push_back(nullptr);
   std::vector<std::string> envStore = env;
-  // Sanitizer builds need their runtime options to carry over.
-  for (const char *keep :
-       {"ASAN_OPTIONS", "TSAN_OPTIONS", "UBSAN_OPTIONS", "LD_LIBRARY_PATH"})
-    if (const char *v = getenv(keep))
-      envStore.push_back(std::string(keep) + "=" + v);
-  for (std::string &e : envStore)
-    envp.push_back(const_cast<char *>(e.c_str()));
-  envp.push_back(nullptr);
+  tpuprof::test::keepSanitizerEnv(envStore);
+  std::vector<char *> argv = tpuprof::test::cStrings(argStore);
+  std::vector<char *> envp = tpuprof::test::cStrings(envStore);
   posix_spawn_file_actions_t fa;
   posix_spawn_file_actions_init(&fa);
   posix_spawn_file_actions_addopen(&fa, 2, errPath.c_str(),
