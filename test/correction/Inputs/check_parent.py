@@ -1,5 +1,5 @@
 """Compares the report's median parent time (a CSV export) with the program's
-own uninstrumented figure: exit 1 unless |corrected / bare - 1| <= --within,
+own uninstrumented figure: exit 1 unless |corrected / bare - 1| <= --within (when given),
 or, with --outside, unless it is beyond that (the raw times must be). With
 --raw RAW.csv --removes F, also unless the correction took at least the
 fraction F of the raw export's error away (of the same dump)."""
@@ -11,7 +11,7 @@ import sys
 ap = argparse.ArgumentParser()
 ap.add_argument("csv")
 ap.add_argument("program_output")
-ap.add_argument("--within", type=float, required=True, help="fraction")
+ap.add_argument("--within", type=float, default=float("inf"), help="fraction")
 ap.add_argument("--outside", action="store_true")
 ap.add_argument("--raw", help="the same dump exported without correction")
 ap.add_argument("--removes", type=float, default=0.0, help="fraction")
