@@ -84,6 +84,8 @@ public:
   /// Input `i` if it is a constant; null otherwise.
   onnx::TensorProto *constantInput(unsigned i) const;
   /// A constant integer input (shapes, axes): an error if not constant.
+  /// The raw bytes of constant input `i`; "not a constant" otherwise.
+  llvm::Expected<std::vector<char>> constantInputBytes(unsigned i);
   llvm::Expected<std::vector<int64_t>> constantInts(unsigned i);
   llvm::Expected<std::vector<double>> constantDoubles(unsigned i);
 

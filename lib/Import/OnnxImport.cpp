@@ -145,28 +145,26 @@ onnx::TensorProto *NodeContext::constantInput(unsigned i) const {
   return hasInput(i) ? graph.constant(node.input(i)) : nullptr;
 }
 
-llvm::Expected<std::vector<int64_t>> NodeContext::constantInts(unsigned i) {
-  onnx::TensorProto *tensor = constantInput(i);
-  if (!tensor)
+llvm::Expected<std::vector<char>> NodeContext::constantInputBytes(unsigned i) {
+  if (!constantInput(i))
     return unsupported("input " + llvm::Twine(i) + " ('" +
                        (hasInput(i) ? node.input(i) : std::string()) +
                        "') is not a constant");
-  llvm::Expected<std::vector<char>> bytes = graph.constantBytes(node.input(i));
+  return graph.constantBytes(node.input(i));
+}
+
+llvm::Expected<std::vector<int64_t>> NodeContext::constantInts(unsigned i) {
+  llvm::Expected<std::vector<char>> bytes = constantInputBytes(i);
   if (!bytes)
     return bytes.takeError();
-  return tensorInts(*tensor, llvm::ArrayRef<char>(*bytes));
+  return tensorInts(*constantInput(i), llvm::ArrayRef<char>(*bytes));
 }
 
 llvm::Expected<std::vector<double>> NodeContext::constantDoubles(unsigned i) {
-  onnx::TensorProto *tensor = constantInput(i);
-  if (!tensor)
-    return unsupported("input " + llvm::Twine(i) + " ('" +
-                       (hasInput(i) ? node.input(i) : std::string()) +
-                       "') is not a constant");
-  llvm::Expected<std::vector<char>> bytes = graph.constantBytes(node.input(i));
+  llvm::Expected<std::vector<char>> bytes = constantInputBytes(i);
   if (!bytes)
     return bytes.takeError();
-  return tensorDoubles(*tensor, llvm::ArrayRef<char>(*bytes));
+  return tensorDoubles(*constantInput(i), llvm::ArrayRef<char>(*bytes));
 }
 
 llvm::Expected<RankedTensorType> NodeContext::outputType(unsigned i) {

@@ -91,41 +91,46 @@ llvm::Expected<OnnxData> tpuprof::run::readOnnxData(llvm::StringRef dir) {
 #else
   if (!llvm::sys::fs::is_directory(dir))
     return fail("--data: no directory '" + dir + "'");
+  // DIR/<prefix>_0.pb, _1.pb, ... up to the first missing one.
+  auto forEachTensor =
+      [&](llvm::StringRef prefix,
+          llvm::function_ref<void(std::string, tpuprof::import::TensorData &)>
+              use) -> llvm::Error {
+    for (unsigned n = 0;; ++n) {
+      llvm::SmallString<256> path(dir);
+      llvm::sys::path::append(path, prefix + "_" + llvm::Twine(n) + ".pb");
+      if (!llvm::sys::fs::exists(path))
+        return llvm::Error::success();
+      llvm::Expected<tpuprof::import::TensorData> tensor =
+          tpuprof::import::readTensorFile(path);
+      if (!tensor)
+        return tensor.takeError();
+      use(path.str().str(), *tensor);
+    }
+  };
   OnnxData data;
-  for (unsigned n = 0;; ++n) {
-    llvm::SmallString<256> path(dir);
-    llvm::sys::path::append(path, "input_" + std::to_string(n) + ".pb");
-    if (!llvm::sys::fs::exists(path))
-      break;
-    llvm::Expected<tpuprof::import::TensorData> tensor =
-        tpuprof::import::readTensorFile(path);
-    if (!tensor)
-      return tensor.takeError();
-    // An --input spec with every value; %.17g gives doubles (and so floats)
-    // back exactly.
-    std::string spec;
-    llvm::raw_string_ostream os(spec);
-    for (int64_t d : tensor->shape)
-      os << d << 'x';
-    os << tensor->elemType << '=';
-    for (auto [i, v] : llvm::enumerate(tensor->values))
-      os << (i ? "," : "") << llvm::format("%.17g", v);
-    if (tensor->values.empty())
-      os << '0';
-    data.inputSpecs.push_back(std::move(spec));
-  }
-  for (unsigned n = 0;; ++n) {
-    llvm::SmallString<256> path(dir);
-    llvm::sys::path::append(path, "output_" + std::to_string(n) + ".pb");
-    if (!llvm::sys::fs::exists(path))
-      break;
-    llvm::Expected<tpuprof::import::TensorData> tensor =
-        tpuprof::import::readTensorFile(path);
-    if (!tensor)
-      return tensor.takeError();
-    data.outputs.push_back(
-        {path.str().str(), tensor->shape, std::move(tensor->values)});
-  }
+  if (llvm::Error err = forEachTensor(
+          "input", [&](std::string, tpuprof::import::TensorData &tensor) {
+            // An --input spec with every value; %.17g gives doubles (and so
+            // floats) back exactly.
+            std::string spec;
+            llvm::raw_string_ostream os(spec);
+            for (int64_t d : tensor.shape)
+              os << d << 'x';
+            os << tensor.elemType << '=';
+            for (auto [i, v] : llvm::enumerate(tensor.values))
+              os << (i ? "," : "") << llvm::format("%.17g", v);
+            if (tensor.values.empty())
+              os << '0';
+            data.inputSpecs.push_back(std::move(spec));
+          }))
+    return std::move(err);
+  if (llvm::Error err = forEachTensor(
+          "output", [&](std::string path, tpuprof::import::TensorData &tensor) {
+            data.outputs.push_back(
+                {std::move(path), tensor.shape, std::move(tensor.values)});
+          }))
+    return std::move(err);
   if (data.inputSpecs.empty() && data.outputs.empty())
     return fail("--data: no input_0.pb or output_0.pb in '" + dir + "'");
   return data;
