@@ -24,7 +24,8 @@ extern "C" {
 #define TPUPROF_MODEL_SIGNATURE_SYMBOL "tpuprof_model_signature_v1"
 /// "TPUM" read as a little-endian uint32_t.
 #define TPUPROF_MODEL_MAGIC 0x4d555054u
-#define TPUPROF_MODEL_VERSION 1u
+/// 2: dim_rules appended. Readers accept 1 (no rules) and 2.
+#define TPUPROF_MODEL_VERSION 2u
 
 /// One public function of the model.
 typedef struct tpuprof_model_entry {
@@ -44,14 +45,35 @@ typedef struct tpuprof_model_entry {
   void (*packed)(void **args);
 } tpuprof_model_entry;
 
+/// `other_arg` of a rule whose other side is a fixed size.
+#define TPUPROF_MODEL_FIXED_SIZE 0xffffffffu
+
+/// One equality between an entry's argument dimensions that the model's IR
+/// implies (a dynamic matmul needs A's columns to equal B's rows): a call
+/// that breaks one would read out of bounds, so tpuprof-run checks them
+/// before the call (docs/compile.md, "The signature").
+typedef struct tpuprof_model_dim_rule {
+  uint32_t entry; ///< Index into `entries`.
+  uint32_t arg;   ///< Dimension `dim` of argument #arg ...
+  uint32_t dim;
+  uint32_t other_arg; ///< ... equals dimension `other` of argument
+                      ///< #other_arg, or the size `other` when other_arg
+                      ///< is TPUPROF_MODEL_FIXED_SIZE.
+  int64_t other;
+  const char *op; ///< The op that needs it: "linalg.matmul at m.mlir:10:8".
+} tpuprof_model_dim_rule;
+
 typedef struct tpuprof_model_signature {
   uint32_t magic;        ///< TPUPROF_MODEL_MAGIC
   uint32_t version;      ///< TPUPROF_MODEL_VERSION
   uint32_t instrumented; ///< 1 with probes, 0 built with --no-instrument
   uint32_t num_entries;
   const tpuprof_model_entry *entries;
-  /// The .mlir as tpuprof-compile was given it.
+  /// The model's path as tpuprof-compile was given it.
   const char *source;
+  /// Version 2 on.
+  const tpuprof_model_dim_rule *dim_rules;
+  uint32_t num_dim_rules;
 } tpuprof_model_signature;
 
 #ifdef __cplusplus

@@ -201,5 +201,19 @@ CompiledModel::findEntry(llvm::StringRef name,
   if (!type || !found->packed)
     return fail(path + ": the signature of @" + found->name +
                 " cannot be read ('" + found->type + "')");
-  return Entry{found->name, type, found->packed};
+  Entry entry{found->name, type, found->packed, {}};
+  if (signature->version >= 2)
+    for (const tpuprof_model_dim_rule &rule :
+         llvm::ArrayRef(signature->dim_rules, signature->num_dim_rules)) {
+      if (rule.entry != unsigned(found - entries.begin()))
+        continue;
+      DimRef other =
+          rule.other_arg == TPUPROF_MODEL_FIXED_SIZE
+              ? DimRef{DimRef::Fixed, rule.other}
+              : DimRef{DimRef::Argument, rule.other_arg, unsigned(rule.other)};
+      entry.dimEqualities.push_back(
+          {DimRef{DimRef::Argument, rule.arg, rule.dim}, other,
+           rule.op ? rule.op : "an op"});
+    }
+  return std::move(entry);
 }

@@ -13,45 +13,29 @@
 #include "llvm/ADT/Twine.h"
 
 #include <optional>
+#include <set>
 #include <string>
 
 using namespace mlir;
+using tpuprof::run::DimEquality;
+using tpuprof::run::DimRef;
 
 namespace {
-
-/// Where one dimension of a value comes from: a dimension of an entry
-/// argument, or a constant.
-struct DimSource {
-  enum Kind { Argument, Constant } kind;
-  int64_t index; ///< The argument (Argument) or the size (Constant).
-  unsigned dim = 0;
-
-  int64_t size(llvm::ArrayRef<std::vector<int64_t>> shapes) const {
-    return kind == Constant ? index : shapes[index][dim];
-  }
-  std::string describe() const {
-    if (kind == Constant)
-      return "a fixed size";
-    return "dimension " + std::to_string(dim) + " of argument #" +
-           std::to_string(index);
-  }
-};
 
 class Tracer {
 public:
   explicit Tracer(func::FuncOp entry) : entry(entry) {}
 
   /// Where dimension `dim` of `value` comes from, if it can be told.
-  std::optional<DimSource> trace(Value value, unsigned dim,
-                                 unsigned depth = 0) {
+  std::optional<DimRef> trace(Value value, unsigned dim, unsigned depth = 0) {
     auto shaped = dyn_cast<ShapedType>(value.getType());
     if (!shaped || !shaped.hasRank() || dim >= shaped.getRank())
       return std::nullopt;
     if (!shaped.isDynamicDim(dim))
-      return DimSource{DimSource::Constant, shaped.getDimSize(dim)};
+      return DimRef{DimRef::Fixed, shaped.getDimSize(dim)};
     if (auto arg = dyn_cast<BlockArgument>(value)) {
       if (arg.getOwner() == &entry.getBody().front())
-        return DimSource{DimSource::Argument, arg.getArgNumber(), dim};
+        return DimRef{DimRef::Argument, arg.getArgNumber(), dim};
       return std::nullopt;
     }
     // Chains are short; a bound keeps a pathological one cheap.
@@ -60,16 +44,16 @@ public:
     auto key = std::make_pair(value.getAsOpaquePointer(), dim);
     if (auto it = memo.find(key); it != memo.end())
       return it->second;
-    std::optional<DimSource> found = traceOp(value, dim, depth + 1);
+    std::optional<DimRef> found = traceOp(value, dim, depth + 1);
     memo[key] = found;
     return found;
   }
 
   /// Where the index `size` comes from (tensor.dim, memref.dim, constant).
-  std::optional<DimSource> traceIndex(Value size, unsigned depth) {
+  std::optional<DimRef> traceIndex(Value size, unsigned depth) {
     APInt constant;
     if (matchPattern(size, m_ConstantInt(&constant)))
-      return DimSource{DimSource::Constant, constant.getSExtValue()};
+      return DimRef{DimRef::Fixed, constant.getSExtValue()};
     Value source, index;
     if (auto d = size.getDefiningOp<tensor::DimOp>())
       source = d.getSource(), index = d.getIndex();
@@ -83,7 +67,7 @@ public:
   }
 
 private:
-  std::optional<DimSource> traceOp(Value value, unsigned dim, unsigned depth) {
+  std::optional<DimRef> traceOp(Value value, unsigned dim, unsigned depth) {
     Operation *op = value.getDefiningOp();
     unsigned result = cast<OpResult>(value).getResultNumber();
     if (isa<tensor::CastOp, memref::CastOp, bufferization::ToTensorOp,
@@ -92,7 +76,7 @@ private:
     if (auto dps = dyn_cast<DestinationStyleOpInterface>(op))
       if (result < dps.getNumDpsInits())
         return trace(dps.getDpsInitOperand(result)->get(), dim, depth);
-    auto dynamicSize = [&](ValueRange sizes) -> std::optional<DimSource> {
+    auto dynamicSize = [&](ValueRange sizes) -> std::optional<DimRef> {
       auto shaped = cast<ShapedType>(value.getType());
       unsigned position = 0;
       for (unsigned i = 0; i < dim; ++i)
@@ -118,7 +102,7 @@ private:
   }
 
   func::FuncOp entry;
-  llvm::DenseMap<std::pair<void *, unsigned>, std::optional<DimSource>> memo;
+  llvm::DenseMap<std::pair<void *, unsigned>, std::optional<DimRef>> memo;
 };
 
 /// "linalg.matmul at model.mlir:10:8".
@@ -141,51 +125,41 @@ std::string shapeText(llvm::ArrayRef<int64_t> shape) {
 
 } // namespace
 
-llvm::Error
-tpuprof::run::checkEntryShapes(func::FuncOp entry,
-                               llvm::ArrayRef<std::vector<int64_t>> shapes) {
-  if (entry.isExternal() || shapes.size() != entry.getNumArguments())
-    return llvm::Error::success();
+std::string DimRef::describe() const {
+  if (isFixed())
+    return "a fixed size";
+  return "dimension " + std::to_string(dim) + " of argument #" +
+         std::to_string(index);
+}
+
+std::vector<DimEquality> tpuprof::run::entryDimEqualities(func::FuncOp entry) {
+  std::vector<DimEquality> equalities;
+  if (entry.isExternal())
+    return equalities;
   Tracer tracer(entry);
-  std::optional<std::string> problem;
-  // Every dimension in `group` must have one size.
-  auto agree = [&](Operation *op,
-                   llvm::ArrayRef<std::optional<DimSource>> group) {
-    const DimSource *first = nullptr;
-    for (const std::optional<DimSource> &d : group) {
-      if (!d || (d->kind == DimSource::Argument &&
-                 (d->index >= int64_t(shapes.size()) ||
-                  d->dim >= shapes[d->index].size())))
+  std::set<std::pair<DimRef, DimRef>> seen;
+  // Every traced dimension in `group` equals the first one.
+  auto addGroup = [&](Operation *op,
+                      llvm::ArrayRef<std::optional<DimRef>> group) {
+    const DimRef *first = nullptr;
+    for (const std::optional<DimRef> &d : group) {
+      if (!d)
         continue;
       if (!first) {
         first = &*d;
         continue;
       }
-      int64_t a = first->size(shapes), b = d->size(shapes);
-      if (a == b)
+      if (first->isFixed() && d->isFixed())
+        continue; // The verifier's business.
+      DimRef a = d->isFixed() ? *first : *d, b = d->isFixed() ? *d : *first;
+      if (a == b || !seen.insert({a, b}).second)
         continue;
-      const DimSource &arg = d->kind == DimSource::Argument ? *d : *first;
-      const DimSource &other = &arg == &*d ? *first : *d;
-      std::string shapesText;
-      for (const DimSource *s : {&arg, &other})
-        if (s->kind == DimSource::Argument &&
-            shapesText.find("#" + std::to_string(s->index) + " ") ==
-                std::string::npos)
-          shapesText += std::string(shapesText.empty() ? "" : ", ") +
-                        "argument #" + std::to_string(s->index) + " is " +
-                        shapeText(shapes[s->index]);
-      problem = "the argument shapes do not agree: " + describeOp(op) +
-                " needs " + arg.describe() + " (" +
-                std::to_string(arg.size(shapes)) + ") to equal " +
-                other.describe() + " (" + std::to_string(other.size(shapes)) +
-                ") (" + shapesText + ")";
-      return false;
+      equalities.push_back({a, b, describeOp(op)});
     }
-    return true;
   };
   entry.walk([&](Operation *op) {
     if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
-      llvm::SmallVector<llvm::SmallVector<std::optional<DimSource>>> loops(
+      llvm::SmallVector<llvm::SmallVector<std::optional<DimRef>>> loops(
           linalgOp.getNumLoops());
       for (OpOperand &operand : op->getOpOperands()) {
         if (!isa<ShapedType>(operand.get().getType()))
@@ -197,18 +171,50 @@ tpuprof::run::checkEntryShapes(func::FuncOp entry,
                 tracer.trace(operand.get(), position));
       }
       for (auto &group : loops)
-        if (!agree(op, group))
-          return WalkResult::interrupt();
+        addGroup(op, group);
     } else if (auto matmul = dyn_cast<tosa::MatMulOp>(op)) {
-      if (!agree(op, {tracer.trace(matmul.getA(), 0),
-                      tracer.trace(matmul.getB(), 0)}) ||
-          !agree(op, {tracer.trace(matmul.getA(), 2),
-                      tracer.trace(matmul.getB(), 1)}))
-        return WalkResult::interrupt();
+      addGroup(
+          op, {tracer.trace(matmul.getA(), 0), tracer.trace(matmul.getB(), 0)});
+      addGroup(
+          op, {tracer.trace(matmul.getA(), 2), tracer.trace(matmul.getB(), 1)});
     }
-    return WalkResult::advance();
   });
-  if (problem)
-    return llvm::createStringError(llvm::inconvertibleErrorCode(), *problem);
+  return equalities;
+}
+
+llvm::Error
+tpuprof::run::checkDimEqualities(llvm::ArrayRef<DimEquality> equalities,
+                                 llvm::ArrayRef<std::vector<int64_t>> shapes) {
+  auto known = [&](const DimRef &d) {
+    return d.isFixed() ||
+           (d.index < int64_t(shapes.size()) && d.dim < shapes[d.index].size());
+  };
+  for (const DimEquality &e : equalities) {
+    // A rank that does not match is the argument check's to report.
+    if (!known(e.arg) || !known(e.other))
+      continue;
+    int64_t a = e.arg.size(shapes), b = e.other.size(shapes);
+    if (a == b)
+      continue;
+    std::string shapesText = "argument #" + std::to_string(e.arg.index) +
+                             " is " + shapeText(shapes[e.arg.index]);
+    if (!e.other.isFixed() && e.other.index != e.arg.index)
+      shapesText += ", argument #" + std::to_string(e.other.index) + " is " +
+                    shapeText(shapes[e.other.index]);
+    return llvm::createStringError(
+        llvm::inconvertibleErrorCode(),
+        "the argument shapes do not agree: " + e.op + " needs " +
+            e.arg.describe() + " (" + std::to_string(a) + ") to equal " +
+            e.other.describe() + " (" + std::to_string(b) + ") (" + shapesText +
+            ")");
+  }
   return llvm::Error::success();
+}
+
+llvm::Error
+tpuprof::run::checkEntryShapes(func::FuncOp entry,
+                               llvm::ArrayRef<std::vector<int64_t>> shapes) {
+  if (shapes.size() != entry.getNumArguments())
+    return llvm::Error::success();
+  return checkDimEqualities(entryDimEqualities(entry), shapes);
 }

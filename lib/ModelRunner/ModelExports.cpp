@@ -8,7 +8,16 @@
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IRBuilder.h"
 
+#include <cstddef>
+
 using namespace tpuprof::compile;
+
+// The LLVM struct types below spell these layouts (64-bit hosts).
+static_assert(sizeof(tpuprof_model_dim_rule) == 32 &&
+              offsetof(tpuprof_model_dim_rule, other) == 16 &&
+              offsetof(tpuprof_model_dim_rule, op) == 24);
+static_assert(offsetof(tpuprof_model_signature, dim_rules) == 32 &&
+              offsetof(tpuprof_model_signature, num_dim_rules) == 40);
 
 namespace {
 
@@ -118,8 +127,28 @@ tpuprof::compile::exportModel(llvm::Module &module,
   auto *entriesVar = new llvm::GlobalVariable(
       module, entriesTy, true, llvm::GlobalValue::PrivateLinkage,
       llvm::ConstantArray::get(entriesTy, entries), "tpuprof.model.entries");
-  auto *signatureTy =
-      llvm::StructType::get(ctx, {i32, i32, i32, i32, ptrTy, ptrTy});
+  auto *i64 = llvm::Type::getInt64Ty(ctx);
+  auto *ruleTy = llvm::StructType::get(ctx, {i32, i32, i32, i32, i64, ptrTy});
+  llvm::SmallVector<llvm::Constant *> rules;
+  for (auto [index, f] : llvm::enumerate(functions))
+    for (const run::DimEquality &e : f.dimEqualities) {
+      bool fixed = e.other.isFixed();
+      rules.push_back(llvm::ConstantStruct::get(
+          ruleTy,
+          {llvm::ConstantInt::get(i32, index),
+           llvm::ConstantInt::get(i32, e.arg.index),
+           llvm::ConstantInt::get(i32, e.arg.dim),
+           llvm::ConstantInt::get(i32, fixed ? TPUPROF_MODEL_FIXED_SIZE
+                                             : uint64_t(e.other.index)),
+           llvm::ConstantInt::get(i64, fixed ? e.other.index : e.other.dim),
+           cString(module, e.op)}));
+    }
+  auto *rulesTy = llvm::ArrayType::get(ruleTy, rules.size());
+  auto *rulesVar = new llvm::GlobalVariable(
+      module, rulesTy, true, llvm::GlobalValue::PrivateLinkage,
+      llvm::ConstantArray::get(rulesTy, rules), "tpuprof.model.dim_rules");
+  auto *signatureTy = llvm::StructType::get(
+      ctx, {i32, i32, i32, i32, ptrTy, ptrTy, ptrTy, i32});
   auto *signature = new llvm::GlobalVariable(
       module, signatureTy, true, llvm::GlobalValue::WeakAnyLinkage,
       llvm::ConstantStruct::get(
@@ -127,7 +156,8 @@ tpuprof::compile::exportModel(llvm::Module &module,
                         llvm::ConstantInt::get(i32, TPUPROF_MODEL_VERSION),
                         llvm::ConstantInt::get(i32, instrumented ? 1 : 0),
                         llvm::ConstantInt::get(i32, entries.size()), entriesVar,
-                        cString(module, source)}),
+                        cString(module, source), rulesVar,
+                        llvm::ConstantInt::get(i32, rules.size())}),
       TPUPROF_MODEL_SIGNATURE_SYMBOL);
   if (signature->getName() != TPUPROF_MODEL_SIGNATURE_SYMBOL)
     return fail(llvm::Twine("the model defines ") +

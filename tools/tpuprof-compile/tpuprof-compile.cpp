@@ -236,6 +236,7 @@ int main(int argc, char **argv) {
     e.type = fn.getFunctionType();
     llvm::raw_string_ostream(e.typeText) << e.type;
     e.location = location(fn);
+    e.dimEqualities = tpuprof::run::entryDimEqualities(fn);
     for (const ExportedFunction &other : exported)
       if (other.symbol == e.symbol)
         return fail("@" + other.name + " and @" + e.name +

@@ -373,6 +373,9 @@ int runCompiled(tpuprof::run::SessionOptions &session) {
   llvm::Expected<EntryData> data = makeEntryData(entry->name, entry->type);
   if (!data)
     return fail(llvm::toString(data.takeError()));
+  if (llvm::Error err = tpuprof::run::checkDimEqualities(entry->dimEqualities,
+                                                         data->args.shapes()))
+    return fail("@" + entry->name + ": " + llvm::toString(std::move(err)));
   if (printTime)
     llvm::outs() << llvm::format("Load time: %.1f ms\n", msSince(loadStart));
 

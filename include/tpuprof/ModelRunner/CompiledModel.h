@@ -10,12 +10,14 @@
 #ifndef TPUPROF_MODELRUNNER_COMPILEDMODEL_H
 #define TPUPROF_MODELRUNNER_COMPILEDMODEL_H
 
+#include "tpuprof/ModelRunner/EntryShapes.h"
 #include "tpuprof/ModelRunner/ModelJit.h"
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/Support/Error.h"
 
 #include <string>
+#include <vector>
 
 struct tpuprof_model_signature;
 
@@ -44,6 +46,9 @@ public:
     std::string name;
     mlir::FunctionType type;
     PackedEntry packed = nullptr;
+    /// What its arguments' shapes must meet (empty from a version 1
+    /// signature).
+    std::vector<DimEquality> dimEqualities;
   };
   llvm::Expected<Entry> findEntry(llvm::StringRef name,
                                   mlir::MLIRContext &context) const;

@@ -11,6 +11,8 @@
 #ifndef TPUPROF_MODELRUNNER_MODELEXPORTS_H
 #define TPUPROF_MODELRUNNER_MODELEXPORTS_H
 
+#include "tpuprof/ModelRunner/EntryShapes.h"
+
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/Error.h"
@@ -28,6 +30,8 @@ struct ExportedFunction {
   mlir::FunctionType type; ///< Before lowering (tensors, memrefs, scalars).
   std::string typeText;    ///< `type` printed.
   std::string location;    ///< `file:line` of the function.
+  /// The equalities its arguments' dimensions must meet (EntryShapes.h).
+  std::vector<run::DimEquality> dimEqualities;
 };
 
 /// A C identifier for `name` ([A-Za-z0-9_], not starting with a digit).
