@@ -4,9 +4,10 @@
 |* else; the dump header carries two (ticks, CLOCK_MONOTONIC ns) pairs from   *|
 |* which the report converts ticks to ns. rdtsc is used when the CPU says its *|
 |* TSC is invariant (constant rate, keeps ticking in C-states) and the kernel *|
-|* trusts it, because it is about half the cost of a vDSO clock_gettime;      *|
-|* otherwise, or on request (TPUPROF_CLOCK=monotonic), ticks are              *|
-|* CLOCK_MONOTONIC ns.                                                        *|
+|* trusts it, because it is about half the cost of a vDSO clock_gettime. On   *|
+|* aarch64 the generic timer's virtual count (cntvct_el0) is used: the vDSO  *|
+|* reads it too, and its step is the clock's true resolution. Otherwise, or  *|
+|* on request (TPUPROF_CLOCK=monotonic), ticks are CLOCK_MONOTONIC ns.       *|
 \*===----------------------------------------------------------------------===*/
 
 #include "rt_internal.h"
@@ -18,12 +19,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#if defined(__x86_64__) || defined(__i386__)
+#if TPUPROF_RT_HAVE_TSC
 #include <cpuid.h>
 #include <x86intrin.h>
-#define TPUPROF_RT_HAVE_TSC 1
-#else
-#define TPUPROF_RT_HAVE_TSC 0
 #endif
 
 int __tpuprof_rt_use_tsc = 0;
@@ -134,6 +132,9 @@ void __tpuprof_rt_clock_init(int request) {
     __tpuprof_rt_use_tsc = trusted ? tsc_ticks() : 0;
     break;
   }
+#elif TPUPROF_RT_HAVE_CNTVCT
+  __tpuprof_rt_use_tsc =
+      request == TPUPROF_RT_CLOCK_MONOTONIC ? 0 : TPUPROF_RT_TICKS_CNTVCT;
 #else
   if (request == TPUPROF_RT_CLOCK_TSC)
     fprintf(stderr, "tpuprof: TPUPROF_CLOCK=tsc is not available on this "
@@ -145,12 +146,18 @@ void __tpuprof_rt_clock_init(int request) {
 }
 
 uint32_t __tpuprof_rt_clock_source(void) {
+  if (__tpuprof_rt_use_tsc == TPUPROF_RT_TICKS_CNTVCT)
+    return TPUPROF_CLOCK_CNTVCT;
   return __tpuprof_rt_use_tsc ? TPUPROF_CLOCK_TSC : TPUPROF_CLOCK_MONOTONIC;
 }
 
 void __tpuprof_rt_set_clock_source(uint32_t source) {
-  __tpuprof_rt_use_tsc =
-      TPUPROF_RT_HAVE_TSC && source == TPUPROF_CLOCK_TSC ? tsc_ticks() : 0;
+  if (TPUPROF_RT_HAVE_TSC && source == TPUPROF_CLOCK_TSC)
+    __tpuprof_rt_use_tsc = tsc_ticks();
+  else if (TPUPROF_RT_HAVE_CNTVCT && source == TPUPROF_CLOCK_CNTVCT)
+    __tpuprof_rt_use_tsc = TPUPROF_RT_TICKS_CNTVCT;
+  else
+    __tpuprof_rt_use_tsc = 0;
   // The first pair must be in the new source's ticks.
   __tpuprof_rt_calibration_pair(&__tpuprof_rt_calib_ticks0,
                                 &__tpuprof_rt_calib_ns0);
@@ -166,6 +173,12 @@ uint64_t __tpuprof_rt_now(void) {
 #if TPUPROF_RT_HAVE_TSC
   if (__tpuprof_rt_use_tsc)
     return __rdtsc();
+#elif TPUPROF_RT_HAVE_CNTVCT
+  if (__tpuprof_rt_use_tsc) {
+    uint64_t ticks;
+    __asm__ __volatile__("isb\n\tmrs %0, cntvct_el0" : "=r"(ticks)::"memory");
+    return ticks;
+  }
 #endif
   return __tpuprof_rt_monotonic_ns();
 }

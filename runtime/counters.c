@@ -22,12 +22,19 @@
 
 #include <errno.h>
 #include <linux/perf_event.h>
+#if TPUPROF_RT_HAVE_LIBPFM
 #include <perfmon/pfmlib_perf_event.h>
+/// Who turned an event name into a perf_event_attr, for messages.
+#define ENCODER "libpfm4"
+#else
+#define ENCODER "no libpfm4"
+#endif
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -73,8 +80,10 @@ uint32_t __tpuprof_rt_ctr_setgen = 1;
 /// window every few steps says it once.
 static int warned_for_request;
 
+#if TPUPROF_RT_HAVE_LIBPFM
 static pthread_once_t pfm_once = PTHREAD_ONCE_INIT;
 static int pfm_status = PFM_SUCCESS;
+#endif
 
 /// Runs fn(arg) on a thread of the runtime's own whose stack is known to be
 /// large enough (only the pages it touches cost memory), and waits for it;
@@ -97,6 +106,7 @@ static void on_big_stack(void *(*fn)(void *), void *arg) {
   fn(arg);
 }
 
+#if TPUPROF_RT_HAVE_LIBPFM
 static void *pfm_init_thread(void *arg) {
   (void)arg;
   pfm_status = pfm_initialize();
@@ -118,6 +128,11 @@ int __tpuprof_rt_pfm_init(void) {
   }
   return 0;
 }
+#else
+/// Without libpfm4 there is nothing to set up: encode_event knows perf's
+/// generic events by itself.
+int __tpuprof_rt_pfm_init(void) { return 0; }
+#endif
 
 int __tpuprof_rt_perf_paranoid(void) {
   FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
@@ -130,6 +145,7 @@ int __tpuprof_rt_perf_paranoid(void) {
   return v;
 }
 
+#if TPUPROF_RT_HAVE_LIBPFM
 int __tpuprof_rt_encode_event(const char *name, struct perf_event_attr *attr,
                               const char **why) {
   if (__tpuprof_rt_pfm_init() != 0) {
@@ -155,6 +171,74 @@ int __tpuprof_rt_encode_event(const char *name, struct perf_event_attr *attr,
   attr->inherit = 0;
   return 0;
 }
+#else
+/// perf's generic events under the names libpfm4 gives them (its "perf"
+/// PMU), so that a runtime built without libpfm4 still counts the defaults.
+static const struct generic_event {
+  const char *name;
+  uint32_t type;
+  uint64_t config;
+} generic_events[] = {
+    {"CYCLES", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES},
+    {"CPU-CYCLES", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES},
+    {"INSTRUCTIONS", PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS},
+    {"CACHE-REFERENCES", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_REFERENCES},
+    {"CACHE-MISSES", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES},
+    {"BRANCH-INSTRUCTIONS", PERF_TYPE_HARDWARE,
+     PERF_COUNT_HW_BRANCH_INSTRUCTIONS},
+    {"BRANCHES", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS},
+    {"BRANCH-MISSES", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES},
+    {"BUS-CYCLES", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BUS_CYCLES},
+    {"REF-CYCLES", PERF_TYPE_HARDWARE, PERF_COUNT_HW_REF_CPU_CYCLES},
+    {"CPU-CLOCK", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK},
+    {"TASK-CLOCK", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK},
+    {"PAGE-FAULTS", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS},
+    {"FAULTS", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS},
+    {"CONTEXT-SWITCHES", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES},
+    {"CS", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES},
+    {"CPU-MIGRATIONS", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS},
+    {"MINOR-FAULTS", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MIN},
+    {"MAJOR-FAULTS", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MAJ},
+};
+
+int __tpuprof_rt_encode_event(const char *name, struct perf_event_attr *attr,
+                              const char **why) {
+  // "perf::CYCLES", "cycles" and "CYCLES:u" alike; user level unless :k.
+  const char *base = name;
+  const char *pmu_end = strstr(name, "::");
+  if (pmu_end) {
+    if (pmu_end - name != 4 || strncmp(name, "perf", 4) != 0) {
+      *why = "only perf's generic events (perf::NAME) are known";
+      return -1;
+    }
+    base = pmu_end + 2;
+  }
+  size_t len = strcspn(base, ":");
+  const char *modifier = base[len] == ':' ? base + len + 1 : "u";
+  if (strcmp(modifier, "u") != 0 && strcmp(modifier, "k") != 0) {
+    *why = "unknown modifier (only :u and :k)";
+    return -1;
+  }
+  for (size_t i = 0; i < sizeof(generic_events) / sizeof(generic_events[0]);
+       ++i) {
+    if (strlen(generic_events[i].name) != len ||
+        strncasecmp(base, generic_events[i].name, len) != 0)
+      continue;
+    memset(attr, 0, sizeof(*attr));
+    attr->size = sizeof(*attr);
+    attr->type = generic_events[i].type;
+    attr->config = generic_events[i].config;
+    attr->exclude_kernel = modifier[0] == 'u';
+    attr->exclude_user = modifier[0] == 'k';
+    attr->exclude_hv = 1;
+    attr->read_format = READ_FORMAT;
+    return 0;
+  }
+  *why = "not one of perf's generic events, the only ones this runtime "
+         "knows";
+  return -1;
+}
+#endif
 
 void __tpuprof_rt_explain_open_error(int err,
                                      const struct perf_event_attr *attr,
@@ -246,7 +330,7 @@ int __tpuprof_rt_set_events_locked(const char *list, int strict) {
       if (strlen(names[i]) >= TPUPROF_RT_EVENT_NAME_MAX ||
           __tpuprof_rt_encode_event(names[i], &attr, &why) != 0) {
         fprintf(stderr,
-                "tpuprof: unknown event '%s' (libpfm4: %s); events "
+                "tpuprof: unknown event '%s' (" ENCODER ": %s); events "
                 "unchanged\n",
                 names[i], why ? why : "name too long");
         return -1;
@@ -287,7 +371,7 @@ static void select_events(char **names, uint32_t n, char *failed,
     }
     if (__tpuprof_rt_encode_event(names[i], &ev->attr, &why) != 0) {
       char cause[256];
-      snprintf(cause, sizeof(cause), "unknown event; libpfm4: %s", why);
+      snprintf(cause, sizeof(cause), "unknown event; " ENCODER ": %s", why);
       note(failed, failed_size, names[i], cause);
       continue;
     }

@@ -29,11 +29,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#if defined(__x86_64__) || defined(__i386__)
+#if TPUPROF_RT_HAVE_TSC
 #include <x86intrin.h>
-#define TPUPROF_RT_HAVE_TSC 1
-#else
-#define TPUPROF_RT_HAVE_TSC 0
 #endif
 
 #define TPUPROF_RT_INITIAL_EXEC __attribute__((tls_model("initial-exec")))
@@ -171,6 +168,12 @@ TPUPROF_RT_INLINE uint64_t rt_now(void) {
 #if TPUPROF_RT_HAVE_TSC
   if (TPUPROF_RT_LIKELY(__tpuprof_rt_use_tsc))
     return __rdtsc();
+#elif TPUPROF_RT_HAVE_CNTVCT
+  if (TPUPROF_RT_LIKELY(__tpuprof_rt_use_tsc)) {
+    uint64_t ticks;
+    __asm__ __volatile__("mrs %0, cntvct_el0" : "=r"(ticks));
+    return ticks;
+  }
 #endif
   // Out of line: a struct timespec here would give every probe a stack
   // frame and callee-saved register spills, even on the rdtsc path.
@@ -201,8 +204,17 @@ TPUPROF_RT_INLINE uint64_t rt_now_end(void) {
     return __rdtscp(&aux);
   }
   if (ticks) {
-    _mm_lfence();
+    // Not _mm_lfence(): an i686 build without SSE2 has no intrinsic for it.
+    __asm__ __volatile__("lfence" ::: "memory");
     return __rdtsc();
+  }
+#elif TPUPROF_RT_HAVE_CNTVCT
+  // isb: the counter is read after everything before it has completed,
+  // as rdtscp is on x86.
+  if (TPUPROF_RT_LIKELY(__tpuprof_rt_use_tsc)) {
+    uint64_t ticks;
+    __asm__ __volatile__("isb\n\tmrs %0, cntvct_el0" : "=r"(ticks)::"memory");
+    return ticks;
   }
 #endif
   return __tpuprof_rt_monotonic_ns();

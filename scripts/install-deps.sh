@@ -21,6 +21,7 @@ packages=(
   python3-pandas                # test/python: Profile.to_pandas()
   libonnx-dev libprotobuf-dev   # tpuprof-import: ONNX's protobuf classes and shape inference
   python3-onnx libonnx-testdata # test/import: models built at test time, ONNX's backend tests
+  gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user # test/boards: the runtime on an emulated ARM board
 )
 # node and npm run that test's playwright-core; an existing node will do.
 command -v node > /dev/null && command -v npm > /dev/null || packages+=(nodejs npm)

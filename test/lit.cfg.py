@@ -58,6 +58,14 @@ if os.path.exists(os.path.join(config.tpuprof_tools_dir, "tpuprof-import")):
 if os.path.exists(os.path.join(config.tpuprof_tools_dir, "tpuprof-gen-dumps")):
     tools += ["tpuprof-gen-dumps"]
     config.available_features.add("gen-dumps")
+config.substitutions.append(("%cmake", config.cmake))
+# An ARM board, emulated: Debian's aarch64 cross compiler and qemu-user
+# (scripts/install-deps.sh installs both; test/boards).
+if shutil.which("aarch64-linux-gnu-gcc") and shutil.which("qemu-aarch64"):
+    config.available_features.add("aarch64-board")
+elif os.environ.get("CI"):
+    lit_config.fatal("the ARM board tests need aarch64-linux-gnu-gcc and "
+                     "qemu-aarch64 (run scripts/install-deps.sh)")
 if shutil.which("sqlite3"):
     config.available_features.add("sqlite3")
 # The report's .xlsx workbook is built when libxlsxwriter-dev is installed

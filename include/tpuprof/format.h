@@ -250,6 +250,8 @@ typedef struct tpuprof_memory_record {
 enum tpuprof_clock_source {
   TPUPROF_CLOCK_TSC = 0,       ///< rdtsc, calibrated against CLOCK_MONOTONIC.
   TPUPROF_CLOCK_MONOTONIC = 1, ///< clock_gettime(CLOCK_MONOTONIC) in ns.
+  /// aarch64's generic timer (cntvct_el0), calibrated like the TSC.
+  TPUPROF_CLOCK_CNTVCT = 2,
   TPUPROF_CLOCK_SOURCE_COUNT
 };
 
@@ -450,9 +452,9 @@ TPUPROF_NAME_TABLE(tpuprof_memory_event, tpuprof_memory_event_name,
 TPUPROF_NAME_TABLE(tpuprof_memory_source, tpuprof_memory_source_name,
                    TPUPROF_MEMORY_SOURCE_COUNT, 0u, "heap", "memref", "stack",
                    "device")
-/// "tsc", "monotonic".
+/// "tsc", "monotonic", "cntvct".
 TPUPROF_NAME_TABLE(tpuprof_clock_source, tpuprof_clock_source_name,
-                   TPUPROF_CLOCK_SOURCE_COUNT, 0u, "tsc", "monotonic")
+                   TPUPROF_CLOCK_SOURCE_COUNT, 0u, "tsc", "monotonic", "cntvct")
 /// "module", "events", "thread", "calibration", "segment".
 TPUPROF_NAME_TABLE(tpuprof_section_kind, tpuprof_section_kind_name,
                    TPUPROF_SECTION_KIND_COUNT, 1u, "module", "events", "thread",

@@ -125,6 +125,9 @@ static RecordView viewAt(const char *r, uint64_t off) {
   view.depth = TPUPROF_READ_FIELD(r, tpuprof_record, depth);
   view.begin = TPUPROF_READ_FIELD(r, tpuprof_record, begin);
   view.end = TPUPROF_READ_FIELD(r, tpuprof_record, end);
+  // DumpInfo::backwards counts these; one bad clock read costs no dump.
+  if (view.end != 0 && view.end < view.begin)
+    view.end = view.begin;
   view.offset = off;
   view.trailing = r + kRecordSize;
   return view;
@@ -351,8 +354,8 @@ Error DumpParser::readHeader() {
   if (h.clockSource >= TPUPROF_CLOCK_SOURCE_COUNT)
     return formatError(file, offsetof(H, clock_source),
                        "unknown clock source " + Twine(h.clockSource));
-  // Only TSC ticks go through the calibration; CLOCK_MONOTONIC ticks are ns.
-  bool tsc = h.clockSource == TPUPROF_CLOCK_TSC;
+  // Counter ticks go through the calibration; CLOCK_MONOTONIC ticks are ns.
+  bool tsc = h.clockSource != TPUPROF_CLOCK_MONOTONIC;
   if (tsc && h.calibTicks1 == h.calibTicks0)
     return formatError(file, offsetof(H, calib_ticks0),
                        "clock calibration has a zero tick delta");
@@ -803,9 +806,7 @@ Error DumpParser::checkStream(ThreadInfo &t) {
               " events");
     uint64_t begin = TPUPROF_READ_FIELD(r, tpuprof_record, begin);
     uint64_t end = TPUPROF_READ_FIELD(r, tpuprof_record, end);
-    if (end != 0 && end < begin)
-      return formatError(file, TPUPROF_FIELD_OFFSET(roff, tpuprof_record, end),
-                         thread(i) + " ends before it begins");
+    h.backwards += end != 0 && end < begin;
     roff += full;
   }
   if (roff != streamEnd)
@@ -891,8 +892,6 @@ Error DumpParser::readSegments() {
         bad = "is of a record kind this reader does not know";
       else if (numCounters != events.size())
         bad = "has a counter count other than the dump's event count";
-      else if (end != 0 && end < begin)
-        bad = "ends before it begins";
       else if (g.scan && begin == 0)
         bad = "";
       if (bad && g.scan)
@@ -906,6 +905,7 @@ Error DumpParser::readSegments() {
       off += full;
       ++n;
       memoryEvents += memory;
+      h.backwards += !memory && end != 0 && end < begin;
     }
     ThreadInfo &t = threads.back();
     t.parts.push_back({g.offset, n});

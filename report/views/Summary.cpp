@@ -89,6 +89,9 @@ void printRun(const Profile &p, unsigned top, raw_ostream &os,
       os << "  Unfinished by a non-local exit (longjmp, exception, thread "
             "exit): "
          << info.unwound << "\n";
+    if (info.backwards)
+      os << "  Clock stepped back: " << info.backwards
+         << " records end before they begin (read as 0 ns long)\n";
     os << "  Probe overhead correction: "
        << describeCorrection(d.correction, info) << "\n";
     if (const MemorySummary &m = d.memory; m.tracked) {

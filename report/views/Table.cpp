@@ -15,6 +15,7 @@
 #include "tpuprof/report/views/TextTable.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/Twine.h"
@@ -64,9 +65,11 @@ std::string formatSpan(uint64_t ns) {
 std::string clockDescription(const Profile &profile) {
   unsigned tsc = 0, mono = 0;
   uint64_t ticks = 0, ns = 0;
+  llvm::SmallSet<uint32_t, 2> counters;
   for (const DumpSummary &d : profile.dumps) {
-    if (d.info.clockSource == TPUPROF_CLOCK_TSC) {
+    if (d.info.clockSource != TPUPROF_CLOCK_MONOTONIC) {
       ++tsc;
+      counters.insert(d.info.clockSource);
       // Pool the calibrations: the frequency over all dumps' spans together.
       ticks += d.info.calibTicks1 - d.info.calibTicks0;
       ns += d.info.calibNs1 - d.info.calibNs0;
@@ -74,16 +77,23 @@ std::string clockDescription(const Profile &profile) {
       ++mono;
     }
   }
-  if (tsc && mono)
-    return formatv("mixed (tsc in {0} dumps, monotonic in {1})", tsc, mono)
+  if ((tsc && mono) || counters.size() > 1)
+    return formatv("mixed ({0} in {1} dumps, monotonic in {2})",
+                   counters.size() == 1
+                       ? tpuprof_clock_source_name(*counters.begin())
+                       : "counters",
+                   tsc, mono)
         .str();
   if (mono)
     return "monotonic (CLOCK_MONOTONIC, ns)";
   if (!tsc)
     return "-";
-  return formatv("tsc, {0:F3} GHz (calibrated against CLOCK_MONOTONIC over "
-                 "{1})",
-                 double(ticks) / double(ns), formatSpan(ns))
+  double ghz = double(ticks) / double(ns);
+  std::string rate = ghz >= 1 ? formatv("{0:F3} GHz", ghz).str()
+                              : formatv("{0:F3} MHz", ghz * 1e3).str();
+  return formatv("{0}, {1} (calibrated against CLOCK_MONOTONIC over {2})",
+                 tpuprof_clock_source_name(*counters.begin()), rate,
+                 formatSpan(ns))
       .str();
 }
 
@@ -497,6 +507,12 @@ Error tpuprof::report::printTable(const Input &in, const TableOptions &opts,
     os << " (" << profile.unwound
        << " cut short by a non-local exit: longjmp, exception, thread exit)";
   os << '\n';
+  uint64_t backwards = 0;
+  for (const DumpSummary &d : profile.dumps)
+    backwards += d.info.backwards;
+  if (backwards)
+    os << "Clock stepped back: " << backwards
+       << " records end before they begin (read as 0 ns long)\n";
   // One line when every dump was treated alike, else one per distinct case.
   std::vector<std::pair<std::string, unsigned>> corrections;
   for (const DumpSummary &d : profile.dumps) {

@@ -101,6 +101,10 @@ struct DumpInfo {
   };
   std::vector<CounterCalibration> calibCounts;
 
+  /// Records whose end tick is before their begin: a clock that stepped
+  /// back between the two reads. Kept, and read as 0 ticks long.
+  uint64_t backwards = 0;
+
   /// True when the writer finished the dump (TPUPROF_DUMP_COMPLETE).
   bool isComplete() const { return flags & TPUPROF_DUMP_COMPLETE; }
 
