@@ -141,6 +141,12 @@ Error tpuprof::report::writeTrace(const Input &in, const TraceOptions &opts,
             formatv("device {0} (pid {1})", device,
                     run < profile.runs.size() ? profile.runs[run].pid : 0)
                 .str();
+        // A job's processes are its ranks (docs/mpi.md).
+        for (const DumpSummary &d : profile.dumps)
+          if (d.run == run && d.info.hasProcess && d.info.process.ranked()) {
+            name = formatv("rank {0}, {1}", d.info.process.rank, name).str();
+            break;
+          }
         if (profile.runsApart())
           name = formatv("run {0}: {1}", run + 1, name).str();
         else if (profile.runs.size() > 1)
