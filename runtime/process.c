@@ -1,4 +1,5 @@
-/*===- runtime/process.c - Who the process is, and its clocks ------*- C -*-===*\
+/*===- runtime/process.c - Who the process is, and its clocks ------*- C
+-*-===*\
 |*                                                                            *|
 |* A process's identity in a job (rank, world size, local rank, host, job id: *|
 |* env.c parses the launcher's variables) and the clock measurements that     *|

@@ -69,8 +69,7 @@ std::pair<uint32_t, double> JobProfile::slowestRank() const {
           others > 0 ? double(ranks[worst].computeNs) / others : 0};
 }
 
-Expected<std::vector<uint32_t>>
-tpuprof::report::parseRankList(StringRef list) {
+Expected<std::vector<uint32_t>> tpuprof::report::parseRankList(StringRef list) {
   std::vector<uint32_t> out;
   auto bad = [&](StringRef what) {
     return createStringError("'" + list + "' is not a rank list (" + what +
@@ -185,8 +184,8 @@ ClockAlignment align(const DumpInfo::ProcessInfo *proc,
   if (!proc->host.empty() && proc->host == ref->host) {
     a.method = ClockAlignment::Method::SameHost; // Offset 0, exactly.
     for (const auto *o : {&o0, &o1})
-      if (o->measured() && uint64_t(std::llabs(o->offsetNs)) >
-                               o->errorNs + 1000000 /* 1 ms */)
+      if (o->measured() &&
+          uint64_t(std::llabs(o->offsetNs)) > o->errorNs + 1000000 /* 1 ms */)
         warnings.push_back(formatv("rank {0} shares host {1} with the "
                                    "reference, but its ping-pong offset is "
                                    "{2} ns (+/- {3} ns): the clocks are "
@@ -250,10 +249,10 @@ Expected<JobProfile> tpuprof::report::mergeRanks(ArrayRef<std::string> inputs,
   std::vector<std::optional<DumpPart>> parts(files->size());
   std::vector<std::string> errors(files->size());
   {
-    unsigned threads = opts.threads
-                           ? opts.threads
-                           : std::max(1u, llvm::hardware_concurrency()
-                                              .compute_thread_count());
+    unsigned threads =
+        opts.threads
+            ? opts.threads
+            : std::max(1u, llvm::hardware_concurrency().compute_thread_count());
     threads = std::min<unsigned>(threads, std::max<size_t>(1, files->size()));
     DefaultThreadPool pool(hardware_concurrency(threads));
     for (size_t i = 0; i != files->size(); ++i)
@@ -315,8 +314,7 @@ Expected<JobProfile> tpuprof::report::mergeRanks(ArrayRef<std::string> inputs,
         rs.records += d.records;
         for (const ThreadSummary &t : d.threadStats)
           for (uint32_t k = 0; k != TPUPROF_KIND_BUCKETS; ++k)
-            (k == TPUPROF_KIND_COMM ? rs.commNs : rs.computeNs) +=
-                t.busyNs[k];
+            (k == TPUPROF_KIND_COMM ? rs.commNs : rs.computeNs) += t.busyNs[k];
       }
     }
     if (runs.size() > 1)
@@ -344,9 +342,8 @@ Expected<JobProfile> tpuprof::report::mergeRanks(ArrayRef<std::string> inputs,
   for (auto &[rank, list] : byRank)
     procs.push_back(bestProcess(list));
   for (size_t i = 0; i != n; ++i) {
-    job.ranks[i].clock =
-        align(procs[i], procs.empty() ? nullptr : procs[0], i == 0,
-              job.warnings, job.ranks[i].rank);
+    job.ranks[i].clock = align(procs[i], procs.empty() ? nullptr : procs[0],
+                               i == 0, job.warnings, job.ranks[i].rank);
     const ClockAlignment &c = job.ranks[i].clock;
     job.alignmentErrorNs = std::max(job.alignmentErrorNs, c.errorNs);
     job.alignmentBounded &= c.bounded();
@@ -441,11 +438,10 @@ Expected<JobProfile> tpuprof::report::mergeRanks(ArrayRef<std::string> inputs,
     cw.straggler = job.ranks[straggler].rank;
     job.collectives.push_back(std::move(cw));
   }
-  llvm::sort(job.collectives,
-             [](const CollectiveWaits &a, const CollectiveWaits &b) {
-               return std::tie(b.totalWaitNs, a.name) <
-                      std::tie(a.totalWaitNs, b.name);
-             });
+  llvm::sort(job.collectives, [](const CollectiveWaits &a,
+                                 const CollectiveWaits &b) {
+    return std::tie(b.totalWaitNs, a.name) < std::tie(a.totalWaitNs, b.name);
+  });
 
   // 7. The ranks asked for: per-rank vectors keep only theirs.
   if (!opts.ranks.empty()) {
@@ -455,12 +451,11 @@ Expected<JobProfile> tpuprof::report::mergeRanks(ArrayRef<std::string> inputs,
         keep.push_back(i);
     if (keep.empty())
       return createStringError(
-          formatv("no dump of the ranks asked for; the inputs hold ranks {0}",
-                  join(map_range(job.ranks,
-                                 [](const RankStats &r) {
-                                   return utostr(r.rank);
-                                 }),
-                       ","))
+          formatv(
+              "no dump of the ranks asked for; the inputs hold ranks {0}",
+              join(map_range(job.ranks,
+                             [](const RankStats &r) { return utostr(r.rank); }),
+                   ","))
               .str());
     auto pick = [&](auto &v) {
       std::remove_reference_t<decltype(v)> out;

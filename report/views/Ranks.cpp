@@ -49,9 +49,9 @@ std::string describeClock(const ClockAlignment &c) {
              .str();
     break;
   case ClockAlignment::Method::HostClock:
-    s += formatv(" {0:+0.000;-0.000} ms, not bounded",
-                 double(c.offset0Ns) / 1e6)
-             .str();
+    s +=
+        formatv(" {0:+0.000;-0.000} ms, not bounded", double(c.offset0Ns) / 1e6)
+            .str();
     break;
   default:
     break;
@@ -129,9 +129,8 @@ void tpuprof::report::printRanks(const JobProfile &job, unsigned top,
   ranks.addColumn("Rank", TextTable::Align::Right);
   ranks.addColumn("Host", TextTable::Align::Left);
   ranks.addColumn("Pid", TextTable::Align::Right);
-  for (const char *t : {"Window (ms)", "Busy (ms)", "Compute (ms)",
-                        "Comm (ms)", "Wait (ms)", "Compute %", "Comm %",
-                        "Records"})
+  for (const char *t : {"Window (ms)", "Busy (ms)", "Compute (ms)", "Comm (ms)",
+                        "Wait (ms)", "Compute %", "Comm %", "Records"})
     ranks.addColumn(t, TextTable::Align::Right);
   ranks.addColumn("Clock", TextTable::Align::Left);
   for (const RankStats &r : job.ranks)
@@ -160,10 +159,10 @@ void tpuprof::report::printRanks(const JobProfile &job, unsigned top,
     uint64_t calls = 0;
     for (uint64_t c : op.calls)
       calls += c;
-    ops.addRow({printable(op.name), kindName(op.kind).str(), utostr(op.ranksCalling),
-                utostr(calls), ms(op.minNs), ms(op.meanNs), ms(op.maxNs),
-                ms(op.stddevNs), formatv("{0:F2}", op.imbalance).str(),
-                utostr(op.slowestRank)});
+    ops.addRow({printable(op.name), kindName(op.kind).str(),
+                utostr(op.ranksCalling), utostr(calls), ms(op.minNs),
+                ms(op.meanNs), ms(op.maxNs), ms(op.stddevNs),
+                formatv("{0:F2}", op.imbalance).str(), utostr(op.slowestRank)});
   }
   ops.print(os);
   os << "\n";
@@ -179,10 +178,9 @@ void tpuprof::report::printRanks(const JobProfile &job, unsigned top,
                      TextTable::Align::Right);
     cols.addColumn("Last arrivals", TextTable::Align::Left);
     for (const CollectiveWaits &cw : job.collectives) {
-      std::vector<std::string> cells = {printable(cw.name),
-                                        utostr(cw.instances),
-                                        ms(double(cw.totalWaitNs)),
-                                        utostr(cw.straggler)};
+      std::vector<std::string> cells = {
+          printable(cw.name), utostr(cw.instances), ms(double(cw.totalWaitNs)),
+          utostr(cw.straggler)};
       std::string last;
       for (size_t i = 0; i != job.ranks.size(); ++i) {
         cells.push_back(ms(double(cw.waitNs[i])));
@@ -272,8 +270,7 @@ void tpuprof::report::writeRanksJson(const JobProfile &job, raw_ostream &os) {
               j.object([&] {
                 j.attribute(key(RanksKey::CollectiveRankRank),
                             job.ranks[i].rank);
-                j.attribute(key(RanksKey::CollectiveRankWaitNs),
-                            cw.waitNs[i]);
+                j.attribute(key(RanksKey::CollectiveRankWaitNs), cw.waitNs[i]);
                 j.attribute(key(RanksKey::CollectiveRankLastArrivals),
                             cw.lastCount[i]);
               });

@@ -1,4 +1,5 @@
-/*===- runtime/mpi/tpuprof_mpi.c - MPI calls as communication probes -*- C -*-===*\
+/*===- runtime/mpi/tpuprof_mpi.c - MPI calls as communication probes -*- C
+-*-===*\
 |*                                                                            *|
 |* libtpuprof_mpi: the MPI profiling interface (PMPI), as mpiP uses it. Each  *|
 |* MPI function below is defined here and calls its PMPI_ twin; preloaded    *|
@@ -187,8 +188,7 @@ static inline void end(uint32_t id) {
   }
 #define P2P(c, bytes, peer, comm) BEGIN(c, (bytes), (peer), comm_size(comm))
 #define COLL(c, bytes, comm) BEGIN(c, (bytes), comm_size(comm))
-#define ROOTED(c, bytes, root, comm)                                           \
-  BEGIN(c, (bytes), (root), comm_size(comm))
+#define ROOTED(c, bytes, root, comm) BEGIN(c, (bytes), (root), comm_size(comm))
 #define DONE(call)                                                             \
   int rc_ = call;                                                              \
   end(id_);                                                                    \
@@ -236,8 +236,7 @@ static void measure_offsets(uint32_t slot) {
   for (int i = 0; i < SYNC_ROUNDS; ++i) {
     uint64_t t0 = monotonic_ns(), ref = 0;
     PMPI_Send(&t0, 1, MPI_UINT64_T, 0, SYNC_TAG, sync_comm);
-    PMPI_Recv(&ref, 1, MPI_UINT64_T, 0, SYNC_TAG, sync_comm,
-              MPI_STATUS_IGNORE);
+    PMPI_Recv(&ref, 1, MPI_UINT64_T, 0, SYNC_TAG, sync_comm, MPI_STATUS_IGNORE);
     uint64_t t1 = monotonic_ns();
     if (t1 - t0 < best) {
       best = t1 - t0;
@@ -341,8 +340,8 @@ int MPI_Bcast(void *buf, int count, MPI_Datatype type, int root,
   DONE(PMPI_Bcast(buf, count, type, root, comm));
 }
 
-int MPI_Reduce(const void *sendbuf, void *recvbuf, int count,
-               MPI_Datatype type, MPI_Op op, int root, MPI_Comm comm) {
+int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type,
+               MPI_Op op, int root, MPI_Comm comm) {
   ROOTED(CALL_REDUCE, type_bytes(count, type), root, comm);
   DONE(PMPI_Reduce(sendbuf, recvbuf, count, type, op, root, comm));
 }
@@ -365,8 +364,8 @@ int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                 void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
                 MPI_Comm comm) {
   ROOTED(CALL_SCATTER, type_bytes(recvcount, recvtype), root, comm);
-  DONE(PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                    recvtype, root, comm));
+  DONE(PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                    root, comm));
 }
 
 int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
@@ -381,13 +380,12 @@ int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                  void *recvbuf, int recvcount, MPI_Datatype recvtype,
                  MPI_Comm comm) {
   COLL(CALL_ALLTOALL, type_bytes(sendcount, sendtype) * comm_size(comm), comm);
-  DONE(PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                     recvtype, comm));
+  DONE(PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                     comm));
 }
 
-int MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf,
-                             int recvcount, MPI_Datatype type, MPI_Op op,
-                             MPI_Comm comm) {
+int MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
+                             MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
   COLL(CALL_REDUCE_SCATTER_BLOCK, type_bytes(recvcount, type) * comm_size(comm),
        comm);
   DONE(PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, type, op, comm));

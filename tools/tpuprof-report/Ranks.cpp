@@ -6,6 +6,7 @@
 
 #include "Subcommand.h"
 
+#include "tpuprof/report/views/Otf2.h"
 #include "tpuprof/report/views/Ranks.h"
 
 using namespace llvm;
@@ -30,7 +31,9 @@ const char *const kAbout =
     "hosts are aligned by the offsets libtpuprof_mpi measured.\n\nExamples:\n"
     "  tpuprof-report ranks job/\n"
     "  tpuprof-report ranks --ranks 0-3 --format json -o job.json job/\n"
-    "  tpuprof-report ranks 'host*/tpuprof_data_dev0-rank*'\n";
+    "  tpuprof-report ranks 'host*/tpuprof_data_dev0-rank*'\n"
+    "  tpuprof-report ranks --otf2 job.otf2 job/ && otf2-print "
+    "job.otf2/traces.otf2\n";
 
 cl::list<std::string> ranksDumps(cl::Positional, cl::OneOrMore,
                                  cl::desc("<dump file, directory or glob>..."),
@@ -42,13 +45,19 @@ cl::opt<std::string> ranksFormat("format",
 cl::opt<unsigned> ranksTop("top",
                            cl::desc("Ops shown in the text (default: 20; 0: "
                                     "all)"),
-                           cl::value_desc("N"), cl::init(20),
-                           cl::sub(ranksCmd), cl::cat(options));
+                           cl::value_desc("N"), cl::init(20), cl::sub(ranksCmd),
+                           cl::cat(options));
 cl::opt<unsigned> ranksJobs("jobs",
                             cl::desc("Dumps read at once (default: one per "
                                      "hardware thread)"),
-                            cl::value_desc("N"), cl::init(0),
-                            cl::sub(ranksCmd), cl::cat(options));
+                            cl::value_desc("N"), cl::init(0), cl::sub(ranksCmd),
+                            cl::cat(options));
+
+cl::opt<std::string>
+    ranksOtf2("otf2",
+              cl::desc("Also write the job's records as an OTF2 archive in "
+                       "DIR (new), for Vampir and otf2-print"),
+              cl::value_desc("DIR"), cl::sub(ranksCmd), cl::cat(options));
 
 int runRanks() {
   if (ranksFormat != "text" && ranksFormat != "json" && ranksFormat != "csv")
@@ -64,6 +73,14 @@ int runRanks() {
   Expected<JobProfile> job = mergeRanks(ranksDumps, opts);
   if (!job)
     return fail(job.takeError());
+  if (!ranksOtf2.empty()) {
+    Expected<Otf2Summary> written = writeOtf2(*job, ranksOtf2);
+    if (!written)
+      return fail(written.takeError());
+    errs() << "tpuprof-report: wrote " << written->anchor << " ("
+           << job->ranks.size() << " ranks, " << written->locations
+           << " locations, " << written->events << " events)\n";
+  }
   return withOutput([&](raw_ostream &o) {
     if (ranksFormat == "json")
       writeRanksJson(*job, o);

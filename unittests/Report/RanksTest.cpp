@@ -53,15 +53,15 @@ DumpBuilder rankDump(uint32_t rank, const char *host, uint64_t workNs,
   allreduce.collective = true;
   b.addModule(0, 0, "m", {work, allreduce});
   b.process = process(rank, host);
-  b.threads.push_back({1, 0,
-                       {{kWork, 0, ticksAt(10), ticksAt(10 + workNs), {}, {}},
-                        {kAllreduce, 0, ticksAt(arriveNs), ticksAt(1000000),
-                         {}, {}}}});
+  b.threads.push_back(
+      {1,
+       0,
+       {{kWork, 0, ticksAt(10), ticksAt(10 + workNs), {}, {}},
+        {kAllreduce, 0, ticksAt(arriveNs), ticksAt(1000000), {}, {}}}});
   return b;
 }
 
-JobProfile merge(const std::vector<std::string> &paths,
-                 RankOptions opts = {}) {
+JobProfile merge(const std::vector<std::string> &paths, RankOptions opts = {}) {
   opts.overheadCorrection = false;
   opts.threads = 2;
   llvm::Expected<JobProfile> job = mergeRanks(paths, opts);
@@ -217,8 +217,8 @@ TEST(Ranks, RankFilterKeepsTheWaitsOfTheWholeJob) {
   opts.ranks = {7};
   llvm::Expected<JobProfile> none = mergeRanks({r0.str()}, opts);
   ASSERT_FALSE(bool(none));
-  EXPECT_TRUE(contains(llvm::toString(none.takeError()),
-                       "the inputs hold ranks 0"));
+  EXPECT_TRUE(
+      contains(llvm::toString(none.takeError()), "the inputs hold ranks 0"));
 }
 
 TEST(Ranks, RankLists) {

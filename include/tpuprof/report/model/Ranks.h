@@ -109,8 +109,8 @@ struct CollectiveWaits {
 
 /// A job merged by rank.
 struct JobProfile {
-  std::vector<RankStats> ranks; ///< By rank.
-  std::vector<OpAcrossRanks> ops; ///< By lostNs, highest first.
+  std::vector<RankStats> ranks;             ///< By rank.
+  std::vector<OpAcrossRanks> ops;           ///< By lostNs, highest first.
   std::vector<CollectiveWaits> collectives; ///< By totalWaitNs, highest first.
   /// The largest error bound of the ranks' alignments; `alignmentBounded`
   /// is false when some rank's alignment has none (host clocks).
