@@ -43,8 +43,7 @@ bool tpuprof::report::haveOtf2() { return true; }
 
 namespace {
 
-OTF2_FlushType preFlush(void *, OTF2_FileType, OTF2_LocationRef, void *,
-                        bool) {
+OTF2_FlushType preFlush(void *, OTF2_FileType, OTF2_LocationRef, void *, bool) {
   return OTF2_FLUSH;
 }
 OTF2_TimeStamp postFlush(void *, OTF2_FileType, OTF2_LocationRef) { return 0; }
@@ -76,9 +75,8 @@ struct Location {
 };
 
 Error otf2Error(OTF2_ErrorCode code, StringRef what) {
-  return createStringError(formatv("OTF2: {0}: {1}", what,
-                                   OTF2_Error_GetDescription(code))
-                               .str());
+  return createStringError(
+      formatv("OTF2: {0}: {1}", what, OTF2_Error_GetDescription(code)).str());
 }
 
 } // namespace
@@ -88,16 +86,16 @@ Expected<Otf2Summary> tpuprof::report::writeOtf2(const JobProfile &job,
   if (sys::fs::exists(dir))
     return createStringError(dir + ": exists; --otf2 writes a new archive "
                                    "directory");
-  OTF2_Archive *archive =
-      OTF2_Archive_Open(dir.str().c_str(), "traces", OTF2_FILEMODE_WRITE,
-                        1024 * 1024, 4 * 1024 * 1024, OTF2_SUBSTRATE_POSIX,
-                        OTF2_COMPRESSION_NONE);
+  OTF2_Archive *archive = OTF2_Archive_Open(
+      dir.str().c_str(), "traces", OTF2_FILEMODE_WRITE, 1024 * 1024,
+      4 * 1024 * 1024, OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
   if (!archive)
     return createStringError(dir + ": OTF2 cannot create the archive");
   auto close = [&] { OTF2_Archive_Close(archive); };
   OTF2_Archive_SetFlushCallbacks(archive, &flushCallbacks, nullptr);
   OTF2_Archive_SetSerialCollectiveCallbacks(archive);
-  if (OTF2_ErrorCode e = OTF2_Archive_OpenEvtFiles(archive); e != OTF2_SUCCESS) {
+  if (OTF2_ErrorCode e = OTF2_Archive_OpenEvtFiles(archive);
+      e != OTF2_SUCCESS) {
     close();
     return otf2Error(e, "open event files");
   }
@@ -145,8 +143,8 @@ Expected<Otf2Summary> tpuprof::report::writeOtf2(const JobProfile &job,
           uint64_t end = r.isFinished() ? at(r.end) : windowEnd;
           leaveUntil(begin);
           const Probe *p = reader->findProbe(r.probe);
-          std::string name = p ? p->name.str()
-                               : formatv("<unknown probe {0}>", r.probe).str();
+          std::string name =
+              p ? p->name.str() : formatv("<unknown probe {0}>", r.probe).str();
           uint8_t kind = p ? p->kind : uint8_t(TPUPROF_KIND_COUNT);
           std::string file = p ? p->location.str() : "";
           auto [it, inserted] =
@@ -172,16 +170,14 @@ Expected<Otf2Summary> tpuprof::report::writeOtf2(const JobProfile &job,
   // Local definitions (none) per location, then the global ones.
   OTF2_Archive_OpenDefFiles(archive);
   for (OTF2_LocationRef l = 0; l != locations.size(); ++l)
-    OTF2_Archive_CloseDefWriter(archive,
-                                OTF2_Archive_GetDefWriter(archive, l));
+    OTF2_Archive_CloseDefWriter(archive, OTF2_Archive_GetDefWriter(archive, l));
   OTF2_Archive_CloseDefFiles(archive);
 
   OTF2_GlobalDefWriter *d = OTF2_Archive_GetGlobalDefWriter(archive);
   if (first == UINT64_MAX)
     first = last = 0;
-  OTF2_GlobalDefWriter_WriteClockProperties(d, 1000000000, first,
-                                            last - first + 1,
-                                            OTF2_UNDEFINED_TIMESTAMP);
+  OTF2_GlobalDefWriter_WriteClockProperties(
+      d, 1000000000, first, last - first + 1, OTF2_UNDEFINED_TIMESTAMP);
   Strings s;
   s.get(""); // 0: the empty string.
   std::vector<std::pair<uint32_t, uint32_t>> stringDefs;
