@@ -180,7 +180,6 @@ Expected<Otf2Summary> tpuprof::report::writeOtf2(const JobProfile &job,
       d, 1000000000, first, last - first + 1, OTF2_UNDEFINED_TIMESTAMP);
   Strings s;
   s.get(""); // 0: the empty string.
-  std::vector<std::pair<uint32_t, uint32_t>> stringDefs;
   // Strings must be defined before they are used: gather them all first.
   std::vector<uint32_t> regionName, regionFile, hostName, groupName, locName;
   for (const Region &r : regions) {
