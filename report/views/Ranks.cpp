@@ -39,19 +39,21 @@ std::string pct(uint64_t part, uint64_t whole) {
                : "-";
 }
 
+/// "+1.250" or "-0.003": milliseconds with their sign.
+std::string signedMs(int64_t ns) {
+  return (ns >= 0 ? "+" : "") + formatv("{0:F3}", double(ns) / 1e6).str();
+}
+
 std::string describeClock(const ClockAlignment &c) {
   std::string s = clockMethodName(c.method);
   switch (c.method) {
   case ClockAlignment::Method::PingPong:
-    s += formatv(" {0:+0.000;-0.000} ms, {1:F2} ppm, +/- {2} us",
-                 double(c.offset0Ns) / 1e6, c.drift * 1e6,
-                 formatv("{0:F1}", double(c.errorNs) / 1e3))
+    s += formatv(" {0} ms, {1:F2} ppm, +/- {2:F1} us", signedMs(c.offset0Ns),
+                 c.drift * 1e6, double(c.errorNs) / 1e3)
              .str();
     break;
   case ClockAlignment::Method::HostClock:
-    s +=
-        formatv(" {0:+0.000;-0.000} ms, not bounded", double(c.offset0Ns) / 1e6)
-            .str();
+    s += formatv(" {0} ms, not bounded", signedMs(c.offset0Ns)).str();
     break;
   default:
     break;

@@ -174,6 +174,11 @@ TEST(Ranks, FakedHostOffsetIsAlignedByThePingPong) {
   // 300 us, less the drift over the half millisecond since the init.
   EXPECT_NEAR(double(ar.waitNs[0]), 300000.0, 2.0);
   EXPECT_EQ(ar.waitNs[1], 0u);
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  printRanks(job, 0, os);
+  EXPECT_TRUE(contains(text, "Clock alignment: within 2.0 us"));
+  EXPECT_TRUE(contains(text, "ping-pong -5000.000 ms, -1.00 ppm, +/- 2.0 us"));
 }
 
 TEST(Ranks, WithoutOffsetsHostClocksAlignUnbounded) {
