@@ -70,6 +70,12 @@ install(TARGETS tpuprof_rt tpuprof_rt_static EXPORT tpuprofTargets
   LIBRARY DESTINATION "${CMAKE_INSTALL_LIBDIR}"
   ARCHIVE DESTINATION "${CMAKE_INSTALL_LIBDIR}"
   INCLUDES DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}")
+# The MPI interposition library (docs/mpi.md), where MPI was found: preloaded
+# by path, it finds libtpuprof_rt.so next door.
+if(TARGET tpuprof_mpi)
+  set_target_properties(tpuprof_mpi PROPERTIES INSTALL_RPATH "\$ORIGIN")
+  install(TARGETS tpuprof_mpi LIBRARY DESTINATION "${CMAKE_INSTALL_LIBDIR}")
+endif()
 install(EXPORT tpuprofTargets NAMESPACE tpuprof::
   DESTINATION "${tpuprof_cmake_dir}")
 install(FILES

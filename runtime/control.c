@@ -31,6 +31,7 @@ static void at_exit(void);
 
 static void init_once_fn(void) {
   __tpuprof_rt_parse_env(&env_config, NULL, NULL);
+  __tpuprof_rt_process_init(&env_config);
   __tpuprof_rt_clock_init(env_config.clock); // Takes the first pair.
   __tpuprof_rt_window_settings_from_env(&env_config);
   __tpuprof_rt_calibration_on = env_config.calibrate;

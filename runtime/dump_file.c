@@ -295,9 +295,14 @@ static int write_prefix(tpuprof_rt_dump *d) {
   uint64_t calib_payload =
       sizeof(d->calib) + (uint64_t)d->num_counts * sizeof(d->counts[0]);
   uint64_t calib = d->calibrated ? section_bytes(calib_payload) : 0;
+  uint64_t process = section_bytes(sizeof(d->process));
+  __tpuprof_rt_process_section(&d->process);
+  __tpuprof_rt_process_clock_pair(&d->process.realtime_ns0,
+                                  &d->process.monotonic_ns0);
   __tpuprof_rt_modules_lock();
   uint32_t modules = __tpuprof_rt_modules_count_locked();
-  uint64_t size = sizeof(d->h) + modules_bytes(0, modules) + events + calib;
+  uint64_t size =
+      sizeof(d->h) + modules_bytes(0, modules) + events + calib + process;
   uint8_t *image = (uint8_t *)calloc(1, size); // Padding must be zero.
   if (image) {
     uint8_t *p = put_modules(image + sizeof(d->h), 0, modules);
@@ -312,7 +317,11 @@ static int write_prefix(tpuprof_rt_dump *d) {
       memcpy(q, &d->calib, sizeof(d->calib));
       memcpy(q + sizeof(d->calib), d->counts,
              d->num_counts * sizeof(d->counts[0]));
+      p += calib;
     }
+    q = put_section(p, TPUPROF_SECTION_PROCESS, sizeof(d->process));
+    memcpy(q, &d->process, sizeof(d->process));
+    d->process_at = (uint64_t)(q - image);
   }
   __tpuprof_rt_modules_unlock();
   if (!image) {
@@ -320,7 +329,7 @@ static int write_prefix(tpuprof_rt_dump *d) {
     return -1;
   }
   d->h.flags &= TPUPROF_DUMP_MEMORY; // Set by window.c for the window.
-  d->h.num_sections = modules + 1 + (d->calibrated ? 1u : 0u);
+  d->h.num_sections = modules + 1 + (d->calibrated ? 1u : 0u) + 1u;
   memcpy(image, &d->h, sizeof(d->h));
   int rc = reserve(d, size) == 0 ? write_all(d->fd, image, size, 0) : -1;
   free(image);
@@ -368,9 +377,16 @@ void __tpuprof_rt_dump_create(tpuprof_rt_dump *d) {
   struct stat st;
   if (stat(d->dir, &st) != 0 && errno == ENOENT)
     make_dirs(d->dir);
+  // A rank's dumps say whose they are; a single process's keep the plain
+  // name (docs/mpi.md).
+  uint32_t rank = __tpuprof_rt_process_rank();
   for (uint32_t n = d->first_n;;) {
-    int len = snprintf(d->path, sizeof(d->path), "%s/tpuprof_data_dev%u-%u",
-                       d->dir, d->h.device, n);
+    int len = rank == TPUPROF_RANK_UNKNOWN
+                  ? snprintf(d->path, sizeof(d->path),
+                             "%s/tpuprof_data_dev%u-%u", d->dir, d->h.device, n)
+                  : snprintf(d->path, sizeof(d->path),
+                             "%s/tpuprof_data_dev%u-rank%u-%u", d->dir,
+                             d->h.device, rank, n);
     if (len < 0 || (size_t)len >= sizeof(d->path)) {
       err = ENAMETOOLONG;
       break;
@@ -435,8 +451,12 @@ void __tpuprof_rt_dump_begin(tpuprof_rt_dump *d, uint64_t window_begin) {
   // Until the close the window spans [begin, begin]: the reader of an
   // incomplete dump extends it to its last record.
   d->h.window_begin = d->h.window_end = window_begin;
-  if (d->state == TPUPROF_RT_DUMP_OPEN)
+  if (d->state == TPUPROF_RT_DUMP_OPEN) {
+    __tpuprof_rt_process_clock_pair(&d->process.realtime_ns0,
+                                    &d->process.monotonic_ns0);
+    (void)write_all(d->fd, &d->process, sizeof(d->process), d->process_at);
     (void)write_header(d);
+  }
 }
 
 /*===-- Modules registered during the window -----------------------------===*/
@@ -698,7 +718,17 @@ int __tpuprof_rt_dump_finish(tpuprof_rt_dump *d, uint64_t window_end,
   if (ftruncate(d->fd, (off_t)size) != 0)
     goto fail;
   kill_point(3);
-  // 3. The header: window end, second calibration pair, drops.
+  // 3. The clock pair at the end and the offsets measured meanwhile, then
+  //    the header: window end, second calibration pair, drops.
+  {
+    tpuprof_process_section now;
+    __tpuprof_rt_process_section(&now);
+    memcpy(d->process.offsets, now.offsets, sizeof(now.offsets));
+    __tpuprof_rt_process_clock_pair(&d->process.realtime_ns1,
+                                    &d->process.monotonic_ns1);
+    if (write_all(d->fd, &d->process, sizeof(d->process), d->process_at) != 0)
+      goto fail;
+  }
   d->h.window_end = window_end;
   __tpuprof_rt_calibration_pair(&d->h.calib_ticks1, &d->h.calib_ns1);
   d->h.dropped = dropped;

@@ -80,6 +80,84 @@ static const char *lookup(tpuprof_rt_getenv_fn get, void *ctx, const char *name,
   return NULL;
 }
 
+/// The variables each launcher sets, in the order they are tried: an
+/// explicit TPUPROF_RANK first, then the MPI launchers (set per process),
+/// then torchrun (per worker, possibly under a Slurm step), then Slurm
+/// (per task). Names a launcher lacks are NULL.
+static const struct rank_vars {
+  uint32_t source;
+  const char *rank, *size, *local_rank;
+} rank_sources[] = {
+    {TPUPROF_RANK_OVERRIDE, "TPUPROF_RANK", "TPUPROF_WORLD_SIZE", NULL},
+    {TPUPROF_RANK_OPENMPI, "OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE",
+     "OMPI_COMM_WORLD_LOCAL_RANK"},
+    {TPUPROF_RANK_PMI, "PMI_RANK", "PMI_SIZE", "MPI_LOCALRANKID"},
+    {TPUPROF_RANK_TORCHRUN, "RANK", "WORLD_SIZE", "LOCAL_RANK"},
+    {TPUPROF_RANK_SLURM, "SLURM_PROCID", "SLURM_NTASKS", "SLURM_LOCALID"},
+};
+
+/// Job ids, first set wins: Slurm's, Open MPI's, torchrun's.
+static const char *const job_id_vars[] = {
+    "SLURM_JOB_ID", "OMPI_MCA_ess_base_jobid", "TORCHELASTIC_RUN_ID"};
+
+/// A rank-like value of variable `name`, or TPUPROF_RANK_UNKNOWN when it is
+/// unset or bad (then one line says so).
+static uint32_t rank_value(tpuprof_rt_getenv_fn get, void *ctx,
+                           const char *name, uint64_t min, int *bad) {
+  const char *v = name ? get(name, ctx) : NULL;
+  uint64_t n;
+  if (!v || !*v)
+    return TPUPROF_RANK_UNKNOWN;
+  if (__tpuprof_rt_parse_uint(v, min, TPUPROF_RANK_UNKNOWN - 1u, &n) == 0)
+    return (uint32_t)n;
+  fprintf(stderr,
+          "tpuprof: %s='%s' is not a number from %llu to %u; "
+          "ignored\n",
+          name, v, (unsigned long long)min, TPUPROF_RANK_UNKNOWN - 1u);
+  ++*bad;
+  return TPUPROF_RANK_UNKNOWN;
+}
+
+/// Fills the identity fields of `cfg` from the first launcher whose rank
+/// variable is set and valid. Returns the number of bad values.
+static int parse_identity(tpuprof_rt_config *cfg, tpuprof_rt_getenv_fn get,
+                          void *ctx) {
+  int bad = 0;
+  cfg->rank = TPUPROF_RANK_UNKNOWN;
+  cfg->world_size = 0;
+  cfg->local_rank = TPUPROF_RANK_UNKNOWN;
+  cfg->rank_source = TPUPROF_RANK_NONE;
+  cfg->job_id = NULL;
+  for (size_t i = 0; i < sizeof(rank_sources) / sizeof(rank_sources[0]); ++i) {
+    const struct rank_vars *r = &rank_sources[i];
+    uint32_t rank = rank_value(get, ctx, r->rank, 0, &bad);
+    if (rank == TPUPROF_RANK_UNKNOWN)
+      continue;
+    uint32_t size = rank_value(get, ctx, r->size, 1, &bad);
+    if (size != TPUPROF_RANK_UNKNOWN && rank >= size) {
+      fprintf(stderr,
+              "tpuprof: %s='%u' is not below %s='%u'; the world size is "
+              "not known\n",
+              r->rank, rank, r->size, size);
+      ++bad;
+      size = TPUPROF_RANK_UNKNOWN;
+    }
+    cfg->rank = rank;
+    cfg->world_size = size == TPUPROF_RANK_UNKNOWN ? 0 : size;
+    cfg->local_rank = rank_value(get, ctx, r->local_rank, 0, &bad);
+    cfg->rank_source = r->source;
+    break;
+  }
+  for (size_t i = 0; i < sizeof(job_id_vars) / sizeof(job_id_vars[0]); ++i) {
+    const char *v = get(job_id_vars[i], ctx);
+    if (v && *v) {
+      cfg->job_id = v;
+      break;
+    }
+  }
+  return bad;
+}
+
 int __tpuprof_rt_parse_env(tpuprof_rt_config *cfg, tpuprof_rt_getenv_fn get,
                            void *ctx) {
   if (!get)
@@ -193,5 +271,6 @@ int __tpuprof_rt_parse_env(tpuprof_rt_config *cfg, tpuprof_rt_getenv_fn get,
       ++bad;
     }
   }
+  bad += parse_identity(cfg, get, ctx);
   return bad;
 }

@@ -8,6 +8,8 @@
 |*   clock.c        tick source (rdtsc or CLOCK_MONOTONIC) and calibration    *|
 |*                  pairs                                                     *|
 |*   env.c          parsing of the TPUPROF_* environment                      *|
+|*   process.c      who the process is in a job (rank, host), clock pairs and *|
+|*                  offsets for the PROCESS section                           *|
 |*   counters.c     PMU counters: event sets, groups, reads (libpfm4)         *|
 |*   module.c       the probe-table registry                                  *|
 |*   dump_file.c    the one writer of dump files: first free name, sections,  *|
@@ -201,6 +203,14 @@ typedef struct tpuprof_rt_config {
   int buffer_ring;      ///< TPUPROF_BUFFER: 0 stop, 1 ring.
   int calibrate;        ///< TPUPROF_CALIBRATE (default 1).
   int memory;           ///< TPUPROF_MEMORY (default 0).
+  /// Who the process is in a job (TPUPROF_RANK, or the launcher's
+  /// variables: docs/environment.md); TPUPROF_RANK_UNKNOWN / 0 / NULL when
+  /// not told.
+  uint32_t rank;        ///< TPUPROF_RANK_UNKNOWN for a single process.
+  uint32_t world_size;  ///< 0 when unknown.
+  uint32_t local_rank;  ///< TPUPROF_RANK_UNKNOWN when unknown.
+  uint32_t rank_source; ///< tpuprof_rank_source
+  const char *job_id;   ///< The launcher's job id, NULL when none.
 } tpuprof_rt_config;
 
 /// Looks a variable up; returns NULL when it is unset.
@@ -220,6 +230,23 @@ int __tpuprof_rt_parse_uint(const char *s, uint64_t min, uint64_t max,
 /// Parses a boolean: 1/0, true/false, yes/no, on/off (any case). Returns 0
 /// and sets *out on success, -1 otherwise.
 int __tpuprof_rt_parse_bool(const char *s, int *out);
+
+/*===-- Process identity and clocks (process.c) --------------------------===*/
+
+/// Takes the identity `cfg` parsed and the host name. Once, by the
+/// constructor, before any window.
+void __tpuprof_rt_process_init(const tpuprof_rt_config *cfg);
+
+/// The process's rank, TPUPROF_RANK_UNKNOWN when it has none (dump names).
+uint32_t __tpuprof_rt_process_rank(void);
+
+/// A (CLOCK_REALTIME, CLOCK_MONOTONIC) pair read back to back, in ns.
+void __tpuprof_rt_process_clock_pair(uint64_t *realtime_ns,
+                                     uint64_t *monotonic_ns);
+
+/// The PROCESS section's payload as of now, clock pairs zero (the dump
+/// writer fills them).
+void __tpuprof_rt_process_section(tpuprof_process_section *out);
 
 /*===-- Counters (counters.c) -------------------------------------------===*/
 
@@ -399,6 +426,9 @@ typedef struct tpuprof_rt_dump {
   tpuprof_calibration_section calib;
   tpuprof_calibration_counts counts[TPUPROF_RT_MAX_WORDS];
   uint32_t num_counts;
+  /// The PROCESS section's payload as last written, and its file offset.
+  tpuprof_process_section process;
+  uint64_t process_at;
   uint64_t dev, ino; ///< The file's identity, to tell it from a file the
                      ///< program opened under the same descriptor number.
   char dir[TPUPROF_RT_DIR_MAX];       ///< Where it is created ...

@@ -99,4 +99,22 @@ if not missing:
 elif os.environ.get("CI"):
     lit_config.fatal("the HTML report's browser test needs " + ", ".join(missing) +
                      " (run scripts/install-deps.sh)")
+# MPI jobs (test/mpi): libtpuprof_mpi is built where libopenmpi-dev is, and
+# the jobs run under openmpi-bin's mpirun (scripts/install-deps.sh installs
+# both); under CI a missing piece is an error, never a silent skip.
+mpi_lib = os.path.join(config.tpuprof_lib_dir, "libtpuprof_mpi.so")
+mpicc = shutil.which("mpicc")
+mpirun = shutil.which("mpirun")
+if os.path.exists(mpi_lib) and mpicc and mpirun:
+    config.available_features.add("mpi")
+    config.substitutions.append(("%tpuprof_mpi", mpi_lib))
+    showme = lambda what: subprocess.run([mpicc, "--showme:" + what],
+                                         capture_output=True, text=True).stdout.strip()
+    config.substitutions.append(("%mpi_cflags", showme("compile")))
+    config.substitutions.append(("%mpi_libs", showme("link")))
+    # As root (CI containers) and with more ranks than cores.
+    config.substitutions.append(("%mpirun", mpirun + " --allow-run-as-root --oversubscribe"))
+elif os.environ.get("CI"):
+    lit_config.fatal("the MPI tests need libtpuprof_mpi.so, mpicc and mpirun "
+                     "(run scripts/install-deps.sh and reconfigure)")
 llvm_config.add_tool_substitutions(tools, tool_dirs)

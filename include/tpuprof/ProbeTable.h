@@ -40,6 +40,9 @@ struct ProbeInfo {
   /// `hasOutShapes` ('?' dims are not captured at run time).
   std::string outShapes;
   bool hasOutShapes = false;
+  /// A communication probe that all ranks call together
+  /// (TPUPROF_PROBE_COLLECTIVE).
+  bool collective = false;
 };
 
 /// Serializes `probes` into the binary probe table of format.h.
@@ -84,6 +87,8 @@ inline std::string serializeProbeTable(llvm::StringRef moduleName,
       d.flags |= TPUPROF_PROBE_OUT_SHAPES;
       d.out_shapes = intern(p.outShapes);
     }
+    if (p.collective)
+      d.flags |= TPUPROF_PROBE_COLLECTIVE;
   }
   while (strtab.size() % 8)
     strtab.push_back('\0');

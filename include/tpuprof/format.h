@@ -112,6 +112,8 @@ enum tpuprof_probe_kind {
   TPUPROF_KIND_OP = 0,     ///< A graph-level op (MLIR pass).
   TPUPROF_KIND_LAUNCH = 1, ///< A kernel-launch call (LLVM pass).
   TPUPROF_KIND_USER = 2,   ///< A user range (C/C++ API).
+  TPUPROF_KIND_COMM = 3,   ///< A communication call (the MPI library,
+                           ///< libtpuprof_mpi: docs/mpi.md).
   TPUPROF_KIND_COUNT
 };
 /// Slots of an array indexed by tpuprof_kind_bucket(): every kind, then
@@ -153,6 +155,10 @@ typedef struct tpuprof_probe_desc {
 /// tables written before these fields have zeros there: no output shapes.
 enum tpuprof_probe_flags {
   TPUPROF_PROBE_OUT_SHAPES = 1u << 0, ///< `out_shapes` is a string offset.
+  TPUPROF_PROBE_COLLECTIVE = 1u << 1, ///< A communication probe that every
+                                      ///< rank of its communicator calls
+                                      ///< together (a collective, not a
+                                      ///< point-to-point call).
 };
 
 /*===-- Records (per thread, inside a dump's THREAD section) -------------===*/
@@ -296,6 +302,8 @@ enum tpuprof_section_kind {
   TPUPROF_SECTION_THREAD = 3,      ///< tpuprof_thread_section + record stream.
   TPUPROF_SECTION_CALIBRATION = 4, ///< tpuprof_calibration_section (v2).
   TPUPROF_SECTION_SEGMENT = 5,     ///< tpuprof_segment_section + records (v4).
+  TPUPROF_SECTION_PROCESS = 6,     ///< tpuprof_process_section (read in
+                                   ///< any version; written since v5).
   TPUPROF_SECTION_KIND_COUNT       ///< One past the last (kinds start at 1).
 };
 
@@ -417,6 +425,61 @@ typedef struct tpuprof_segment_section {
                                 ///< records kept with end = 0.
 } tpuprof_segment_section;
 
+/*===-- Who wrote a dump: the PROCESS section ----------------------------===*/
+
+/// Where a dump's rank came from (the launcher's environment variables,
+/// docs/environment.md); TPUPROF_RANK_NONE for a single process.
+enum tpuprof_rank_source {
+  TPUPROF_RANK_NONE = 0,     ///< No launcher: a single process.
+  TPUPROF_RANK_OVERRIDE = 1, ///< TPUPROF_RANK.
+  TPUPROF_RANK_OPENMPI = 2,  ///< OMPI_COMM_WORLD_RANK/SIZE/LOCAL_RANK.
+  TPUPROF_RANK_PMI = 3,      ///< PMI_RANK/PMI_SIZE (MPICH, Intel MPI).
+  TPUPROF_RANK_TORCHRUN = 4, ///< RANK/WORLD_SIZE/LOCAL_RANK (torchrun).
+  TPUPROF_RANK_SLURM = 5,    ///< SLURM_PROCID/SLURM_NTASKS/SLURM_LOCALID.
+  TPUPROF_RANK_SOURCE_COUNT
+};
+
+/// A field of tpuprof_process_section that is not known.
+#define TPUPROF_RANK_UNKNOWN 0xFFFFFFFFu
+
+/// One measurement of this process's clock against the job's reference (rank
+/// 0's CLOCK_MONOTONIC), taken by a ping-pong (libtpuprof_mpi at MPI_Init
+/// and MPI_Finalize): reference ns = this process's monotonic ns + offset_ns
+/// at the moment `at_ns`, to within error_ns.
+typedef struct tpuprof_clock_offset {
+  int64_t offset_ns; ///< Reference minus this process's CLOCK_MONOTONIC.
+  uint64_t at_ns;    ///< This process's CLOCK_MONOTONIC at the measurement;
+                     ///< 0: not measured.
+  uint64_t error_ns; ///< Bound on the error: half the best round trip.
+} tpuprof_clock_offset;
+
+/// Which measurement a slot of tpuprof_process_section::offsets holds.
+enum tpuprof_clock_offset_slot {
+  TPUPROF_OFFSET_INIT = 0,     ///< At MPI_Init.
+  TPUPROF_OFFSET_FINALIZE = 1, ///< At MPI_Finalize.
+  TPUPROF_OFFSET_SLOT_COUNT
+};
+
+/// The writing process's identity and clocks: at most one per dump, after
+/// the CALIBRATION section. Strings are NUL-terminated and zero-padded.
+/// (realtime_ns, monotonic_ns) pairs are read back to back: on one host
+/// every process shares CLOCK_MONOTONIC; across hosts the difference of
+/// realtime - monotonic gives an offset as good as the hosts' time sync,
+/// and the ping-pong offsets (when present) a bounded one.
+typedef struct tpuprof_process_section {
+  uint32_t rank;          ///< Rank in the job; TPUPROF_RANK_UNKNOWN if none.
+  uint32_t world_size;    ///< Ranks in the job; 0 when unknown.
+  uint32_t local_rank;    ///< Rank on this host; TPUPROF_RANK_UNKNOWN if none.
+  uint32_t rank_source;   ///< tpuprof_rank_source
+  char host[64];          ///< gethostname(), truncated.
+  char job_id[64];        ///< The launcher's job id, "" when none.
+  uint64_t realtime_ns0;  ///< CLOCK_REALTIME (ns) when the window began ...
+  uint64_t monotonic_ns0; ///< ... and CLOCK_MONOTONIC at the same moment.
+  uint64_t realtime_ns1;  ///< CLOCK_REALTIME when it ended (0 until then) ...
+  uint64_t monotonic_ns1; ///< ... and CLOCK_MONOTONIC at the same moment.
+  tpuprof_clock_offset offsets[TPUPROF_OFFSET_SLOT_COUNT];
+} tpuprof_process_section;
+
 /*===-- Names and meanings of the enums above ----------------------------===*/
 /* One table per enum, sized by its count and checked by the compiler, so a
    new member without a name does not build. Every tool prints and parses
@@ -433,9 +496,9 @@ typedef struct tpuprof_segment_section {
                                                        : "unknown";            \
   }
 
-/// "op", "launch", "user"; "unknown" for anything else.
+/// "op", "launch", "user", "comm"; "unknown" for anything else.
 TPUPROF_NAME_TABLE(tpuprof_probe_kind, tpuprof_probe_kind_name,
-                   TPUPROF_KIND_COUNT, 0u, "op", "launch", "user")
+                   TPUPROF_KIND_COUNT, 0u, "op", "launch", "user", "comm")
 /// "timing", "counters", "detailed".
 TPUPROF_NAME_TABLE(tpuprof_mode, tpuprof_mode_name, TPUPROF_MODE_COUNT, 0u,
                    "timing", "counters", "detailed")
@@ -455,10 +518,14 @@ TPUPROF_NAME_TABLE(tpuprof_memory_source, tpuprof_memory_source_name,
 /// "tsc", "monotonic", "cntvct".
 TPUPROF_NAME_TABLE(tpuprof_clock_source, tpuprof_clock_source_name,
                    TPUPROF_CLOCK_SOURCE_COUNT, 0u, "tsc", "monotonic", "cntvct")
-/// "module", "events", "thread", "calibration", "segment".
+/// "module", "events", "thread", "calibration", "segment", "process".
 TPUPROF_NAME_TABLE(tpuprof_section_kind, tpuprof_section_kind_name,
                    TPUPROF_SECTION_KIND_COUNT, 1u, "module", "events", "thread",
-                   "calibration", "segment")
+                   "calibration", "segment", "process")
+/// "none", "TPUPROF_RANK", "openmpi", "pmi", "torchrun", "slurm".
+TPUPROF_NAME_TABLE(tpuprof_rank_source, tpuprof_rank_source_name,
+                   TPUPROF_RANK_SOURCE_COUNT, 0u, "none", "TPUPROF_RANK",
+                   "openmpi", "pmi", "torchrun", "slurm")
 #undef TPUPROF_NAME_TABLE
 
 /// The slot of an array of TPUPROF_KIND_BUCKETS for a probe of `kind`:
@@ -508,6 +575,9 @@ TPUPROF_STATIC_ASSERT(sizeof(tpuprof_calibration_counts) == 16,
                       "CALIBRATION counts");
 TPUPROF_STATIC_ASSERT(sizeof(tpuprof_thread_section) == 32, "THREAD header");
 TPUPROF_STATIC_ASSERT(sizeof(tpuprof_segment_section) == 64, "SEGMENT header");
+TPUPROF_STATIC_ASSERT(sizeof(tpuprof_clock_offset) == 24, "clock offset");
+TPUPROF_STATIC_ASSERT(sizeof(tpuprof_process_section) == 224,
+                      "PROCESS payload");
 
 #ifdef __cplusplus
 } /* extern "C" */

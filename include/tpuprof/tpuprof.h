@@ -17,6 +17,8 @@
 |*   TPUPROF_CALIBRATE=1|0                     measure the probe cost, def. 1 *|
 |*   TPUPROF_EVENTS=a,b,...                    libpfm4 events, modes 1 and 2  *|
 |*   TPUPROF_SCHEDULE=wait=1,active=2,...      step-driven windows            *|
+|*   TPUPROF_RANK=N, TPUPROF_WORLD_SIZE=N      rank in a job (else the        *|
+|*                                             launcher's: docs/mpi.md)       *|
 \*===----------------------------------------------------------------------===*/
 
 #ifndef TPUPROF_TPUPROF_H
@@ -121,6 +123,17 @@ int tpuprof_set_schedule(const tpuprof_schedule *s);
 /// Ends the current step and starts the next one; with a schedule, opens,
 /// promotes or closes windows accordingly. Returns the new step number.
 uint64_t tpuprof_step(void);
+
+/*===-- Clocks of a job (docs/mpi.md) -----------------------------------===*/
+
+/// Records a measurement of this process's CLOCK_MONOTONIC against the
+/// job's reference clock (rank 0's): reference = monotonic + `offset_ns` at
+/// monotonic time `at_ns` (not 0), to within `error_ns`. `slot` is a
+/// tpuprof_clock_offset_slot of format.h (0: at MPI_Init, 1: at
+/// MPI_Finalize). Every later dump's PROCESS section carries it;
+/// libtpuprof_mpi calls it. Returns 0, or -1 for a bad slot or `at_ns`.
+int tpuprof_set_clock_offset(uint32_t slot, int64_t offset_ns, uint64_t at_ns,
+                             uint64_t error_ns);
 
 /*===-- User ranges (kind "user" probes) ---------------------------------===*/
 

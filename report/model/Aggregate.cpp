@@ -20,6 +20,8 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <glob.h>
+
 using namespace llvm;
 using namespace tpuprof;
 using namespace tpuprof::report;
@@ -393,6 +395,23 @@ Expected<std::vector<std::string>>
 tpuprof::report::expandDumpPaths(ArrayRef<std::string> paths) {
   std::vector<std::string> out;
   for (const std::string &path : paths) {
+    // A glob the shell left alone (quoted, or too many files for a command
+    // line): its matches, sorted; one that matches nothing stays as it is
+    // and fails, with its name, on open.
+    if (!sys::fs::exists(path) &&
+        path.find_first_of("*?[") != std::string::npos) {
+      glob_t g;
+      if (glob(path.c_str(), 0, nullptr, &g) == 0) {
+        std::vector<std::string> matches(g.gl_pathv, g.gl_pathv + g.gl_pathc);
+        globfree(&g);
+        Expected<std::vector<std::string>> expanded = expandDumpPaths(matches);
+        if (!expanded)
+          return expanded.takeError();
+        llvm::append_range(out, *expanded);
+        continue;
+      }
+      globfree(&g);
+    }
     if (!sys::fs::is_directory(path)) {
       out.push_back(path); // Missing files fail, with their name, on open.
       continue;

@@ -241,16 +241,27 @@ Expected<Input> tpuprof::report::loadInput(ArrayRef<std::string> inputs,
       bytes += sizeOf(f);
     Progress bar(opts.progress, "reading dumps", bytes);
     Aggregator agg(opts.overheadCorrection);
+    size_t kept = 0;
     for (const std::string &file : *files) {
       Expected<DumpReader> reader = DumpReader::open(file);
       if (!reader)
         return reader.takeError();
+      bar.advance(sizeOf(file));
+      if (!opts.ranks.empty()) {
+        const DumpInfo &info = reader->info();
+        if (!info.hasProcess ||
+            !llvm::is_contained(opts.ranks, info.process.rank))
+          continue;
+        ++kept;
+      }
       if (opts.rows)
         agg.add(*reader);
       else
         agg.addSummary(*reader);
-      bar.advance(sizeOf(file));
     }
+    if (!opts.ranks.empty() && !kept)
+      return createStringError("no dump of the ranks asked for (--rank, "
+                               "--ranks) among the inputs");
     in.profile = agg.take();
   }
   if (opts.rows)

@@ -287,6 +287,7 @@ struct DumpParser {
   Error readThread(const Section &s);
   Error readSegment(const Section &s);
   Error readCalibration(const Section &s);
+  Error readProcess(const Section &s);
   Error checkSections();
   Error readStreams();
   Error checkStream(ThreadInfo &t);
@@ -416,6 +417,9 @@ Error DumpParser::readSections() {
       break;
     case TPUPROF_SECTION_CALIBRATION:
       err = readCalibration(s);
+      break;
+    case TPUPROF_SECTION_PROCESS:
+      err = readProcess(s);
       break;
     default:
       // Unknown kinds are corruption, not extensions: a new kind comes with
@@ -590,6 +594,53 @@ Error DumpParser::readSegment(const Section &s) {
   g.offset = payloadOff + sizeof(G);
   g.size = g.scan ? payloadSize - sizeof(G) : streamSize;
   segments.push_back(g);
+  return Error::success();
+}
+
+Error DumpParser::readProcess(const Section &s) {
+  using P = tpuprof_process_section;
+  using O = tpuprof_clock_offset;
+  const char *pp = s.payload.data();
+  if (h.hasProcess)
+    return formatError(file, s.offset,
+                       "second PROCESS section (" + s.label + ")");
+  if (s.payload.size() != sizeof(P))
+    return formatError(file, s.sizeOffset,
+                       "PROCESS " + s.label + " size " +
+                           Twine(s.payload.size()) + " is not " +
+                           Twine(sizeof(P)));
+  DumpInfo::ProcessInfo &pi = h.process;
+  pi.rank = TPUPROF_READ_FIELD(pp, P, rank);
+  pi.worldSize = TPUPROF_READ_FIELD(pp, P, world_size);
+  pi.localRank = TPUPROF_READ_FIELD(pp, P, local_rank);
+  pi.rankSource = TPUPROF_READ_FIELD(pp, P, rank_source);
+  if (pi.rankSource >= TPUPROF_RANK_SOURCE_COUNT)
+    return formatError(
+        file, TPUPROF_FIELD_OFFSET(s.payloadOffset, P, rank_source),
+        "PROCESS rank source " + Twine(pi.rankSource) + " is unknown");
+  if (pi.ranked() && pi.worldSize && pi.rank >= pi.worldSize)
+    return formatError(file, TPUPROF_FIELD_OFFSET(s.payloadOffset, P, rank),
+                       "PROCESS rank " + Twine(pi.rank) +
+                           " is not below its world size " +
+                           Twine(pi.worldSize));
+  // Strings: up to the first NUL, never past their field.
+  auto field = [&](size_t off, size_t n) {
+    StringRef f(pp + off, n);
+    return f.take_until([](char c) { return c == '\0'; }).str();
+  };
+  pi.host = field(offsetof(P, host), sizeof(P::host));
+  pi.jobId = field(offsetof(P, job_id), sizeof(P::job_id));
+  pi.realtimeNs0 = TPUPROF_READ_FIELD(pp, P, realtime_ns0);
+  pi.monotonicNs0 = TPUPROF_READ_FIELD(pp, P, monotonic_ns0);
+  pi.realtimeNs1 = TPUPROF_READ_FIELD(pp, P, realtime_ns1);
+  pi.monotonicNs1 = TPUPROF_READ_FIELD(pp, P, monotonic_ns1);
+  for (unsigned i = 0; i != TPUPROF_OFFSET_SLOT_COUNT; ++i) {
+    const char *o = pp + offsetof(P, offsets) + i * sizeof(O);
+    pi.offsets[i].offsetNs = TPUPROF_READ_FIELD(o, O, offset_ns);
+    pi.offsets[i].atNs = TPUPROF_READ_FIELD(o, O, at_ns);
+    pi.offsets[i].errorNs = TPUPROF_READ_FIELD(o, O, error_ns);
+  }
+  h.hasProcess = true;
   return Error::success();
 }
 

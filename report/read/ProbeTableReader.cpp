@@ -119,6 +119,7 @@ Expected<ProbeTable> tpuprof::report::parseProbeTable(StringRef bytes,
     probe.numDynDims = TPUPROF_READ_FIELD(d, tpuprof_probe_desc, num_dyn_dims);
     probe.numOuts = TPUPROF_READ_FIELD(d, tpuprof_probe_desc, num_outs);
     uint8_t flags = TPUPROF_READ_FIELD(d, tpuprof_probe_desc, flags);
+    probe.collective = (flags & TPUPROF_PROBE_COLLECTIVE) != 0;
     if (probe.kind >= TPUPROF_KIND_COUNT)
       return formatError(
           file, TPUPROF_FIELD_OFFSET(base + off, tpuprof_probe_desc, kind),

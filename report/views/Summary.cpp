@@ -38,6 +38,17 @@ std::string pct(uint64_t part, uint64_t whole) {
 
 namespace {
 
+/// Whether the summary of `d` has a column for kind bucket `k`: every kind
+/// but communication, which only dumps with communication probes show.
+bool showKind(const DumpSummary &d, uint32_t k) {
+  if (k != TPUPROF_KIND_COMM)
+    return true;
+  for (const ThreadSummary &t : d.threadStats)
+    if (t.busyNs[k])
+      return true;
+  return false;
+}
+
 /// The dump blocks, top ops and counter totals of one run (or of all, when
 /// runs are not kept apart): `inRun` says which dumps and rows belong.
 void printRun(const Profile &p, unsigned top, raw_ostream &os,
@@ -63,8 +74,9 @@ void printRun(const Profile &p, unsigned top, raw_ostream &os,
     table.addColumn("Thread", TextTable::Align::Left);
     for (const char *title : {"Window (us)", "Busy (us)", "Busy %"})
       table.addColumn(title, TextTable::Align::Right);
-    for (const KindColumn &k : kKindColumns)
-      table.addColumn(k.title, TextTable::Align::Right);
+    for (uint32_t k = 0; k != TPUPROF_KIND_BUCKETS; ++k)
+      if (showKind(d, k))
+        table.addColumn(kKindColumns[k].title, TextTable::Align::Right);
     for (const char *title :
          {"Unattributed %", "Records", "Unfinished", "Dropped"})
       table.addColumn(title, TextTable::Align::Right);
@@ -73,8 +85,9 @@ void printRun(const Profile &p, unsigned top, raw_ostream &os,
       uint64_t idle = window > busy ? window - busy : 0;
       std::vector<std::string> cells = {utostr(t.tid), us(window), us(busy),
                                         pct(busy, window)};
-      for (uint64_t ns : t.busyNs)
-        cells.push_back(pct(ns, window));
+      for (uint32_t k = 0; k != TPUPROF_KIND_BUCKETS; ++k)
+        if (showKind(d, k))
+          cells.push_back(pct(t.busyNs[k], window));
       for (std::string cell : {pct(idle, window), utostr(t.records),
                                utostr(t.unfinished), utostr(t.dropped)})
         cells.push_back(std::move(cell));

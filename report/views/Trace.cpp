@@ -8,9 +8,14 @@
 // thread's top-level records, and (memory tracking) the live bytes of the
 // process after every allocation and free.
 //
-// An external Chrome trace merges on the same clock: its timestamps are taken
-// to be CLOCK_MONOTONIC microseconds (what the dumps' calibration maps to),
-// plus --trace-offset, and are shifted by the same origin.
+// An external Chrome trace merges on the same clock: its timestamps (plus
+// --trace-offset) are taken to be CLOCK_MONOTONIC microseconds (what the
+// dumps' calibration maps to) when they fall within an hour of the dumps'
+// windows, else CLOCK_REALTIME microseconds (PyTorch's Kineto traces) when
+// the dumps' clock pairs put them there, else relative to the trace's own
+// start (PyTorch's legacy profiler): then its first event is placed at the
+// first window's begin and a warning says so. All are shifted by the same
+// origin.
 //
 //===----------------------------------------------------------------------===//
 
@@ -46,6 +51,50 @@ void writeUs(raw_ostream &os, uint64_t ns) {
       snprintf(buf, sizeof buf, "%llu.%03llu", (unsigned long long)(ns / 1000),
                (unsigned long long)(ns % 1000));
   os.write(buf, n);
+}
+
+/// What maps the external trace's timestamps (plus the offset) onto the
+/// dumps' CLOCK_MONOTONIC, in µs: 0 when they are on it, the dumps'
+/// monotonic - realtime when they are on CLOCK_REALTIME, and otherwise what
+/// puts the first one at the first window's begin (with a warning).
+double externalShiftUs(const Profile &p, const json::Value &events,
+                       const TraceOptions &opts, uint64_t originNs) {
+  double first = INFINITY;
+  for (const json::Value &e : *events.getAsArray())
+    if (const json::Object *o = e.getAsObject())
+      if (std::optional<double> ts = o->getNumber("ts"))
+        first = std::min(first, *ts + opts.externalOffsetUs);
+  if (!std::isfinite(first))
+    return 0;
+  uint64_t lastNs = originNs;
+  std::optional<double> realtimeMinusMonotonicUs;
+  for (const DumpSummary &d : p.dumps) {
+    lastNs = std::max(lastNs, absoluteNs(d.info, d.info.windowEnd));
+    const DumpInfo::ProcessInfo &pi = d.info.process;
+    if (!realtimeMinusMonotonicUs && d.info.hasProcess && pi.realtimeNs0)
+      realtimeMinusMonotonicUs =
+          (double(pi.realtimeNs0) - double(pi.monotonicNs0)) / 1000.0;
+  }
+  const double hourUs = 3600e6;
+  double beginUs = double(originNs) / 1000.0, endUs = double(lastNs) / 1000.0;
+  auto nearWindows = [&](double us) {
+    return us >= beginUs - hourUs && us <= endUs + hourUs;
+  };
+  if (nearWindows(first))
+    return 0;
+  if (realtimeMinusMonotonicUs &&
+      nearWindows(first - *realtimeMinusMonotonicUs))
+    return -*realtimeMinusMonotonicUs;
+  if (opts.notes)
+    *opts.notes << formatv(
+        "tpuprof-report: warning: {0}: its first timestamp, {1:F0} us, is on "
+        "none of the "
+        "dumps' clocks (CLOCK_MONOTONIC {2:F0} to {3:F0} us, or "
+        "CLOCK_REALTIME by their clock pairs): taken as relative to its own "
+        "start and placed at the first window's begin; --trace-offset moves "
+        "it\n",
+        opts.externalTrace, first, beginUs, endUs);
+  return beginUs - first;
 }
 
 } // namespace
@@ -141,6 +190,12 @@ Error tpuprof::report::writeTrace(const Input &in, const TraceOptions &opts,
             formatv("device {0} (pid {1})", device,
                     run < profile.runs.size() ? profile.runs[run].pid : 0)
                 .str();
+        // A job's processes are its ranks (docs/mpi.md).
+        for (const DumpSummary &d : profile.dumps)
+          if (d.run == run && d.info.hasProcess && d.info.process.ranked()) {
+            name = formatv("rank {0}, {1}", d.info.process.rank, name).str();
+            break;
+          }
         if (profile.runsApart())
           name = formatv("run {0}: {1}", run + 1, name).str();
         else if (profile.runs.size() > 1)
@@ -295,10 +350,11 @@ Error tpuprof::report::writeTrace(const Input &in, const TraceOptions &opts,
           if (*p >= 1 && *p <= int64_t(pids.size()))
             pidShift = 1000000;
     double originUs = double(origin) / 1000.0;
+    double shiftUs = externalShiftUs(in.profile, *external, opts, origin);
     for (json::Value &e : *external->getAsArray()) {
       if (json::Object *o = e.getAsObject()) {
         if (std::optional<double> ts = o->getNumber("ts"))
-          (*o)["ts"] = *ts + opts.externalOffsetUs - originUs;
+          (*o)["ts"] = *ts + opts.externalOffsetUs + shiftUs - originUs;
         if (std::optional<int64_t> p = o->getInteger("pid"))
           (*o)["pid"] = *p + pidShift;
       }

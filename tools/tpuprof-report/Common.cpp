@@ -2,6 +2,7 @@
 
 #include "Subcommand.h"
 
+#include "tpuprof/report/model/Ranks.h"
 #include "tpuprof/report/views/OutputFile.h"
 
 #include "llvm/Support/FileSystem.h"
@@ -47,7 +48,34 @@ cl::opt<bool> noOverheadCorrection(
              "runtime measured at window start"),
     cl::sub(cl::SubCommand::getAll()),
     cl::cat(tpuprof::reporttool::commonOptions));
+cl::list<unsigned> rankOption(
+    "rank",
+    cl::desc("Report the dumps of rank N alone (repeatable; a job's dumps "
+             "carry their rank: docs/mpi.md)"),
+    cl::value_desc("N"), cl::sub(cl::SubCommand::getAll()),
+    cl::cat(tpuprof::reporttool::commonOptions));
+cl::opt<std::string>
+    ranksOption("ranks",
+                cl::desc("Report the dumps of these ranks alone, e.g. 0,2-3"),
+                cl::value_desc("LIST"), cl::sub(cl::SubCommand::getAll()),
+                cl::cat(tpuprof::reporttool::commonOptions));
 } // namespace
+
+bool tpuprof::reporttool::overheadCorrection() { return !noOverheadCorrection; }
+
+Expected<std::vector<uint32_t>> tpuprof::reporttool::rankFilter() {
+  std::vector<uint32_t> ranks;
+  if (!ranksOption.empty()) {
+    Expected<std::vector<uint32_t>> list = parseRankList(ranksOption);
+    if (!list)
+      return createStringError("--ranks " + toString(list.takeError()));
+    ranks = std::move(*list);
+  }
+  for (unsigned r : rankOption)
+    if (!is_contained(ranks, r))
+      ranks.push_back(r);
+  return ranks;
+}
 
 cl::opt<std::string> tpuprof::reporttool::outputPath(
     "o",
@@ -83,6 +111,10 @@ Expected<Input> tpuprof::reporttool::load(ArrayRef<std::string> inputs,
   opts.run = runOption;
   opts.mergeRuns = mergeRunsOption;
   opts.overheadCorrection = !noOverheadCorrection;
+  Expected<std::vector<uint32_t>> ranks = rankFilter();
+  if (!ranks)
+    return ranks.takeError();
+  opts.ranks = std::move(*ranks);
   return loadInput(inputs, opts);
 }
 

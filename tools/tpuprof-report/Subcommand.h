@@ -19,6 +19,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <string>
+#include <vector>
 
 namespace tpuprof {
 namespace reporttool {
@@ -51,6 +52,12 @@ extern llvm::cl::opt<std::string> outputPath;
 /// Loads a subcommand's inputs (model/Load.h); `rows` as LoadOptions.
 llvm::Expected<report::Input> load(llvm::ArrayRef<std::string> inputs,
                                    bool rows = true);
+
+/// Whether --no-overhead-correction was left out.
+bool overheadCorrection();
+
+/// The ranks --rank and --ranks name (empty: every rank).
+llvm::Expected<std::vector<uint32_t>> rankFilter();
 
 /// Prints "tpuprof-report: error: <message>" and returns the exit status 1.
 int fail(llvm::Error err);

@@ -59,6 +59,7 @@ int runTrace() {
         "+-1e15, got " +
         formatv("{0}", format("%g", double(traceOffset))).str()));
   TraceOptions opts;
+  opts.notes = &errs();
   opts.externalTrace = traceExternal;
   opts.externalOffsetUs = traceOffset;
   Expected<Input> in = load(traceDumps, /*rows=*/false);

@@ -58,6 +58,8 @@ public:
   std::optional<tpuprof_calibration_section> calibration;
   /// Written after `calibration` (version 3): one per counter word.
   std::vector<tpuprof_calibration_counts> calibrationCounts;
+  /// PROCESS section (after CALIBRATION); none if unset.
+  std::optional<tpuprof_process_section> process;
   std::vector<TestThread> threads;
 
   DumpBuilder() {
@@ -115,6 +117,8 @@ public:
         payload += raw(c);
       sections.push_back({TPUPROF_SECTION_CALIBRATION, payload});
     }
+    if (process)
+      sections.push_back({TPUPROF_SECTION_PROCESS, raw(*process)});
     for (const TestThread &t : threads) {
       std::string stream;
       for (const TestRecord &r : t.records) {

@@ -67,6 +67,9 @@ struct Dump {
   std::vector<tpuprof_calibration_counts> calibrationCounts;
   /// SEGMENT sections in file order (version 4).
   std::vector<SegmentSection> segments;
+  /// The PROCESS section, when there is one.
+  bool hasProcess = false;
+  tpuprof_process_section process{};
 };
 
 /// Parses `count` records in [p, end) of `bytes`; "" or what is wrong.
@@ -239,6 +242,22 @@ inline std::string parseDumpBytes(const std::string &bytes, Dump &d) {
       if (!bad.empty())
         return bad;
       d.segments.push_back(std::move(g));
+      break;
+    }
+    case TPUPROF_SECTION_PROCESS: {
+      if (d.hasProcess)
+        return "second process section";
+      if (sh.size != sizeof(d.process))
+        return "process section size wrong";
+      if (!d.threads.empty() || !d.segments.empty())
+        return "process section after a record section";
+      std::memcpy(&d.process, bytes.data() + payload, sizeof(d.process));
+      if (d.process.rank_source >= TPUPROF_RANK_SOURCE_COUNT)
+        return "process rank source unknown";
+      if (d.process.host[sizeof(d.process.host) - 1] != '\0' ||
+          d.process.job_id[sizeof(d.process.job_id) - 1] != '\0')
+        return "process string not terminated";
+      d.hasProcess = true;
       break;
     }
     default:

@@ -218,3 +218,104 @@ TEST(Env, ParseBool) {
   EXPECT_EQ(__tpuprof_rt_parse_bool("TRUE", &b), 0);
   EXPECT_EQ(b, 1);
 }
+
+/*===-- Who the process is in a job (docs/mpi.md) ------------------------===*/
+
+TEST(EnvRank, SingleProcessHasNoRank) {
+  tpuprof_rt_config cfg = parse({});
+  EXPECT_EQ(cfg.rank, TPUPROF_RANK_UNKNOWN);
+  EXPECT_EQ(cfg.world_size, 0u);
+  EXPECT_EQ(cfg.local_rank, TPUPROF_RANK_UNKNOWN);
+  EXPECT_EQ(cfg.rank_source, (uint32_t)TPUPROF_RANK_NONE);
+  EXPECT_EQ(cfg.job_id, nullptr);
+}
+
+TEST(EnvRank, EachLauncher) {
+  struct Case {
+    Env env;
+    uint32_t source, rank, size, local;
+  } cases[] = {
+      {{{"OMPI_COMM_WORLD_RANK", "3"},
+        {"OMPI_COMM_WORLD_SIZE", "4"},
+        {"OMPI_COMM_WORLD_LOCAL_RANK", "1"}},
+       TPUPROF_RANK_OPENMPI,
+       3,
+       4,
+       1},
+      {{{"PMI_RANK", "2"}, {"PMI_SIZE", "8"}},
+       TPUPROF_RANK_PMI,
+       2,
+       8,
+       TPUPROF_RANK_UNKNOWN},
+      {{{"RANK", "5"}, {"WORLD_SIZE", "6"}, {"LOCAL_RANK", "0"}},
+       TPUPROF_RANK_TORCHRUN,
+       5,
+       6,
+       0},
+      {{{"SLURM_PROCID", "7"},
+        {"SLURM_NTASKS", "16"},
+        {"SLURM_LOCALID", "3"},
+        {"SLURM_JOB_ID", "991"}},
+       TPUPROF_RANK_SLURM,
+       7,
+       16,
+       3},
+  };
+  for (const Case &c : cases) {
+    std::string err;
+    tpuprof_rt_config cfg = parse(c.env, &err);
+    EXPECT_EQ(err, "");
+    EXPECT_EQ(cfg.rank_source, c.source) << tpuprof_rank_source_name(c.source);
+    EXPECT_EQ(cfg.rank, c.rank);
+    EXPECT_EQ(cfg.world_size, c.size);
+    EXPECT_EQ(cfg.local_rank, c.local);
+  }
+}
+
+TEST(EnvRank, OverrideThenMpiThenTorchrunThenSlurm) {
+  // srun launching mpirun'd or torchrun'd processes sets several: the most
+  // specific launcher wins, and TPUPROF_RANK over all.
+  Env env = {{"SLURM_PROCID", "0"},         {"SLURM_NTASKS", "2"},
+             {"SLURM_JOB_ID", "77"},        {"RANK", "1"},
+             {"WORLD_SIZE", "2"},           {"OMPI_COMM_WORLD_RANK", "2"},
+             {"OMPI_COMM_WORLD_SIZE", "4"}, {"OMPI_MCA_ess_base_jobid", "5"}};
+  tpuprof_rt_config cfg = parse(env);
+  EXPECT_EQ(cfg.rank_source, (uint32_t)TPUPROF_RANK_OPENMPI);
+  EXPECT_EQ(cfg.rank, 2u);
+  EXPECT_STREQ(cfg.job_id, "77"); // Slurm's job id names the whole job.
+  env["TPUPROF_RANK"] = "9";
+  env["TPUPROF_WORLD_SIZE"] = "10";
+  cfg = parse(env);
+  EXPECT_EQ(cfg.rank_source, (uint32_t)TPUPROF_RANK_OVERRIDE);
+  EXPECT_EQ(cfg.rank, 9u);
+  EXPECT_EQ(cfg.world_size, 10u);
+  env.erase("TPUPROF_RANK");
+  env.erase("OMPI_COMM_WORLD_RANK");
+  cfg = parse(env);
+  EXPECT_EQ(cfg.rank_source, (uint32_t)TPUPROF_RANK_TORCHRUN);
+  EXPECT_EQ(cfg.rank, 1u);
+}
+
+TEST(EnvRank, BadValuesSayWhichAndFallThrough) {
+  std::string err;
+  int bad = 0;
+  tpuprof_rt_config cfg = parse({{"TPUPROF_RANK", "-1"},
+                                 {"OMPI_COMM_WORLD_RANK", "4"},
+                                 {"OMPI_COMM_WORLD_SIZE", "4"},
+                                 {"SLURM_PROCID", "1"}},
+                                &err, &bad);
+  EXPECT_EQ(bad, 2);
+  EXPECT_NE(err.find("tpuprof: TPUPROF_RANK='-1' is not a number"),
+            std::string::npos)
+      << err;
+  EXPECT_NE(err.find("OMPI_COMM_WORLD_RANK='4' is not below "
+                     "OMPI_COMM_WORLD_SIZE='4'"),
+            std::string::npos)
+      << err;
+  // Open MPI's rank stands (its size did not): the next launcher is not
+  // consulted once one gave a rank.
+  EXPECT_EQ(cfg.rank_source, (uint32_t)TPUPROF_RANK_OPENMPI);
+  EXPECT_EQ(cfg.rank, 4u);
+  EXPECT_EQ(cfg.world_size, 0u);
+  EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 2);
+}

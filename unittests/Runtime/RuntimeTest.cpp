@@ -230,7 +230,8 @@ TEST_F(Runtime, ProbesOutsideAWindowRecordNothing) {
   Dump d = onlyDump();
   EXPECT_TRUE(d.threads.empty());
   EXPECT_TRUE(d.hasCalibration);
-  EXPECT_EQ(d.header.num_sections, d.modules.size() + 1 + 1);
+  EXPECT_EQ(d.header.num_sections, d.modules.size() + 1 + 1 + 1);
+  EXPECT_TRUE(d.hasProcess);
 }
 
 TEST_F(Runtime, ProfileWindowRAII) {
@@ -729,17 +730,24 @@ TEST_F(Runtime, DumpRoundTripChecksEveryField) {
   EXPECT_EQ(h.dropped, 0u);
   EXPECT_EQ(h.reserved, 0u);
 
-  // Sections: every module, then EVENTS, CALIBRATION, the thread's one
-  // SEGMENT (it took it at its first record).
+  // Sections: every module, then EVENTS, CALIBRATION, PROCESS, the
+  // thread's one SEGMENT (it took it at its first record).
   uint32_t modules = __tpuprof_rt_num_modules();
-  ASSERT_EQ(h.num_sections, modules + 1 + 1 + 1);
+  ASSERT_EQ(h.num_sections, modules + 1 + 1 + 1 + 1);
   ASSERT_EQ(d.sectionKinds.size(), h.num_sections);
   for (uint32_t i = 0; i < modules; ++i) {
     EXPECT_EQ(d.sectionKinds[i], (uint32_t)TPUPROF_SECTION_MODULE);
   }
   EXPECT_EQ(d.sectionKinds[modules], (uint32_t)TPUPROF_SECTION_EVENTS);
   EXPECT_EQ(d.sectionKinds[modules + 1], (uint32_t)TPUPROF_SECTION_CALIBRATION);
-  EXPECT_EQ(d.sectionKinds[modules + 2], (uint32_t)TPUPROF_SECTION_SEGMENT);
+  EXPECT_EQ(d.sectionKinds[modules + 2], (uint32_t)TPUPROF_SECTION_PROCESS);
+  EXPECT_EQ(d.sectionKinds[modules + 3], (uint32_t)TPUPROF_SECTION_SEGMENT);
+  // A single process: no rank; the window's clock pairs in order.
+  ASSERT_TRUE(d.hasProcess);
+  EXPECT_EQ(d.process.rank, TPUPROF_RANK_UNKNOWN);
+  EXPECT_NE(d.process.monotonic_ns0, 0u);
+  EXPECT_LE(d.process.monotonic_ns0, d.process.monotonic_ns1);
+  EXPECT_LE(d.process.realtime_ns0, d.process.realtime_ns1);
   ASSERT_EQ(d.segments.size(), 1u);
   const tpuprof_segment_section &seg = d.segments[0].head;
   EXPECT_EQ(seg.tid, gettid_());
@@ -882,6 +890,54 @@ TEST_F(Runtime, EnvironmentProfilesTheWholeRun) {
   EXPECT_EQ(d.threads[0].records.size(), 8u);
   EXPECT_EQ(d.threads[0].head.dropped, 2u);
   EXPECT_EQ(d.header.dropped, 2u);
+}
+
+TEST_F(Runtime, RankedProcessNamesItsDumpAndSaysWhoItIs) {
+  ChildResult c =
+      runChild({"4"},
+               {"TPUPROF_ENABLE=1", "TPUPROF_OUTPUT=" + Dir,
+                "OMPI_COMM_WORLD_RANK=3", "OMPI_COMM_WORLD_SIZE=4",
+                "OMPI_COMM_WORLD_LOCAL_RANK=1", "SLURM_JOB_ID=4242"},
+               Dir + ".stderr");
+  ASSERT_TRUE(WIFEXITED(c.status) && WEXITSTATUS(c.status) == 0) << c.err;
+  EXPECT_EQ(c.err, "");
+  EXPECT_EQ(listDir(Dir),
+            std::vector<std::string>{"tpuprof_data_dev0-rank3-0"});
+  Dump d = onlyDump();
+  ASSERT_TRUE(d.hasProcess);
+  EXPECT_EQ(d.process.rank, 3u);
+  EXPECT_EQ(d.process.world_size, 4u);
+  EXPECT_EQ(d.process.local_rank, 1u);
+  EXPECT_EQ(d.process.rank_source, (uint32_t)TPUPROF_RANK_OPENMPI);
+  EXPECT_STREQ(d.process.job_id, "4242");
+  char host[64] = {};
+  ASSERT_EQ(gethostname(host, sizeof(host) - 1), 0);
+  EXPECT_STREQ(d.process.host, host);
+  // The window's clock pairs: both clocks move forward together, and the
+  // monotonic readings bracket the window (the header's ns pair).
+  EXPECT_LE(d.process.monotonic_ns0, d.process.monotonic_ns1);
+  EXPECT_LE(d.header.calib_ns0, d.process.monotonic_ns0);
+  EXPECT_LE(d.process.monotonic_ns1, d.header.calib_ns1);
+  EXPECT_GT(d.process.realtime_ns0, 0u);
+  // No MPI library: no offset was measured.
+  EXPECT_EQ(d.process.offsets[0].at_ns, 0u);
+  EXPECT_EQ(d.process.offsets[1].at_ns, 0u);
+}
+
+TEST_F(Runtime, ClockOffsetsReachTheDump) {
+  EXPECT_EQ(tpuprof_set_clock_offset(TPUPROF_OFFSET_SLOT_COUNT, 1, 1, 1), -1);
+  EXPECT_EQ(tpuprof_set_clock_offset(0, 1, 0, 1), -1);
+  ASSERT_EQ(tpuprof_enable(16, 0), 0);
+  ASSERT_EQ(tpuprof_set_clock_offset(TPUPROF_OFFSET_FINALIZE, -12345, 777, 9),
+            0);
+  pair(1);
+  ASSERT_EQ(tpuprof_disable(), 0);
+  Dump d = onlyDump();
+  ASSERT_TRUE(d.hasProcess);
+  const tpuprof_clock_offset &o = d.process.offsets[TPUPROF_OFFSET_FINALIZE];
+  EXPECT_EQ(o.offset_ns, -12345);
+  EXPECT_EQ(o.at_ns, 777u);
+  EXPECT_EQ(o.error_ns, 9u);
 }
 
 TEST_F(Runtime, EnvironmentBadValuesWarnAndRunWithDefaults) {

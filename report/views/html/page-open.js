@@ -41,7 +41,7 @@
   }
   // One colour per op name, stable across runs and pages.
   const rowColor = rows.map((r) => `hsl(${hashString(r.name) % 360}, 62%, ${r.kind === 'launch' ? 44 : 56}%)`);
-  const kindColors = { op: '#2f6fde', launch: '#e07b22', user: '#12a594', unknown: '#98a2b3', idle: '#eef0f3' };
+  const kindColors = { op: '#2f6fde', launch: '#e07b22', user: '#12a594', comm: '#b5489a', unknown: '#98a2b3', idle: '#eef0f3' };
   /** Scrolls `container` (only it, not the page) so that `child` is visible. */
   function scrollWithin(container, child, center) {
     const c = container.getBoundingClientRect(), r = child.getBoundingClientRect();

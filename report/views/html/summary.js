@@ -31,7 +31,7 @@
   const laneLabel = (l) => (runsApart ? `run ${l.run + 1} · ` : '') + `dev ${l.device} · tid ${l.tid}`;
   for (const l of data.lanes) {
     const w = l.windowNs || 1;
-    const kinds = ['op', 'launch', 'user', 'unknown'];
+    const kinds = ['op', 'launch', 'user', 'comm', 'unknown']; // byKind's slots (format.h)
     const busy = l.byKind.reduce((a, b) => a + b, 0);
     const parts = kinds.map((k, i) => [l.byKind[i] / w, kindColors[k], `${k}: ${pct(l.byKind[i], w)} %`]);
     parts.push([Math.max(0, w - busy) / w, kindColors.idle, `idle: ${pct(Math.max(0, w - busy), w)} %`]);
@@ -40,7 +40,7 @@
     $('lanes-summary').append(row);
   }
   const legend = el('div', 'legend');
-  for (const k of ['op', 'launch', 'user', 'unknown', 'idle']) {
+  for (const k of ['op', 'launch', 'user', 'comm', 'unknown', 'idle']) {
     const sw = el('i');
     sw.style.background = kindColors[k];
     legend.append(el('span', null, sw, k));

@@ -128,8 +128,8 @@ struct ThreadSummary {
   uint64_t unfinished = 0;
   uint64_t dropped = 0;
   /// Corrected time of top-level records (WalkFrame::topLevel()) by probe
-  /// kind, indexed by tpuprof_kind_bucket(): op, launch, user, then records
-  /// of an unknown probe (TPUPROF_KIND_COUNT).
+  /// kind, indexed by tpuprof_kind_bucket(): op, launch, user, comm, then
+  /// records of an unknown probe (TPUPROF_KIND_COUNT).
   uint64_t busyNs[TPUPROF_KIND_BUCKETS] = {};
   /// The sum of busyNs.
   uint64_t totalBusyNs() const {
@@ -148,9 +148,8 @@ struct KindColumn {
   const char *exportName;
 };
 inline constexpr KindColumn kKindColumns[] = {
-    {"Ops %", "ops_percent"},
-    {"Launches %", "launches_percent"},
-    {"User %", "user_percent"},
+    {"Ops %", "ops_percent"},         {"Launches %", "launches_percent"},
+    {"User %", "user_percent"},       {"Comm %", "comm_percent"},
     {"Unknown %", "unknown_percent"},
 };
 static_assert(std::size(kKindColumns) == TPUPROF_KIND_BUCKETS,
@@ -288,7 +287,9 @@ std::string substituteShapes(llvm::StringRef shapes,
                              llvm::ArrayRef<int64_t> dims);
 
 /// Expands the command line's dump arguments: a file stays as it is; a
-/// directory becomes its files named tpuprof_data_dev*, sorted by name.
+/// directory becomes its files named tpuprof_data_dev*, sorted by name; a
+/// glob that names no file (quoted: the shell left it) becomes what it
+/// matches, sorted, each expanded again.
 /// A directory without such files is an error.
 llvm::Expected<std::vector<std::string>>
 expandDumpPaths(llvm::ArrayRef<std::string> paths);

@@ -40,6 +40,9 @@ struct LoadOptions {
   /// Subtract the probes' own cost that each dump's calibration measured
   /// (Correction.h); off under --no-overhead-correction.
   bool overheadCorrection = true;
+  /// Keep only the dumps of these ranks (their PROCESS section's; a dump
+  /// without a rank is kept by none): --rank, --ranks. Empty: every dump.
+  std::vector<uint32_t> ranks;
 };
 
 /// What every view reads: the rows of all inputs and the dumps behind them.

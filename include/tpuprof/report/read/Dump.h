@@ -104,6 +104,29 @@ struct DumpInfo {
   /// Records whose end tick is before their begin: a clock that stepped
   /// back between the two reads. Kept, and read as 0 ticks long.
   uint64_t backwards = 0;
+  /// The PROCESS section (format.h tpuprof_process_section): who wrote the
+  /// dump and its clock pairs; hasProcess is false in dumps without one.
+  struct ProcessInfo {
+    uint32_t rank = TPUPROF_RANK_UNKNOWN;
+    uint32_t worldSize = 0;
+    uint32_t localRank = TPUPROF_RANK_UNKNOWN;
+    uint32_t rankSource = TPUPROF_RANK_NONE; ///< tpuprof_rank_source
+    std::string host;
+    std::string jobId;
+    uint64_t realtimeNs0 = 0, monotonicNs0 = 0; ///< At the window's begin.
+    uint64_t realtimeNs1 = 0, monotonicNs1 = 0; ///< At its end (0: none).
+    struct Offset {
+      int64_t offsetNs = 0; ///< Reference minus this process's monotonic.
+      uint64_t atNs = 0;    ///< When measured; 0: not measured.
+      uint64_t errorNs = 0;
+      bool measured() const { return atNs != 0; }
+    };
+    Offset offsets[TPUPROF_OFFSET_SLOT_COUNT];
+    /// Whether the process had a rank (a launcher or TPUPROF_RANK).
+    bool ranked() const { return rank != TPUPROF_RANK_UNKNOWN; }
+  };
+  bool hasProcess = false;
+  ProcessInfo process;
 
   /// True when the writer finished the dump (TPUPROF_DUMP_COMPLETE).
   bool isComplete() const { return flags & TPUPROF_DUMP_COMPLETE; }
@@ -134,6 +157,9 @@ struct Probe {
   uint8_t kind = TPUPROF_KIND_OP;
   uint8_t numDynDims = 0;
   uint8_t numOuts = 0; ///< Trailing `shapes` entries that are outputs.
+  /// A communication probe every rank of its communicator calls together
+  /// (TPUPROF_PROBE_COLLECTIVE).
+  bool collective = false;
 };
 
 /// A parsed probe table (the payload of a MODULE section after its header).

@@ -20,10 +20,15 @@ namespace report {
 
 struct TraceOptions {
   /// A Chrome trace (JSON object with "traceEvents", or a bare array) to
-  /// merge; its timestamps are CLOCK_MONOTONIC microseconds.
+  /// merge: its timestamps are microseconds on CLOCK_MONOTONIC, on
+  /// CLOCK_REALTIME (mapped by the dumps' PROCESS clock pairs), or from its
+  /// own start (placed at the dumps' first window, with a warning).
   std::string externalTrace;
   /// Added to the external trace's timestamps before alignment (µs).
   double externalOffsetUs = 0;
+  /// Where a note on the external trace's clock goes ("warning: ..." when
+  /// its timestamps are on none of the dumps' clocks); null: nowhere.
+  llvm::raw_ostream *notes = nullptr;
 };
 
 /// Writes the trace of `in`'s dumps.

@@ -1,0 +1,149 @@
+//===- tpuprof/report/model/Ranks.h - One job, merged by rank ---*- C++ -*-===//
+//
+// The dumps of a distributed job (MPI, torchrun, Slurm: one or more dumps per
+// rank, each with its PROCESS section) merged by rank: each rank's rows as
+// its own report aggregates them, statistics of every op across the ranks,
+// the wait each collective cost each rank and which rank arrived last, the
+// ranks' share of communication and computation, and the ranks' clocks
+// aligned onto one axis with the alignment's error bound (docs/mpi.md).
+//
+// Dumps are read in parallel (one task per dump) and dropped once
+// aggregated: memory grows with ops x ranks, plus one begin time per
+// collective call (what the wait analysis matches across ranks).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TPUPROF_REPORT_MODEL_RANKS_H
+#define TPUPROF_REPORT_MODEL_RANKS_H
+
+#include "tpuprof/report/model/Aggregate.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace tpuprof {
+namespace report {
+
+/// How a rank's CLOCK_MONOTONIC maps onto the job's axis (rank 0's, or the
+/// lowest rank's, monotonic clock).
+struct ClockAlignment {
+  enum class Method {
+    Reference, ///< The rank whose clock is the axis.
+    SameHost,  ///< Shares the reference's host, hence its clock: exact.
+    PingPong,  ///< Offsets measured against rank 0 (libtpuprof_mpi).
+    HostClock, ///< CLOCK_REALTIME pairs of both hosts: as good as their
+               ///< time sync (NTP, PTP), not bounded here.
+    None,      ///< No way to align: taken as is.
+  };
+  Method method = Method::Reference;
+  /// offset(t) = offset0 + (t - at0) * drift, for this rank's monotonic t.
+  int64_t offset0Ns = 0;
+  uint64_t at0Ns = 0;
+  double drift = 0; ///< Offset change per ns (ppm = drift * 1e6).
+  uint64_t errorNs = 0;
+  bool bounded() const {
+    return method != Method::HostClock && method != Method::None;
+  }
+  /// The job-axis time of this rank's monotonic `ns`.
+  int64_t toAxis(uint64_t ns) const {
+    return int64_t(ns) + offset0Ns +
+           int64_t(drift * (double(ns) - double(at0Ns)));
+  }
+};
+
+/// "reference", "same host", "ping-pong", "host clock", "none".
+const char *clockMethodName(ClockAlignment::Method m);
+
+/// One rank: its dumps' identity, totals and clock.
+struct RankStats {
+  uint32_t rank = 0;
+  uint32_t worldSize = 0;
+  uint32_t localRank = TPUPROF_RANK_UNKNOWN;
+  std::string host, jobId;
+  uint32_t pid = 0;
+  std::vector<std::string> dumps;
+  uint64_t windowNs = 0;  ///< Sum of its dumps' windows.
+  uint64_t coveredNs = 0; ///< Its table's Sum (top-level probe time).
+  uint64_t computeNs = 0; ///< Top-level time in non-communication probes,
+                          ///< less the communication nested in them.
+  uint64_t commNs = 0;    ///< Time in communication probes.
+  uint64_t waitNs = 0;    ///< Part of commNs spent waiting in collectives
+                          ///< for the last rank to arrive.
+  uint64_t records = 0;
+  ClockAlignment clock;
+};
+
+/// One op (by kind, hash and name: its shapes merged) across the ranks.
+struct OpAcrossRanks {
+  std::string name;
+  uint64_t hash = 0;
+  uint8_t kind = TPUPROF_KIND_OP;
+  bool collective = false;
+  std::vector<uint64_t> totalNs; ///< Per rank (JobProfile::ranks order).
+  std::vector<uint64_t> calls;   ///< Per rank.
+  /// Over the ranks that called it: min, mean, max and standard deviation
+  /// of their total time, imbalance = max / mean, and the slowest rank.
+  uint32_t ranksCalling = 0;
+  double minNs = 0, meanNs = 0, maxNs = 0, stddevNs = 0, imbalance = 0;
+  uint32_t slowestRank = 0;
+  /// What the slowest rank cost the others: max - mean.
+  double lostNs() const { return maxNs - meanNs; }
+};
+
+/// One collective's calls matched across ranks (the k-th call of each rank
+/// is one instance): per rank, the time it waited for the last arrival.
+struct CollectiveWaits {
+  std::string name;
+  uint64_t hash = 0;
+  uint64_t instances = 0;
+  std::vector<uint64_t> waitNs;    ///< Per rank.
+  std::vector<uint64_t> lastCount; ///< Per rank: instances it arrived last.
+  uint32_t straggler = 0;          ///< The rank most often last.
+  uint64_t totalWaitNs = 0;
+  bool countsDiffer = false; ///< Ranks made different numbers of calls.
+};
+
+/// A job merged by rank.
+struct JobProfile {
+  std::vector<RankStats> ranks;             ///< By rank.
+  std::vector<OpAcrossRanks> ops;           ///< By lostNs, highest first.
+  std::vector<CollectiveWaits> collectives; ///< By totalWaitNs, highest first.
+  /// The largest error bound of the ranks' alignments; `alignmentBounded`
+  /// is false when some rank's alignment has none (host clocks).
+  uint64_t alignmentErrorNs = 0;
+  bool alignmentBounded = true;
+  std::vector<std::string> warnings; ///< One line each.
+
+  /// Index of `rank` in `ranks`, or -1.
+  int indexOf(uint32_t rank) const;
+  /// The rank with the most computation, and how many times the mean of
+  /// the others' it is (0 when it is the only rank).
+  std::pair<uint32_t, double> slowestRank() const;
+};
+
+struct RankOptions {
+  bool overheadCorrection = true;
+  /// Ranks to report (empty: all). The merge reads every dump, so the
+  /// alignment and the waits do not depend on the choice.
+  std::vector<uint32_t> ranks;
+  /// Dumps read at once; 0: one per hardware thread.
+  unsigned threads = 0;
+};
+
+/// Reads the dumps `inputs` name (files, directories, globs:
+/// expandDumpPaths) and merges them by rank. Dumps without a rank (no
+/// launcher) are ranked by their runs' start order.
+llvm::Expected<JobProfile> mergeRanks(llvm::ArrayRef<std::string> inputs,
+                                      const RankOptions &opts = {});
+
+/// Parses a rank list, "0,2-4,7", into its ranks, in order, no repeats.
+llvm::Expected<std::vector<uint32_t>> parseRankList(llvm::StringRef list);
+
+} // namespace report
+} // namespace tpuprof
+
+#endif // TPUPROF_REPORT_MODEL_RANKS_H

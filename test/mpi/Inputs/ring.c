@@ -1,0 +1,47 @@
+// An MPI job with a straggler: each of ITERS steps computes (one rank does
+// SLOW_FACTOR times the work of the others), allreduces a sum and passes a
+// buffer around a ring. Built with the LLVM plugin (compute_step is
+// annotated) and run with libtpuprof_mpi preloaded, its merged report must
+// name the slow rank, the imbalanced op and the allreduce's wait.
+//
+//   ring SLOW_RANK SLOW_FACTOR ITERS WORK
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+__attribute__((annotate("tpuprof"))) __attribute__((noinline)) double
+compute_step(long work) {
+  volatile double x = 0;
+  for (long i = 0; i < work; ++i)
+    x = x + 1.0 / (double)(i + 1);
+  return x;
+}
+
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  int rank = 0, size = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  int slow = argc > 1 ? atoi(argv[1]) : 2;
+  long factor = argc > 2 ? atol(argv[2]) : 6;
+  int iters = argc > 3 ? atoi(argv[3]) : 10;
+  long work = argc > 4 ? atol(argv[4]) : 2000000;
+
+  double ring[256], in[256];
+  for (int i = 0; i < 256; ++i)
+    ring[i] = rank + i;
+  double total = 0;
+  for (int it = 0; it < iters; ++it) {
+    double part = compute_step(rank == slow ? work * factor : work);
+    double sum = 0;
+    MPI_Allreduce(&part, &sum, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    MPI_Sendrecv(ring, 256, MPI_DOUBLE, (rank + 1) % size, 0, in, 256,
+                 MPI_DOUBLE, (rank + size - 1) % size, 0, MPI_COMM_WORLD,
+                 MPI_STATUS_IGNORE);
+    total += sum + in[0];
+  }
+  if (rank == 0)
+    printf("ranks=%d iters=%d done\n", size, iters);
+  MPI_Finalize();
+  return total > 0 ? 0 : 1;
+}

@@ -1,0 +1,256 @@
+//===- unittests/Report/RanksTest.cpp - A job merged by rank --------------===//
+//
+// The PROCESS section read back; ranks merged (model/Ranks.h) from dumps
+// built by hand, one per rank: op statistics across ranks, collective waits
+// and stragglers, and the alignment of clocks, with one host's clock faked
+// five seconds off and the offsets measured (ping-pong) or not.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TestUtil.h"
+
+#include "tpuprof/report/model/Ranks.h"
+#include "tpuprof/report/views/Ranks.h"
+
+#include "gtest/gtest.h"
+
+#include <cstring>
+
+using namespace tpuprof;
+using namespace tpuprof::report;
+using namespace tpuprof::test;
+
+namespace {
+
+constexpr uint32_t kWork = 0, kAllreduce = 1;
+constexpr int64_t kFiveSeconds = 5000000000;
+
+tpuprof_process_section process(uint32_t rank, const char *host) {
+  tpuprof_process_section p;
+  std::memset(&p, 0, sizeof(p));
+  p.rank = rank;
+  p.world_size = 2;
+  p.local_rank = 0;
+  p.rank_source = TPUPROF_RANK_OPENMPI;
+  std::strncpy(p.host, host, sizeof(p.host) - 1);
+  std::strncpy(p.job_id, "77", sizeof(p.job_id) - 1);
+  return p;
+}
+
+/// Rank `rank`'s dump: `workNs` of computation, then an allreduce it enters
+/// at true time `arriveNs` and leaves at 1 ms; its host's monotonic clock
+/// reads `skewNs` more than rank 0's.
+DumpBuilder rankDump(uint32_t rank, const char *host, uint64_t workNs,
+                     uint64_t arriveNs, int64_t skewNs) {
+  DumpBuilder b;
+  b.header.pid = 100 + rank;
+  b.header.calib_ns0 += skewNs;
+  b.header.calib_ns1 += skewNs;
+  b.header.window_end = ticksAt(2000000);
+  ProbeInfo work = probe("work", "", "", 55);
+  ProbeInfo allreduce = probe("MPI_Allreduce", "", "", 77);
+  allreduce.kind = TPUPROF_KIND_COMM;
+  allreduce.collective = true;
+  b.addModule(0, 0, "m", {work, allreduce});
+  b.process = process(rank, host);
+  b.threads.push_back(
+      {1,
+       0,
+       {{kWork, 0, ticksAt(10), ticksAt(10 + workNs), {}, {}},
+        {kAllreduce, 0, ticksAt(arriveNs), ticksAt(1000000), {}, {}}}});
+  return b;
+}
+
+JobProfile merge(const std::vector<std::string> &paths, RankOptions opts = {}) {
+  opts.overheadCorrection = false;
+  opts.threads = 2;
+  llvm::Expected<JobProfile> job = mergeRanks(paths, opts);
+  if (!job) {
+    ADD_FAILURE() << llvm::toString(job.takeError());
+    return {};
+  }
+  return std::move(*job);
+}
+
+TEST(Ranks, ProcessSectionRoundTrips) {
+  DumpBuilder b = rankDump(1, "node-b", 100, 200, 0);
+  b.process->offsets[TPUPROF_OFFSET_INIT] = {-42, 1234, 5};
+  b.process->realtime_ns0 = 99;
+  llvm::Expected<DumpReader> r = DumpReader::fromBytes(b.build());
+  ASSERT_TRUE(bool(r)) << llvm::toString(r.takeError());
+  const DumpInfo &info = r->info();
+  ASSERT_TRUE(info.hasProcess);
+  EXPECT_EQ(info.process.rank, 1u);
+  EXPECT_EQ(info.process.worldSize, 2u);
+  EXPECT_EQ(info.process.host, "node-b");
+  EXPECT_EQ(info.process.jobId, "77");
+  EXPECT_EQ(info.process.rankSource, (uint32_t)TPUPROF_RANK_OPENMPI);
+  EXPECT_EQ(info.process.realtimeNs0, 99u);
+  EXPECT_EQ(info.process.offsets[0].offsetNs, -42);
+  EXPECT_EQ(info.process.offsets[0].atNs, 1234u);
+  EXPECT_EQ(info.process.offsets[0].errorNs, 5u);
+  EXPECT_FALSE(info.process.offsets[1].measured());
+  // A probe's collective flag reaches the reader.
+  EXPECT_TRUE(r->findProbe(kAllreduce)->collective);
+  EXPECT_FALSE(r->findProbe(kWork)->collective);
+}
+
+TEST(Ranks, BadProcessSectionsAreRejected) {
+  DumpBuilder b = rankDump(5, "h", 1, 2, 0); // Rank 5 of 2.
+  EXPECT_TRUE(contains(readError(b.build()), "PROCESS rank 5 is not below"));
+  b = rankDump(0, "h", 1, 2, 0);
+  b.process->rank_source = TPUPROF_RANK_SOURCE_COUNT;
+  EXPECT_TRUE(contains(readError(b.build()), "rank source"));
+  // A host name without its NUL stops at the field's end.
+  b = rankDump(0, "h", 1, 2, 0);
+  std::memset(b.process->host, 'x', sizeof(b.process->host));
+  llvm::Expected<DumpReader> r = DumpReader::fromBytes(b.build());
+  ASSERT_TRUE(bool(r));
+  EXPECT_EQ(r->info().process.host.size(), sizeof(b.process->host));
+}
+
+TEST(Ranks, SameHostSharesTheClock) {
+  // Rank 1 computes 4x rank 0's and arrives 300 us later.
+  TempFile r0(rankDump(0, "node-a", 100000, 200000, 0).build());
+  TempFile r1(rankDump(1, "node-a", 400000, 500000, 0).build());
+  JobProfile job = merge({r1.str(), r0.str()});
+  ASSERT_EQ(job.ranks.size(), 2u);
+  EXPECT_EQ(job.ranks[0].rank, 0u);
+  EXPECT_EQ(job.ranks[1].clock.method, ClockAlignment::Method::SameHost);
+  EXPECT_TRUE(job.alignmentBounded);
+  EXPECT_EQ(job.alignmentErrorNs, 0u);
+  EXPECT_EQ(job.slowestRank().first, 1u);
+  EXPECT_DOUBLE_EQ(job.slowestRank().second, 4.0);
+
+  // Both ops cost 150 us over their mean: ties go by name.
+  ASSERT_EQ(job.ops.size(), 2u);
+  EXPECT_EQ(job.ops[0].name, "MPI_Allreduce");
+  EXPECT_TRUE(job.ops[0].collective);
+  const OpAcrossRanks &work = job.ops[1];
+  EXPECT_EQ(work.name, "work");
+  EXPECT_EQ(work.ranksCalling, 2u);
+  EXPECT_DOUBLE_EQ(work.minNs, 100000);
+  EXPECT_DOUBLE_EQ(work.maxNs, 400000);
+  EXPECT_DOUBLE_EQ(work.meanNs, 250000);
+  EXPECT_DOUBLE_EQ(work.stddevNs, 150000);
+  EXPECT_DOUBLE_EQ(work.imbalance, 1.6);
+  EXPECT_EQ(work.slowestRank, 1u);
+
+  ASSERT_EQ(job.collectives.size(), 1u);
+  const CollectiveWaits &ar = job.collectives[0];
+  EXPECT_EQ(ar.name, "MPI_Allreduce");
+  EXPECT_EQ(ar.instances, 1u);
+  EXPECT_EQ(ar.straggler, 1u);
+  EXPECT_EQ(ar.waitNs[0], 300000u);
+  EXPECT_EQ(ar.waitNs[1], 0u);
+  EXPECT_EQ(job.ranks[0].waitNs, 300000u);
+  // Communication and computation per rank.
+  EXPECT_EQ(job.ranks[0].computeNs, 100000u);
+  EXPECT_EQ(job.ranks[0].commNs, 800000u);
+}
+
+TEST(Ranks, FakedHostOffsetIsAlignedByThePingPong) {
+  // Node b's monotonic clock reads 5 s ahead of node a's; its ping-pong
+  // measured -5 s (+/- 2 us) at MPI_Init and 1 us less at MPI_Finalize.
+  DumpBuilder b0 = rankDump(0, "node-a", 100000, 200000, 0);
+  b0.process->offsets[TPUPROF_OFFSET_INIT] = {0, 1, 0};
+  DumpBuilder b1 = rankDump(1, "node-b", 400000, 500000, kFiveSeconds);
+  uint64_t start = b1.header.calib_ns0;
+  b1.process->offsets[TPUPROF_OFFSET_INIT] = {-kFiveSeconds, start, 2000};
+  b1.process->offsets[TPUPROF_OFFSET_FINALIZE] = {-kFiveSeconds - 1000,
+                                                  start + 1000000000, 1500};
+  TempFile r0(b0.build()), r1(b1.build());
+  JobProfile job = merge({r0.str(), r1.str()});
+  ASSERT_EQ(job.ranks.size(), 2u);
+  const ClockAlignment &c = job.ranks[1].clock;
+  EXPECT_EQ(c.method, ClockAlignment::Method::PingPong);
+  EXPECT_EQ(c.errorNs, 2000u);
+  EXPECT_NEAR(c.drift * 1e6, -1.0, 1e-9); // -1 us per second: -1 ppm.
+  EXPECT_TRUE(job.alignmentBounded);
+  EXPECT_EQ(job.alignmentErrorNs, 2000u);
+  ASSERT_EQ(job.collectives.size(), 1u);
+  const CollectiveWaits &ar = job.collectives[0];
+  EXPECT_EQ(ar.straggler, 1u);
+  // 300 us, less the drift over the half millisecond since the init.
+  EXPECT_NEAR(double(ar.waitNs[0]), 300000.0, 2.0);
+  EXPECT_EQ(ar.waitNs[1], 0u);
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  printRanks(job, 0, os);
+  EXPECT_TRUE(contains(text, "Clock alignment: within 2.0 us"));
+  EXPECT_TRUE(contains(text, "ping-pong -5000.000 ms, -1.00 ppm, +/- 2.0 us"));
+}
+
+TEST(Ranks, WithoutOffsetsHostClocksAlignUnbounded) {
+  // No ping-pong: the realtime pairs say node b's monotonic clock is 5 s
+  // ahead of node a's (their realtime clocks agree).
+  DumpBuilder b0 = rankDump(0, "node-a", 100000, 200000, 0);
+  DumpBuilder b1 = rankDump(1, "node-b", 400000, 500000, kFiveSeconds);
+  b0.process->realtime_ns0 = 1700000000000000000ull;
+  b0.process->monotonic_ns0 = 1000;
+  b1.process->realtime_ns0 = 1700000000000000000ull;
+  b1.process->monotonic_ns0 = 1000 + kFiveSeconds;
+  TempFile r0(b0.build()), r1(b1.build());
+  JobProfile job = merge({r0.str(), r1.str()});
+  ASSERT_EQ(job.ranks.size(), 2u);
+  EXPECT_EQ(job.ranks[1].clock.method, ClockAlignment::Method::HostClock);
+  EXPECT_EQ(job.ranks[1].clock.offset0Ns, -kFiveSeconds);
+  EXPECT_FALSE(job.alignmentBounded);
+  ASSERT_EQ(job.collectives.size(), 1u);
+  EXPECT_EQ(job.collectives[0].waitNs[0], 300000u);
+
+  // Unaligned (no pairs at all), the 5 s would make rank 0 "wait" 5 s: the
+  // merge says it could not align instead.
+  b0.process->realtime_ns0 = b1.process->realtime_ns0 = 0;
+  TempFile u0(b0.build()), u1(b1.build());
+  job = merge({u0.str(), u1.str()});
+  EXPECT_EQ(job.ranks[1].clock.method, ClockAlignment::Method::None);
+  ASSERT_FALSE(job.warnings.empty());
+  EXPECT_TRUE(contains(job.warnings[0], "rank 1: no clock pairs"));
+}
+
+TEST(Ranks, RankFilterKeepsTheWaitsOfTheWholeJob) {
+  TempFile r0(rankDump(0, "node-a", 100000, 200000, 0).build());
+  TempFile r1(rankDump(1, "node-a", 400000, 500000, 0).build());
+  RankOptions opts;
+  opts.ranks = {0};
+  JobProfile job = merge({r0.str(), r1.str()}, opts);
+  ASSERT_EQ(job.ranks.size(), 1u);
+  ASSERT_EQ(job.collectives.size(), 1u);
+  EXPECT_EQ(job.collectives[0].waitNs.size(), 1u);
+  EXPECT_EQ(job.collectives[0].waitNs[0], 300000u);
+  opts.ranks = {7};
+  llvm::Expected<JobProfile> none = mergeRanks({r0.str()}, opts);
+  ASSERT_FALSE(bool(none));
+  EXPECT_TRUE(
+      contains(llvm::toString(none.takeError()), "the inputs hold ranks 0"));
+}
+
+TEST(Ranks, RankLists) {
+  llvm::Expected<std::vector<uint32_t>> l = parseRankList("3, 0-2,2");
+  ASSERT_TRUE(bool(l));
+  EXPECT_EQ(*l, (std::vector<uint32_t>{3, 0, 1, 2}));
+  for (const char *bad : {"", "x", "2-1", "1-", "-1", "0-99999999"}) {
+    llvm::Expected<std::vector<uint32_t>> e = parseRankList(bad);
+    EXPECT_FALSE(bool(e)) << bad;
+    if (!e)
+      EXPECT_TRUE(contains(llvm::toString(e.takeError()), "not a rank list"));
+  }
+}
+
+TEST(Ranks, TextNamesTheSlowRankAndTheStraggler) {
+  TempFile r0(rankDump(0, "node-a", 100000, 200000, 0).build());
+  TempFile r1(rankDump(1, "node-a", 400000, 500000, 0).build());
+  JobProfile job = merge({r0.str(), r1.str()});
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  printRanks(job, 0, os);
+  EXPECT_TRUE(contains(text, "Job: 2 ranks of 2 on 1 host (node-a), job 77"));
+  EXPECT_TRUE(contains(text, "Slowest rank: 1 (computation 4.00x"));
+  EXPECT_TRUE(contains(text, "Most imbalanced computation: work (imbalance "
+                             "1.60, slowest rank 1, 0.150 ms over the mean)"));
+  EXPECT_TRUE(contains(text, "Straggler in MPI_Allreduce: rank 1, last to "
+                             "arrive in 1 of 1 calls"));
+}
+
+} // namespace
