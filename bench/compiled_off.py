@@ -11,6 +11,8 @@ branch per probe. Runs alternate between the two builds; a run's figure is
 its fastest call (tpuprof-run --time) and each figure is the minimum over
 --runs runs, as in bench/e2e_overhead.py (other tenants only add time).
 
+Probes at the graph level, one per source op (the most probes a model gets).
+
 Target: probes off within 1 % of --no-instrument, judged at the realistic
 batches (64 and 8); batch 1 (calls of ~0.1 ms of sub-microsecond ops) is
 reported as the worst case.
@@ -68,7 +70,8 @@ def main():
     for name, src, batch, repeat, judged in CASES:
         model = batched(os.path.join(ROOT, "examples", src), batch, tmp)
         built = {}
-        for variant, flags in (("plain", ["--no-instrument"]), ("off", [])):
+        for variant, flags in (("plain", ["--no-instrument"]),
+                               ("off", ["--probe-level=graph"])):
             built[variant] = os.path.join(tmp, f"{name}-b{batch}-{variant}.so")
             sh([compile_, model, "-o", built[variant]] + flags)
         times = {"plain": [], "off": []}

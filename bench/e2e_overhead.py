@@ -7,7 +7,9 @@
    probes (--no-instrument) and once instrumented, the instrumented one run
    with the window in mode 0, 1 and 2. The figure is the model's execution
    time per call (tpuprof-run --time: the median of --repeat timed calls,
-   compile and warm-up excluded).
+   compile and warm-up excluded). Probes at the graph level (one per source
+   op, as these figures were first taken); bench/probe_levels.py compares
+   the levels.
 2. The OpenMP program bench/llvm_plugin/omp_bench.cpp, built with
    clang++-19 -O2 -fopenmp without and with -fpass-plugin=TpuProfilePlugin.so;
    the instrumented binary runs with TPUPROF_ENABLE=1 and TPUPROF_MODE 0, 1,
@@ -90,7 +92,8 @@ def model_variants(run, model, repeat, out, env):
     variants = [("uninstrumented", None, base + ["--no-instrument"])]
     for mode in (0, 1, 2):
         variants.append((f"mode {mode}", mode,
-                         base + ["--mode", str(mode), "--output", out]))
+                         base + ["--mode", str(mode), "--output", out,
+                                 "--probe-level=graph"]))
     return variants
 
 

@@ -50,7 +50,8 @@ def main():
                                    "--no-instrument"], env)
                 repeat = max(20, min(5000, int(args.seconds * 1e3 / t)))
                 base = [run, path, "--time", "--repeat", str(repeat),
-                        "--warmup", "3", "--mode", "0", "--output", out]
+                        "--warmup", "3", "--mode", "0", "--output", out,
+                        "--probe-level=graph"]
                 variants = [("mode 0", None, base),
                             ("mode 0 --memory", None, base + ["--memory"])]
 

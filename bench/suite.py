@@ -129,6 +129,13 @@ def components():
                                         build, "--runs", str(runs)],
             900),
         Component(
+            "levels", "kernel and graph probes vs no probes, same pipeline",
+            lambda build: [(src("bench/probe_levels.py"), absent),
+                           (b(build, "tpuprof-run"), built)],
+            lambda build, runs, quick: [py, src("bench/probe_levels.py"),
+                                        build, "--runs", str(runs)],
+            1200),
+        Component(
             "compile", "--tpu-profile-instrument and tpuprof-run's compile on 1 k-100 k op modules",
             lambda build: [(src("bench/compile_scaling.py"), absent),
                            (b(build, "tpuprof-opt"), built)],

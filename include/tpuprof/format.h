@@ -138,9 +138,11 @@ typedef struct tpuprof_probe_desc {
   uint64_t hash;   ///< Stable op hash (docs/hash.md).
   uint64_t flops;  ///< Static FLOP estimate, 0 when unknown.
   uint64_t bytes;  ///< Static bytes moved (operands + results), 0 when unknown.
-  uint32_t name;   ///< Op name, e.g. "tosa.matmul".
+  uint32_t name;   ///< Op name, e.g. "tosa.matmul"; a kernel's source ops.
   uint32_t shapes; ///< Argument shapes, '?' for each dynamic dimension.
-  uint32_t location;    ///< "file:line:col" or "" when unknown.
+  uint32_t location;    ///< "file:line:col" or "" when unknown; a kernel
+                        ///< fused from several ops lists each, joined by
+                        ///< TPUPROF_LOCATION_SEPARATOR.
   uint32_t function;    ///< Enclosing function's symbol name.
   uint8_t kind;         ///< tpuprof_probe_kind
   uint8_t num_dyn_dims; ///< Dynamic dimensions captured at run time.
@@ -150,6 +152,10 @@ typedef struct tpuprof_probe_desc {
   uint32_t out_shapes;  ///< String offset of the result shapes when flags
                         ///< has TPUPROF_PROBE_OUT_SHAPES, else zero.
 } tpuprof_probe_desc;
+
+/// Between the locations of a probe that has several (a kernel's source
+/// ops): "a.mlir:3:5; a.mlir:4:5".
+#define TPUPROF_LOCATION_SEPARATOR "; "
 
 /// tpuprof_probe_desc::flags. Readers ignore bits they do not know, and
 /// tables written before these fields have zeros there: no output shapes.

@@ -9,6 +9,7 @@
 
 #include "tpuprof/CpuCompiler/Pipelines.h"
 #include "tpuprof/Dialect/Probe/ProbeDialect.h"
+#include "tpuprof/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -101,6 +102,9 @@ func::FuncOp OutlineOpsPass::outline(ArrayRef<Operation *> ops, func::FuncOp fn,
                         ValueRange(outputs).getTypes()));
   callee.setPrivate();
   callee->setAttr("no_inline", UnitAttr::get(ctx));
+  // Kernel-level probes, placed after this pass, charge the callee's ops to
+  // `fn` and put no probe on the call.
+  callee->setAttr(tpuprof::kOutlinedAttrName, fn.getSymNameAttr());
   symbols->insert(callee); // Numbers the name: main_part_0, main_part_1, ...
   Block *entry = callee.addEntryBlock();
 

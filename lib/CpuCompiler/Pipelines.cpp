@@ -16,6 +16,7 @@
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
@@ -45,12 +46,15 @@ constexpr llvm::StringLiteral kBufferize =
     "tpu-profile-lower,tpu-profile-deallocate,tpu-profile-free-early,"
     "tpu-profile-lower";
 
-/// The optimizing middle: fuse elementwise producers into consumers (probes
-/// keep instrumented ops apart), tile and vectorize on tensors; after
-/// bufferization keep accumulators in registers and lower vector ops.
+/// The optimizing middle: fuse elementwise producers into consumers (graph
+/// probes keep instrumented ops apart; kernel probes go in right after
+/// this), tile and vectorize on tensors (each kernel on its own, where it
+/// is); after bufferization keep accumulators in registers and lower vector
+/// ops.
+constexpr llvm::StringLiteral kFuse = "func.func(linalg-fuse-elementwise-ops)";
 constexpr llvm::StringLiteral kOptimizeTensors =
-    "func.func(linalg-fuse-elementwise-ops,tpu-profile-tile-and-vectorize,"
-    "canonicalize,cse),eliminate-empty-tensors";
+    "func.func(tpu-profile-tile-and-vectorize,canonicalize,cse),"
+    "eliminate-empty-tensors";
 constexpr llvm::StringLiteral kOptimizeBuffers =
     "func.func(tpu-profile-lower-vectors),convert-vector-to-scf{full-unroll}";
 
@@ -64,8 +68,20 @@ constexpr llvm::StringLiteral kToLLVM =
     "convert-vector-to-llvm{reassociate-fp-reductions},convert-to-llvm,"
     "finalize-memref-to-llvm,reconcile-unrealized-casts";
 
-std::string cpuPipelineText(bool optimize) {
-  std::string text = kTosaToTensors.str() + ",";
+/// The built-in pipeline up to where kernel probes go: TOSA to tensors,
+/// then fused when optimizing. With kernel probes, source ops are tagged
+/// first so that the probes can name each kernel by them.
+std::string kernelsPipelineText(bool optimize, bool tagSources) {
+  std::string text = tagSources ? "tpu-profile-tag-sources," : "";
+  text += kTosaToTensors.str();
+  if (optimize)
+    text += "," + kFuse.str();
+  return text;
+}
+
+/// The rest: kernels tiled and vectorized, bufferized, lowered to LLVM.
+std::string loweringPipelineText(bool optimize) {
+  std::string text;
   if (optimize)
     text += kOptimizeTensors.str() + ",";
   text += kBufferize.str() + ",";
@@ -142,29 +158,68 @@ std::string failingOpName(Diagnostic &d) {
 
 } // namespace
 
-void tpuprof::buildCpuPipeline(OpPassManager &pm, bool optimize) {
+void tpuprof::buildCpuPipeline(OpPassManager &pm, bool optimize,
+                               std::unique_ptr<Pass> kernelProbes) {
   // The text is ours and fixed: it parses, or the build is broken.
-  if (failed(parsePassPipeline(cpuPipelineText(optimize), pm, llvm::errs())))
+  if (failed(parsePassPipeline(kernelsPipelineText(optimize, !!kernelProbes),
+                               pm, llvm::errs())))
+    llvm::report_fatal_error("tpuprof: the built-in pipeline does not parse");
+  if (kernelProbes)
+    pm.addPass(std::move(kernelProbes));
+  if (failed(
+          parsePassPipeline(loweringPipelineText(optimize), pm, llvm::errs())))
     llvm::report_fatal_error("tpuprof: the built-in pipeline does not parse");
 }
 
+llvm::Expected<tpuprof::ProbeLevel>
+tpuprof::parseProbeLevel(llvm::StringRef text) {
+  if (text == "graph")
+    return ProbeLevel::Graph;
+  if (text == "kernel")
+    return ProbeLevel::Kernel;
+  return makeError("probe level must be graph or kernel, got '" + text + "'");
+}
+
+llvm::StringRef tpuprof::probeLevelName(ProbeLevel level) {
+  return level == ProbeLevel::Kernel ? "kernel" : "graph";
+}
+
+namespace {
+/// --tpu-profile-instrument with `options`, at `level`; the error names the
+/// options when they do not parse.
+llvm::Expected<std::unique_ptr<Pass>>
+createInstrument(const std::string &options, tpuprof::ProbeLevel level) {
+  std::unique_ptr<Pass> instrument = tpuprof::createTpuProfileInstrument();
+  // The level first: an explicit probe-level in `options` is the user's.
+  std::string all =
+      ("probe-level=" + tpuprof::probeLevelName(level) + " " + options).str();
+  std::string problem;
+  if (failed(instrument->initializeOptions(all, [&](const llvm::Twine &msg) {
+        problem = msg.str();
+        return failure();
+      })))
+    return makeError("bad instrumentation options '" + options + "'" +
+                     (problem.empty() ? "" : ": " + StringRef(problem).trim()));
+  return std::move(instrument);
+}
+} // namespace
+
 llvm::Error tpuprof::buildModelPipeline(PassManager &pm,
                                         const ModelPipelineOptions &options) {
-  if (options.instrument) {
-    std::unique_ptr<Pass> instrument = createTpuProfileInstrument();
-    std::string problem;
-    if (failed(instrument->initializeOptions(options.instrumentOptions,
-                                             [&](const llvm::Twine &msg) {
-                                               problem = msg.str();
-                                               return failure();
-                                             })))
-      return makeError(
-          "bad instrumentation options '" + options.instrumentOptions + "'" +
-          (problem.empty() ? "" : ": " + StringRef(problem).trim()));
-    pm.addPass(std::move(instrument));
-  }
   if (!options.customPipeline) {
-    buildCpuPipeline(pm, options.optimize);
+    std::unique_ptr<Pass> instrument;
+    if (options.instrument) {
+      auto created =
+          createInstrument(options.instrumentOptions, options.probeLevel);
+      if (!created)
+        return created.takeError();
+      instrument = std::move(*created);
+    }
+    // Graph probes go on the ops as the model has them; kernel probes
+    // after the pipeline's fusion.
+    if (instrument && options.probeLevel == ProbeLevel::Graph)
+      pm.addPass(std::move(instrument));
+    buildCpuPipeline(pm, options.optimize, std::move(instrument));
     return llvm::Error::success();
   }
 
@@ -196,6 +251,22 @@ llvm::Error tpuprof::buildModelPipeline(PassManager &pm,
   llvm::raw_string_ostream printedOs(printed);
   lowering.printAsTextualPipeline(printedOs);
   llvm::StringSet<> names = passNames(printed);
+  // A pipeline may place the probes itself (kernel probes after its own
+  // fusion); else they go first, on the graph, and only there: where a
+  // pipeline fuses is its own business.
+  bool placesProbes = names.contains("tpu-profile-instrument");
+  if (options.instrument && !placesProbes) {
+    if (options.probeLevelGiven && options.probeLevel == ProbeLevel::Kernel)
+      return makeError("pipeline '" + given +
+                       "' places no kernel probes: run "
+                       "tpu-profile-instrument{probe-level=kernel} in it "
+                       "after its fusion, or use --probe-level=graph");
+    auto created =
+        createInstrument(options.instrumentOptions, ProbeLevel::Graph);
+    if (!created)
+      return created.takeError();
+    pm.addPass(std::move(*created));
+  }
   SmallVector<std::string> missing;
   if (options.instrument && !names.contains("tpu-profile-lower"))
     missing.push_back("tpu-profile-lower (the probes' lowering, after "
@@ -261,6 +332,43 @@ llvm::Error tpuprof::checkLoweredToLLVM(ModuleOp module) {
 
 namespace {
 
+/// The options of the registered built-in pipelines.
+struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {
+  Option<std::string> probeLevel{
+      *this, "probe-level",
+      llvm::cl::desc("Also place probes: 'graph' (before lowering, on each "
+                     "op) or 'kernel' (after fusion, on each kernel); "
+                     "none when empty"),
+      llvm::cl::init("")};
+};
+
+/// The built-in pipeline with the probes `options` ask for. Instrumentation
+/// options beyond the level are --tpu-profile-instrument's own, run before
+/// the pipeline (graph) or in a pipeline of one's own (kernel).
+void buildCpuPipelineWithProbes(OpPassManager &pm, bool optimize,
+                                const CpuPipelineOptions &options) {
+  std::unique_ptr<Pass> instrument;
+  tpuprof::ProbeLevel level = tpuprof::ProbeLevel::Graph;
+  if (!options.probeLevel.empty()) {
+    llvm::Expected<tpuprof::ProbeLevel> parsed =
+        tpuprof::parseProbeLevel(options.probeLevel);
+    if (!parsed)
+      llvm::report_fatal_error(
+          ("tpuprof: tpu-profile-cpu: " + llvm::toString(parsed.takeError()))
+              .c_str(),
+          /*gen_crash_diag=*/false);
+    level = *parsed;
+    auto created = createInstrument("", level);
+    if (!created)
+      llvm::report_fatal_error(llvm::toString(created.takeError()).c_str(),
+                               /*gen_crash_diag=*/false);
+    instrument = std::move(*created);
+  }
+  if (instrument && level == tpuprof::ProbeLevel::Graph)
+    pm.addPass(std::move(instrument));
+  tpuprof::buildCpuPipeline(pm, optimize, std::move(instrument));
+}
+
 /// Registers `create`'s pass under `oldName` too, the name it had before
 /// every tpuprof pass was named tpu-profile-*: the same pass with the same
 /// options, so that pipelines written with the old name keep working.
@@ -291,12 +399,16 @@ void tpuprof::registerTpuProfPipelines() {
   constexpr llvm::StringLiteral naiveSummary =
       "tpuprof-run's naive CPU lowering: TOSA/linalg on tensors to the LLVM "
       "dialect, every linalg op a scalar loop nest, probes lowered";
-  PassPipelineRegistration<>(
+  PassPipelineRegistration<CpuPipelineOptions>(
       kOptimizingPipeline, optimizingSummary,
-      [](OpPassManager &pm) { buildCpuPipeline(pm, /*optimize=*/true); });
-  PassPipelineRegistration<>(
+      [](OpPassManager &pm, const CpuPipelineOptions &options) {
+        buildCpuPipelineWithProbes(pm, /*optimize=*/true, options);
+      });
+  PassPipelineRegistration<CpuPipelineOptions>(
       kNaivePipeline, naiveSummary,
-      [](OpPassManager &pm) { buildCpuPipeline(pm, /*optimize=*/false); });
+      [](OpPassManager &pm, const CpuPipelineOptions &options) {
+        buildCpuPipelineWithProbes(pm, /*optimize=*/false, options);
+      });
 
   // The names the pipelines and passes had before.
   PassPipelineRegistration<>(

@@ -30,6 +30,14 @@ cl::opt<std::string> instrumentOptions(
     cl::desc(
         "Options for --tpu-profile-instrument, e.g. 'exclude=tosa.reshape'"),
     cl::value_desc("OPTIONS"), cl::cat(tpuprof::run::pipelineCategory()));
+cl::opt<std::string> probeLevel(
+    "probe-level",
+    cl::desc("Where probes go: 'kernel' (the default: on each kernel the "
+             "pipeline runs, after its fusion, named by the ops fused into "
+             "it) or 'graph' (on each op of the model, before lowering: per-op "
+             "times of an unfused program)"),
+    cl::value_desc("graph|kernel"), cl::init("kernel"),
+    cl::cat(tpuprof::run::pipelineCategory()));
 cl::opt<bool>
     noInstrument("no-instrument",
                  cl::desc("Compile the model without probes (no report)"),
@@ -46,6 +54,15 @@ llvm::Error tpuprof::run::readPipelineFlags(ModelPipelineOptions &options,
   level = optLevel;
   options.instrument = !noInstrument;
   options.instrumentOptions = instrumentOptions;
+  llvm::Expected<ProbeLevel> probes = parseProbeLevel(probeLevel);
+  if (!probes) {
+    llvm::consumeError(probes.takeError());
+    return llvm::createStringError(
+        llvm::inconvertibleErrorCode(),
+        "--probe-level must be graph or kernel, got '" + probeLevel + "'");
+  }
+  options.probeLevel = *probes;
+  options.probeLevelGiven = probeLevel.getNumOccurrences() != 0;
   if (pipeline.getNumOccurrences())
     options.customPipeline = pipeline;
   return llvm::Error::success();
@@ -53,7 +70,8 @@ llvm::Error tpuprof::run::readPipelineFlags(ModelPipelineOptions &options,
 
 std::string tpuprof::run::firstPipelineFlagGiven() {
   for (const cl::Option *option : std::initializer_list<const cl::Option *>{
-           &pipeline, &optLevel, &instrumentOptions, &noInstrument})
+           &pipeline, &optLevel, &instrumentOptions, &probeLevel,
+           &noInstrument})
     if (option->getNumOccurrences())
       return "--" + option->ArgStr.str();
   return "";

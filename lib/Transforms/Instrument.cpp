@@ -1,7 +1,10 @@
 //===- Instrument.cpp - --tpu-profile-instrument --------------------------===//
 //
 // Wraps selected ops in tpuprof.begin / tpuprof.end and records one probe
-// table entry per op in the module's `tpuprof.probes` op.
+// table entry per op in the module's `tpuprof.probes` op. At the kernel
+// level the ops are the kernels a lowering left after fusion, named by the
+// source ops that --tpu-profile-tag-sources (also here) recorded in their
+// locations.
 //
 //===----------------------------------------------------------------------===//
 
@@ -10,6 +13,7 @@
 #include "tpuprof/Transforms/Passes.h"
 #include "tpuprof/format.h"
 
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Matchers.h"
@@ -17,7 +21,9 @@
 #include "mlir/Interfaces/DestinationStyleOpInterface.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/GlobPattern.h"
@@ -26,6 +32,7 @@
 
 namespace tpuprof {
 #define GEN_PASS_DEF_TPUPROFILEINSTRUMENT
+#define GEN_PASS_DEF_TPUPROFILETAGSOURCES
 #include "tpuprof/Transforms/Passes.h.inc"
 } // namespace tpuprof
 
@@ -46,7 +53,13 @@ bool isDefaultSelected(Operation *op) {
     return name != "linalg.yield" && name != "linalg.index";
   if (name == "func.call") {
     auto callee = op->getAttrOfType<FlatSymbolRefAttr>("callee");
-    return !callee || !callee.getValue().starts_with(TPUPROF_SYMBOL_PREFIX);
+    if (callee && callee.getValue().starts_with(TPUPROF_SYMBOL_PREFIX))
+      return false;
+    // A call the pipeline made when it split a large function is not the
+    // model's: the ops moved into the callee have probes of their own.
+    auto fn =
+        callee ? SymbolTable::lookupNearestSymbolFrom(op, callee) : nullptr;
+    return !fn || !fn->hasAttr(kOutlinedAttrName);
   }
   return name == "gpu.launch_func";
 }
@@ -98,6 +111,89 @@ void setLocation(ProbeEntry &entry, Location loc) {
     entry.location = name ? name : StringAttr::get(loc->getContext());
 }
 
+/// "file:line:col" of the first file location inside `loc`, else its first
+/// name, else "" (what setLocation and formatLocation make of it).
+std::string formatSourceLocation(Location loc) {
+  ProbeEntry entry;
+  setLocation(entry, loc);
+  return entry.formatLocation();
+}
+
+/// The op name a --tpu-profile-tag-sources tag carries, or null.
+StringAttr sourceTag(FusedLoc loc) {
+  auto meta = dyn_cast_if_present<DictionaryAttr>(loc.getMetadata());
+  return meta ? meta.getAs<StringAttr>(kSourceTagKey) : StringAttr();
+}
+
+/// "conv2d" for "tosa.conv2d": op names without their dialect.
+StringRef shortOpName(StringRef name) {
+  size_t dot = name.find('.');
+  return dot == StringRef::npos ? name : name.drop_front(dot + 1);
+}
+
+/// What a kernel does, to tell apart the kernels one source op lowered to
+/// (a fully_connected is a transpose, a broadcast and a matmul): a named
+/// op's own short name; for a linalg.generic, fill (no inputs), reduction,
+/// broadcast or copy (a body that only yields an input), else elementwise.
+std::string kernelKind(Operation *op) {
+  auto generic = dyn_cast<linalg::GenericOp>(op);
+  if (!generic)
+    return shortOpName(op->getName().getStringRef()).str();
+  if (generic.getNumDpsInputs() == 0)
+    return "fill";
+  if (generic.getNumReductionLoops() != 0)
+    return "reduction";
+  Block &body = generic.getRegion().front();
+  if (body.getOperations().size() == 1 &&
+      llvm::all_of(body.getTerminator()->getOperands(), [&](Value v) {
+        auto arg = dyn_cast<BlockArgument>(v);
+        return arg && arg.getOwner() == &body &&
+               arg.getArgNumber() < generic.getNumDpsInputs();
+      })) {
+    auto inType = dyn_cast<ShapedType>(generic.getDpsInputs()[0].getType());
+    auto outType = dyn_cast<ShapedType>(generic.getDpsInits()[0].getType());
+    return inType && outType && inType.hasRank() && outType.hasRank() &&
+                   inType.getRank() < outType.getRank()
+               ? "broadcast"
+               : "copy";
+  }
+  return "elementwise";
+}
+
+/// The source ops a kernel was lowered and fused from, in program order:
+/// the tags in its body's locations (fusion clones a producer's body ahead
+/// of its consumer's), then its own.
+struct KernelSources {
+  SmallVector<StringRef> names;
+  SmallVector<std::string> locations;
+};
+
+KernelSources kernelSources(Operation *kernel) {
+  KernelSources sources;
+  llvm::SetVector<FusedLoc> seen;
+  // Post-order: body ops before the kernel itself.
+  kernel->walk([&](Operation *op) {
+    op->getLoc()->walk([&](Location l) {
+      if (auto fused = dyn_cast<FusedLoc>(l))
+        if (StringAttr name = sourceTag(fused); name && seen.insert(fused)) {
+          sources.names.push_back(shortOpName(name.getValue()));
+          std::string where = formatSourceLocation(fused);
+          if (!where.empty() && !llvm::is_contained(sources.locations, where))
+            sources.locations.push_back(std::move(where));
+        }
+      return WalkResult::advance();
+    });
+  });
+  return sources;
+}
+
+/// A kernel: what a lowering leaves of the graph after fusion, a linalg op
+/// (outside another one's body).
+bool isKernelOp(Operation *op) {
+  return op->getName().getDialectNamespace() == "linalg" &&
+         !isa<linalg::YieldOp, linalg::IndexOp>(op);
+}
+
 /// A `tensor.empty` of static shape: like a constant, it does no work and
 /// carries no dynamic dimension, so it need not go through the begin probe.
 /// Forwarding it would hide from one-shot bufferization that its contents
@@ -111,12 +207,16 @@ bool isStaticEmptyTensor(Value v) {
          def->getName().getStringRef() == "tensor.empty";
 }
 
-/// The `sym_name` of the function around `op`, or "".
+/// The `sym_name` of the function around `op`, or "": for a function the
+/// pipeline split off a larger one, that one's.
 StringAttr enclosingFunctionName(Operation *op) {
-  if (auto fn = op->getParentOfType<FunctionOpInterface>())
+  if (auto fn = op->getParentOfType<FunctionOpInterface>()) {
+    if (auto from = fn->getAttrOfType<StringAttr>(kOutlinedAttrName))
+      return from;
     if (auto name =
             fn->getAttrOfType<StringAttr>(SymbolTable::getSymbolAttrName()))
       return name;
+  }
   return StringAttr::get(op->getContext());
 }
 
@@ -143,8 +243,15 @@ private:
   ProbeEntry describe(Operation *op, OpHasher &hasher, CostCache &costs) const;
   /// Table entries of `ops`, in order, on the context's threads.
   SmallVector<ProbeEntry> describeAll(ArrayRef<Operation *> ops);
-  /// Wraps `op` in probes with id `id`.
-  static void wrap(Operation *op, int64_t id);
+  /// Names the kernels among `ops` by their source ops (`describe` gave
+  /// them their op names) and lists every source location.
+  void nameKernels(ArrayRef<Operation *> ops,
+                   MutableArrayRef<ProbeEntry> entries) const;
+  /// Takes out of `selected` each fill kernel that only initializes another
+  /// selected kernel, and keeps it as that kernel's `initializers`.
+  void absorbInitializers(SmallVectorImpl<Operation *> &selected);
+  /// Wraps `op` in probes with id `id` (with its initializer, if any).
+  void wrap(Operation *op, int64_t id);
   void writeManifest(ArrayRef<ProbeEntry> probes);
 
   SmallVector<llvm::GlobPattern> includeGlobs, excludeGlobs;
@@ -152,6 +259,9 @@ private:
   /// What the probes capture (tpuprof_capture): `capture`, or `mode`, its
   /// old name, when only that one differs from the default.
   unsigned captureLevel = TPUPROF_CAPTURE_DEFAULT;
+  bool kernelLevel = false;
+  /// Kernel -> the fill kernel that initializes it, inside its probe.
+  llvm::DenseMap<Operation *, Operation *> initializers;
 };
 
 bool TpuProfileInstrumentPass::parseSelection() {
@@ -270,16 +380,105 @@ TpuProfileInstrumentPass::describeAll(ArrayRef<Operation *> ops) {
   return entries;
 }
 
+/// A kernel that only writes a value: linalg.fill, or a linalg.generic
+/// without inputs.
+bool isFillKernel(Operation *op) {
+  if (isa<linalg::FillOp>(op))
+    return true;
+  auto generic = dyn_cast<linalg::GenericOp>(op);
+  return generic && generic.getNumDpsInputs() == 0;
+}
+
+void TpuProfileInstrumentPass::absorbInitializers(
+    SmallVectorImpl<Operation *> &selected) {
+  // A fill that initializes one kernel's accumulator belongs to it: once
+  // both are vectorized, canonicalization folds a small fill into the
+  // accumulator's first value, which a probe between them would stop.
+  llvm::SmallPtrSet<Operation *, 32> chosen(selected.begin(), selected.end());
+  llvm::erase_if(selected, [&](Operation *op) {
+    // Static shapes only: the begin probe captures dynamic dimensions from
+    // the operands it forwards, and the fill's result is not one of them.
+    auto type = op->getNumResults() == 1
+                    ? dyn_cast<ShapedType>(op->getResult(0).getType())
+                    : ShapedType();
+    if (!isFillKernel(op) || !op->hasOneUse() || !type ||
+        !type.hasStaticShape())
+      return false;
+    OpOperand &use = *op->getUses().begin();
+    auto user = dyn_cast<DestinationStyleOpInterface>(use.getOwner());
+    if (!user || !chosen.contains(user) || !isKernelOp(user) ||
+        !user.isDpsInit(&use) || user->getBlock() != op->getBlock() ||
+        initializers.count(user))
+      return false;
+    initializers[user] = op;
+    return true;
+  });
+}
+
+void TpuProfileInstrumentPass::nameKernels(
+    ArrayRef<Operation *> ops, MutableArrayRef<ProbeEntry> entries) const {
+  MLIRContext *ctx = ops.empty() ? nullptr : ops.front()->getContext();
+  // (function, name, locations) -> kernels so named: one source op can
+  // lower to several kernels, which then say what each does.
+  llvm::StringMap<SmallVector<size_t, 2>> byName;
+  for (auto [i, op] : llvm::enumerate(ops)) {
+    if (!isKernelOp(op))
+      continue;
+    KernelSources sources;
+    if (Operation *init = initializers.lookup(op))
+      sources = kernelSources(init);
+    KernelSources own = kernelSources(op);
+    for (StringRef name : own.names)
+      if (!llvm::is_contained(sources.names, name))
+        sources.names.push_back(name);
+    for (std::string &where : own.locations)
+      if (!llvm::is_contained(sources.locations, where))
+        sources.locations.push_back(std::move(where));
+    if (sources.names.empty())
+      continue; // Not lowered from a tagged op: keeps its own name.
+    ProbeEntry &entry = entries[i];
+    entry.name = StringAttr::get(ctx, llvm::join(sources.names, "+"));
+    if (sources.locations.size() > 1) {
+      entry.location = StringAttr::get(
+          ctx, llvm::join(sources.locations, TPUPROF_LOCATION_SEPARATOR));
+      entry.hasPosition = false;
+      entry.line = entry.column = 0;
+    } else if (sources.locations.size() == 1) {
+      entry.location = StringAttr::get(ctx, sources.locations.front());
+      entry.hasPosition = false;
+      entry.line = entry.column = 0;
+    }
+    std::string key = (entry.function.getValue() + "\n" +
+                       entry.name.getValue() + "\n" + entry.formatLocation())
+                          .str();
+    byName[key].push_back(i);
+  }
+  for (auto &group : byName) {
+    if (group.second.size() < 2)
+      continue;
+    for (size_t i : group.second)
+      entries[i].name = StringAttr::get(ctx, entries[i].name.getValue() + ":" +
+                                                 kernelKind(ops[i]));
+  }
+}
+
 void TpuProfileInstrumentPass::wrap(Operation *op, int64_t id) {
   // Forward operands through the begin probe and results through the end
   // probe. Constants stay direct: they do no work, and lowerings (e.g.
-  // tosa.pad, tosa.transpose) need to see them as constants.
-  OpBuilder builder(op);
+  // tosa.pad, tosa.transpose) need to see them as constants. A kernel's
+  // initializer goes right before it, inside the probe, and what it
+  // computes goes to the kernel directly.
+  Operation *init = initializers.lookup(op);
+  if (init)
+    init->moveBefore(op);
+  OpBuilder builder(init ? init : op);
   SmallVector<unsigned> forwarded;
   SmallVector<Value> inputs;
   for (OpOperand &operand : op->getOpOperands()) {
     Value v = operand.get();
     if (matchPattern(v, m_Constant()))
+      continue;
+    if (init && v.getDefiningOp() == init)
       continue;
     if (isStaticEmptyTensor(v))
       continue;
@@ -343,6 +542,14 @@ void TpuProfileInstrumentPass::runOnOperation() {
     }
   }
   captureLevel = capture != TPUPROF_CAPTURE_DEFAULT ? capture : mode;
+  if (probeLevel != "graph" && probeLevel != "kernel") {
+    emitError(module.getLoc())
+        << "tpu-profile-instrument: option 'probe-level' must be graph or "
+           "kernel, got '"
+        << probeLevel << "'";
+    return signalPassFailure();
+  }
+  kernelLevel = probeLevel == "kernel";
   if (!parseSelection())
     return signalPassFailure();
   if (!module.getOps<ProbesOp>().empty() || module->hasAttr(kProbesAttrName)) {
@@ -354,8 +561,12 @@ void TpuProfileInstrumentPass::runOnOperation() {
   // Select first, then rewrite: wrapping must not disturb the walk.
   SmallVector<Operation *> selected;
   select(module.getBodyRegion(), Scope::Outside, selected);
+  if (kernelLevel)
+    absorbInitializers(selected);
 
   SmallVector<ProbeEntry> probes = describeAll(selected);
+  if (kernelLevel)
+    nameKernels(selected, probes);
   for (auto [id, op] : llvm::enumerate(selected))
     wrap(op, static_cast<int64_t>(id));
 
@@ -365,5 +576,43 @@ void TpuProfileInstrumentPass::runOnOperation() {
   if (!manifest.empty())
     writeManifest(probes);
 }
+
+/// Tags the ops the graph level would select by default with their names.
+class TpuProfileTagSourcesPass
+    : public tpuprof::impl::TpuProfileTagSourcesBase<TpuProfileTagSourcesPass> {
+public:
+  using Base::Base;
+
+  void runOnOperation() override {
+    SmallVector<Operation *> ops;
+    collect(getOperation().getBodyRegion(), Scope::Outside, ops);
+    for (Operation *op : ops) {
+      if (auto fused = dyn_cast<FusedLoc>(op->getLoc());
+          fused && sourceTag(fused))
+        continue;
+      MLIRContext *ctx = op->getContext();
+      auto tag = DictionaryAttr::get(
+          ctx, {NamedAttribute(StringAttr::get(ctx, kSourceTagKey),
+                               op->getName().getIdentifier())});
+      op->setLoc(FusedLoc::get(ctx, {op->getLoc()}, tag));
+    }
+  }
+
+private:
+  static void collect(Region &region, Scope scope,
+                      SmallVectorImpl<Operation *> &ops) {
+    for (Block &block : region)
+      for (Operation &op : block) {
+        if (scope == Scope::Function && !isNeverInstrumented(&op) &&
+            !isUnregisteredConstant(&op) && isDefaultSelected(&op))
+          ops.push_back(&op);
+        Scope inner = scopeOfRegions(&op, scope);
+        if (inner == Scope::Excluded)
+          continue;
+        for (Region &nested : op.getRegions())
+          collect(nested, inner, ops);
+      }
+  }
+};
 
 } // namespace

@@ -26,6 +26,18 @@ using namespace llvm;
 using namespace tpuprof;
 using namespace tpuprof::report;
 
+/// Adds each location of `probe` (a kernel's lists one per source op,
+/// format.h's TPUPROF_LOCATION_SEPARATOR between) that `locations` lacks.
+static void addLocations(std::vector<std::string> &locations,
+                         StringRef probeLocation) {
+  SmallVector<StringRef, 4> parts;
+  probeLocation.split(parts, TPUPROF_LOCATION_SEPARATOR, -1,
+                      /*KeepEmpty=*/false);
+  for (StringRef loc : parts)
+    if (!llvm::is_contained(locations, loc))
+      locations.push_back(loc.str());
+}
+
 std::string tpuprof::report::substituteShapes(StringRef shapes,
                                               ArrayRef<int64_t> dims) {
   std::string out;
@@ -116,8 +128,7 @@ size_t Aggregator::rowFor(const DumpReader &dump, uint32_t run,
     row.shapes = std::get<2>(it->first);
     row.numOuts = probe->numOuts;
     row.outShapes = probe->outShapes.str();
-    if (!probe->location.empty())
-      row.locations.push_back(probe->location.str());
+    addLocations(row.locations, probe->location);
     row.function = probe->function.str();
     row.hash = probe->hash;
     row.kind = probe->kind;
@@ -256,10 +267,8 @@ void Aggregator::add(const DumpReader &dump) {
     void mergeLocation(const RecordView &record, const Probe *probe,
                        size_t rowIdx) {
       Row &row = agg.result.rows[rowIdx];
-      if (probe && merged.insert({record.probe, rowIdx}).second &&
-          !probe->location.empty() &&
-          !llvm::is_contained(row.locations, probe->location))
-        row.locations.push_back(probe->location.str());
+      if (probe && merged.insert({record.probe, rowIdx}).second)
+        addLocations(row.locations, probe->location);
     }
 
     size_t rowOf(const RecordView &record, const Probe *probe) {

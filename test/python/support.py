@@ -48,7 +48,9 @@ def compiled_mlp(no_instrument=False):
         os.makedirs(WORK, exist_ok=True)
         out = os.path.join(WORK, "plain-mlp.so" if no_instrument else "mlp.so")
         cmd = [COMPILE, os.path.join(SOURCE, "examples", "mlp.mlir"), "-o", out, "--prefix=mlp"]
-        subprocess.run(cmd + (["--no-instrument"] if no_instrument else []), check=True)
+        # Graph probes: the tests read one row per TOSA op.
+        subprocess.run(cmd + (["--no-instrument"] if no_instrument
+                              else ["--probe-level=graph"]), check=True)
         _compiled[no_instrument] = out
     return _compiled[no_instrument]
 

@@ -30,14 +30,32 @@ namespace tpuprof {
 inline constexpr llvm::StringLiteral kOptimizingPipeline = "tpu-profile-cpu";
 inline constexpr llvm::StringLiteral kNaivePipeline = "tpu-profile-cpu-naive";
 
-/// Adds the built-in lowering to `pm` (anchored on builtin.module).
-void buildCpuPipeline(mlir::OpPassManager &pm, bool optimize);
+/// Adds the built-in lowering to `pm` (anchored on builtin.module). With
+/// `kernelProbes` (--tpu-profile-instrument at probe-level=kernel), source
+/// ops are tagged first (--tpu-profile-tag-sources) and the pass runs after
+/// fusion, before tiling: fusion decides which kernels exist, and tiling
+/// and vectorizing transform each kernel where it is.
+void buildCpuPipeline(mlir::OpPassManager &pm, bool optimize,
+                      std::unique_ptr<mlir::Pass> kernelProbes = nullptr);
+
+/// Where probes go (docs/probes.md, "Probe levels"): on each op of the
+/// model before lowering, or on each kernel after the pipeline's fusion.
+enum class ProbeLevel { Graph, Kernel };
+
+/// "graph" or "kernel" as a level; else an error saying what was given.
+llvm::Expected<ProbeLevel> parseProbeLevel(llvm::StringRef text);
+llvm::StringRef probeLevelName(ProbeLevel level);
 
 /// How to compile a model: what tpuprof-run's options select.
 struct ModelPipelineOptions {
   /// Run --tpu-profile-instrument first, with these options ("key=value ...").
   bool instrument = true;
   std::string instrumentOptions;
+  /// Where the probes go. A custom pipeline gets graph probes first unless
+  /// it runs tpu-profile-instrument itself; asking it for kernel probes
+  /// (`probeLevelGiven`) without that is an error.
+  ProbeLevel probeLevel = ProbeLevel::Kernel;
+  bool probeLevelGiven = false;
   /// A pass pipeline replacing the built-in lowering, in either spelling:
   /// `builtin.module(a,b)` or `a,b`. None: the built-in one.
   std::optional<std::string> customPipeline;

@@ -2,7 +2,8 @@
 //
 // The options tpuprof-run and tpuprof-compile share, defined once so that a
 // model compiled ahead of time is compiled exactly as tpuprof-run compiles
-// it: --instrument-options, --no-instrument, --pipeline and --opt-level.
+// it: --instrument-options, --probe-level, --no-instrument, --pipeline and
+// --opt-level.
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,7 +20,8 @@ namespace run {
 /// The category the shared options are in (for cl::HideUnrelatedOptions).
 llvm::cl::OptionCategory &pipelineCategory();
 
-/// What the options select; fails (one line) on a bad --opt-level.
+/// What the options select; fails (one line) on a bad --opt-level or
+/// --probe-level.
 llvm::Error readPipelineFlags(ModelPipelineOptions &pipeline,
                               unsigned &optLevel);
 

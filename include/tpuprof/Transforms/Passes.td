@@ -12,7 +12,7 @@
 include "mlir/Pass/PassBase.td"
 
 def TpuProfileInstrument : Pass<"tpu-profile-instrument", "::mlir::ModuleOp"> {
-  let summary = "Wrap graph-level ops in profiling probes";
+  let summary = "Wrap graph-level ops or kernels in profiling probes";
   let description = [{
     Wraps each selected op in a `tpuprof.begin` / `tpuprof.end` pair and
     records a descriptor for it in the module's probe table (the
@@ -29,6 +29,17 @@ def TpuProfileInstrument : Pass<"tpu-profile-instrument", "::mlir::ModuleOp"> {
     op's body, ops outside functions. Unregistered ops that name constants
     (results, but no operands and no regions: TPU-MLIR's `top.Weight` and
     `top.None`) get no probes unless `probe-constants` is set.
+
+    Probe levels (`probe-level`): `graph` (the default) probes the ops as
+    they are when the pass runs, before any lowering: one probe per source
+    op, and the probes keep ops apart (nothing is fused across them).
+    `kernel` probes the kernels a lowering produced: run it after the
+    lowering's fusion (the built-in pipeline `tpu-profile-cpu{probe-level=kernel}`
+    runs it right after `linalg-fuse-elementwise-ops`). Each kernel's name
+    lists the source ops it was fused from, in order (`sub+exp`), as
+    `--tpu-profile-tag-sources` recorded them in the locations, and its
+    location lists every source location. Calls of functions the
+    pipeline outlined (`tpuprof.outlined`) are not kernels.
 
     Example:
     ```
@@ -55,8 +66,28 @@ def TpuProfileInstrument : Pass<"tpu-profile-instrument", "::mlir::ModuleOp"> {
       "Also probe unregistered ops without operands or regions (constants "
       "such as TPU-MLIR's top.Weight and top.None), where include or the "
       "default selection selects them">,
+    Option<"probeLevel", "probe-level", "std::string", /*default=*/"\"graph\"",
+      "What a probe wraps: 'graph' (each op as it is now, before lowering) "
+      "or 'kernel' (each kernel a lowering left after its fusion, named by "
+      "the source ops it was fused from)">,
   ];
   let dependentDialects = ["::tpuprof::TpuProfDialect"];
+}
+
+def TpuProfileTagSources
+    : Pass<"tpu-profile-tag-sources", "::mlir::ModuleOp"> {
+  let summary = "Record each graph op's name in its location";
+  let description = [{
+    Gives each op that `--tpu-profile-instrument` would select by default
+    (TOSA and linalg ops, calls, unregistered ops; constants and terminators
+    never) the location `fused<{tpuprof.op = "<op name>"}>[<its location>]`.
+    Lowerings copy an op's location onto what they build from it, and
+    elementwise fusion clones a producer's body, locations included, into
+    the fused kernel: `--tpu-profile-instrument{probe-level=kernel}` reads
+    the tags back to name each kernel by the source ops it came from and to
+    list their locations. Locations do not change the code that is
+    generated. An op already tagged keeps its tag.
+  }];
 }
 
 #endif // TPUPROF_TRANSFORMS_PASSES_TD

@@ -86,7 +86,9 @@ def check(tool, path, name, extra, outdir, both):
     op = name.split("__")[0].replace("_", ".", 1)
     common = [path, "--entry", name, "--print-result", "--result-values", "0",
               "--repeat", str(CALLS), "--warmup", "0"] + extra
-    profiled = run(tool, common + ["--output", os.path.join(outdir, name)])
+    # Graph probes: one row per op, named as the function says.
+    profiled = run(tool, common + ["--probe-level=graph", "--output",
+                                   os.path.join(outdir, name)])
     rows = table_counts(profiled)
     if op not in rows:
         return f"no row for {op} (rows: {', '.join(rows) or 'none'})"
