@@ -197,11 +197,11 @@ Folded take(const Folded &in, llvm::ArrayRef<size_t> map,
   return out;
 }
 
-Expected<std::optional<Folded>> foldBinary(NodeContext &c, llvm::StringRef op,
-                                           const Folded &a, const Folded &b) {
+Expected<std::optional<Folded>> foldBinary(llvm::StringRef op, const Folded &a,
+                                           const Folded &b) {
   static const llvm::StringSet<> comparisons = {
-      "Equal", "Less", "Greater", "LessOrEqual", "GreaterOrEqual",
-      "And",   "Or",   "Xor"};
+      "Equal",          "Less", "Greater", "LessOrEqual",
+      "GreaterOrEqual", "And",  "Or",      "Xor"};
   Folded out;
   out.shape = broadcastShapes(a.shape, b.shape);
   bool compare = comparisons.contains(op);
@@ -299,7 +299,7 @@ Expected<std::optional<Folded>> foldNodeValue(NodeContext &c,
                           "Less", "Greater", "LessOrEqual", "GreaterOrEqual",
                           "And", "Or", "Xor"},
                          op))
-    return foldBinary(c, op, in[0], in[1]);
+    return foldBinary(op, in[0], in[1]);
   if (op == "Where") {
     std::vector<int64_t> shape =
         broadcastShapes(broadcastShapes(in[0].shape, in[1].shape), in[2].shape);
@@ -369,8 +369,8 @@ Expected<std::optional<Folded>> foldNodeValue(NodeContext &c,
                      data.shape.end());
     for (int64_t o = 0; o < outer; ++o)
       for (size_t n = 0; n < indices.size(); ++n) {
-        int64_t index = indices.ints[n] < 0 ? indices.ints[n] + dim
-                                            : indices.ints[n];
+        int64_t index =
+            indices.ints[n] < 0 ? indices.ints[n] + dim : indices.ints[n];
         if (index < 0 || index >= dim)
           return std::nullopt;
         for (int64_t k = 0; k < inner; ++k) {
@@ -537,16 +537,39 @@ Expected<bool> tpuprof::import::foldNode(NodeContext &c) {
     bindOutput(c, 0, out);
     return true;
   }
-  static const llvm::StringSet<> foldable = {
-      "Identity",  "Cast",        "Neg",          "Abs",
-      "Not",       "Floor",       "Ceil",         "Sqrt",
-      "Add",       "Sub",         "Mul",          "Div",
-      "Max",       "Min",         "Equal",        "Less",
-      "Greater",   "LessOrEqual", "GreaterOrEqual", "And",
-      "Or",        "Xor",         "Where",        "Reshape",
-      "Flatten",   "Squeeze",     "Unsqueeze",    "Expand",
-      "Concat",    "Gather",      "Slice",        "ConstantOfShape",
-      "Range"};
+  static const llvm::StringSet<> foldable = {"Identity",
+                                             "Cast",
+                                             "Neg",
+                                             "Abs",
+                                             "Not",
+                                             "Floor",
+                                             "Ceil",
+                                             "Sqrt",
+                                             "Add",
+                                             "Sub",
+                                             "Mul",
+                                             "Div",
+                                             "Max",
+                                             "Min",
+                                             "Equal",
+                                             "Less",
+                                             "Greater",
+                                             "LessOrEqual",
+                                             "GreaterOrEqual",
+                                             "And",
+                                             "Or",
+                                             "Xor",
+                                             "Where",
+                                             "Reshape",
+                                             "Flatten",
+                                             "Squeeze",
+                                             "Unsqueeze",
+                                             "Expand",
+                                             "Concat",
+                                             "Gather",
+                                             "Slice",
+                                             "ConstantOfShape",
+                                             "Range"};
   if (!foldable.contains(op) || c.node.output_size() != 1)
     return false;
   std::vector<Folded> inputs;

@@ -911,7 +911,7 @@ Value gatherAxis(NodeContext &c, Value v, int64_t axis, Value indices) {
       perm.push_back(k);
   Value front = axis == 0 ? v : transpose(c, v, perm);
   int64_t dim = shape[axis];
-  int64_t rest = shapeOf(v).empty() ? 1 : 1;
+  int64_t rest = 1;
   llvm::SmallVector<int64_t> restDims;
   for (int64_t k = 0; k < rank; ++k)
     if (k != axis)
@@ -1714,6 +1714,57 @@ Error convertConvTranspose(NodeContext &c) {
 }
 
 //===----------------------------------------------------------------------===//
+// Quantization
+//===----------------------------------------------------------------------===//
+
+/// Input `i` (a scale or zero point) shaped to broadcast along `axis` of a
+/// tensor of rank `rank`: a scalar stays one, a vector of per-axis values
+/// becomes [1, ..., C, ..., 1].
+Expected<Value> perAxis(NodeContext &c, unsigned i, int64_t rank) {
+  TRY(v, c.input(i));
+  if (shapeOf(v).size() != 1 || rank == 0)
+    return reshape(c, v, llvm::SmallVector<int64_t>(rank, 1));
+  int64_t axis = normalizeAxis(c.intAttr("axis", 1), rank);
+  llvm::SmallVector<int64_t> shape(rank, 1);
+  shape[axis] = shapeOf(v)[0];
+  return reshape(c, v, shape);
+}
+
+Error convertQuantizeLinear(NodeContext &c) {
+  TRY(x, c.input(0));
+  TRY(outType, c.outputType(0));
+  Type to = outType.getElementType();
+  if (!to.isInteger(8))
+    return c.unsupported("quantizing to other than int8");
+  int64_t rank = shapeOf(x).size();
+  TRY(scale, perAxis(c, 1, rank));
+  // round(x / scale) + zero point, half to even (TOSA's cast), saturated.
+  Value inv = c.b.create<tosa::ReciprocalOp>(c.loc, scale.getType(), scale);
+  Value q = cast(c, binary<tosa::MulOp>(c, x, inv), c.b.getI32Type());
+  if (c.hasInput(2)) {
+    TRY(zero, perAxis(c, 2, rank));
+    q = binary<tosa::AddOp>(c, q, cast(c, zero, c.b.getI32Type()));
+  }
+  c.setOutput(0, cast(c, clamp(c, q, -128, 127), to));
+  return Error::success();
+}
+
+Error convertDequantizeLinear(NodeContext &c) {
+  TRY(x, c.input(0));
+  TRY(outType, c.outputType(0));
+  Type to = outType.getElementType();
+  int64_t rank = shapeOf(x).size();
+  TRY(scale, perAxis(c, 1, rank));
+  Value v = cast(c, x, to);
+  if (c.hasInput(2)) {
+    TRY(zero, perAxis(c, 2, rank));
+    v = binary<tosa::SubOp>(c, v, cast(c, zero, to));
+  }
+  c.setOutput(0, binary<tosa::MulOp>(c, v, scale));
+  return Error::success();
+}
+
+//===----------------------------------------------------------------------===//
 // The table
 //===----------------------------------------------------------------------===//
 
@@ -1734,6 +1785,7 @@ const llvm::StringMap<OpConverter> &converters() {
       {"Conv", convertConv},
       {"ConvTranspose", convertConvTranspose},
       {"Cos", unary<tosa::CosOp>},
+      {"DequantizeLinear", convertDequantizeLinear},
       {"Div", convertDiv},
       {"Dropout", convertDropout},
       {"Elu", convertElu},
@@ -1770,6 +1822,7 @@ const llvm::StringMap<OpConverter> &converters() {
       {"PRelu", convertPRelu},
       {"Pad", convertPad},
       {"Pow", convertPow},
+      {"QuantizeLinear", convertQuantizeLinear},
       {"Range", convertFoldOnly},
       {"Reciprocal", unary<tosa::ReciprocalOp>},
       {"ReduceL1", convertReduce<ReduceKind::L1>},
