@@ -39,6 +39,7 @@ public:
   /// The bytes of constant `name` (from its blob once materialized).
   llvm::Expected<std::vector<char>> constantBytes(llvm::StringRef name);
   void bind(llvm::StringRef name, mlir::Value value) { values[name] = value; }
+  bool isBound(llvm::StringRef name) const { return values.count(name); }
   void addConstant(llvm::StringRef name, onnx::TensorProto *tensor,
                    mlir::Location loc) {
     constants[name] = {tensor, loc};
@@ -107,6 +108,21 @@ public:
   mlir::Location loc;
   mlir::OpBuilder &b;
 };
+
+/// One axis of a Slice: elements start, start + step, ... (count of them).
+struct SliceSpec {
+  int64_t start, step, count;
+};
+/// The Slice node's starts/ends/axes/steps (attributes before opset 10,
+/// constant inputs after) for an input of `shape`, clamped as ONNX does:
+/// one spec per dimension.
+llvm::Expected<std::vector<SliceSpec>>
+sliceSpecs(NodeContext &c, llvm::ArrayRef<int64_t> shape);
+
+/// Computes the node at import time when it is a Shape or Size, or its
+/// inputs are all small constants (OnnxFold.cpp): its output is bound as a
+/// constant and true returned. False: the converter builds ops.
+llvm::Expected<bool> foldNode(NodeContext &c);
 
 /// Converts one node; the error says why it could not.
 using OpConverter = llvm::Error (*)(NodeContext &);

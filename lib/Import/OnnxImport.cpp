@@ -64,6 +64,56 @@ Location nodeLocation(MLIRContext *context, const onnx::NodeProto &node,
                       NameLoc::get(StringAttr::get(context, node.op_type())));
 }
 
+/// Folds the graph's constant subgraphs into initializers (OnnxFold.cpp)
+/// and infers shapes again, until nothing more folds: a shape computed in
+/// the graph (Shape -> Slice -> Concat -> Resize's sizes) is one that ONNX's
+/// own inference cannot always see through; once it is a constant, it can.
+llvm::Error foldConstantSubgraphs(OnnxModel &model, MLIRContext &context) {
+  onnx::GraphProto &graph = *model.proto.mutable_graph();
+  OpBuilder builder(&context);
+  for (int round = 0; round < 16; ++round) {
+    GraphValues values(builder, model);
+    for (onnx::TensorProto &init : *graph.mutable_initializer())
+      values.addConstant(init.name(), &init, UnknownLoc::get(&context));
+    std::vector<onnx::TensorProto> folded;
+    std::vector<bool> isFolded(graph.node_size(), false);
+    for (auto [index, node] : llvm::enumerate(*graph.mutable_node())) {
+      NodeContext ctx(values, node, nodeLocation(&context, node, index));
+      bool defaultDomain = node.domain().empty() || node.domain() == "ai.onnx";
+      if (defaultDomain && node.op_type() == "Constant") {
+        // Registers the value (no op is built); the node stays.
+        if (OpConverter convert = findConverter("Constant"))
+          llvm::consumeError(convert(ctx));
+      } else if (defaultDomain && findConverter(node.op_type())) {
+        llvm::Expected<bool> result = foldNode(ctx);
+        if (!result) {
+          // An unknown shape: the next round, or the converter, will see.
+          llvm::consumeError(result.takeError());
+        } else if (*result) {
+          isFolded[index] = true;
+          for (const std::string &output : node.output())
+            if (onnx::TensorProto *tensor = values.constant(output))
+              folded.push_back(*tensor);
+        }
+      }
+    }
+    if (folded.empty())
+      return llvm::Error::success();
+    // The nodes that stay, moved (a Constant's tensor is not copied).
+    google::protobuf::RepeatedPtrField<onnx::NodeProto> kept;
+    for (auto [index, node] : llvm::enumerate(*graph.mutable_node()))
+      if (!isFolded[index])
+        *kept.Add() = std::move(node);
+    graph.mutable_node()->Swap(&kept);
+    for (onnx::TensorProto &tensor : folded)
+      *graph.add_initializer() = std::move(tensor);
+    graph.clear_value_info();
+    if (llvm::Error err = inferShapes(model))
+      return err;
+  }
+  return llvm::Error::success();
+}
+
 } // namespace
 
 //===----------------------------------------------------------------------===//
@@ -128,9 +178,12 @@ llvm::Expected<RankedTensorType> NodeContext::inputType(unsigned i) {
   if (!hasInput(i))
     return fail("input " + llvm::Twine(i) + " is missing");
   // A bound value's own type; a constant's from its tensor (without
-  // materializing it: converters may rearrange it first).
+  // materializing it: converters may rearrange it first); else the inferred
+  // one (folding looks at types before anything is bound).
   llvm::Expected<Value> value =
-      graph.constant(node.input(i)) ? llvm::Expected<Value>(Value()) : input(i);
+      graph.constant(node.input(i)) || !graph.isBound(node.input(i))
+          ? llvm::Expected<Value>(Value())
+          : input(i);
   if (!value)
     return value.takeError();
   if (!*value)
@@ -265,6 +318,8 @@ tpuprof::import::importOnnxFile(llvm::StringRef path, MLIRContext &context,
   OnnxModel &model = **loaded;
   onnx::GraphProto &graph = *model.proto.mutable_graph();
   loadImportDialects(context);
+  if (llvm::Error err = foldConstantSubgraphs(model, context))
+    return withPath(std::move(err));
 
   Location fileLoc = FileLineColLoc::get(&context, path, 0, 0);
   OwningOpRef<ModuleOp> module = ModuleOp::create(fileLoc);
@@ -300,6 +355,11 @@ tpuprof::import::importOnnxFile(llvm::StringRef path, MLIRContext &context,
     OpConverter convert = findConverter(node.op_type());
     if (!convert)
       return withPath(ctx.unsupported(""));
+    llvm::Expected<bool> folded = foldNode(ctx);
+    if (!folded)
+      return withPath(folded.takeError());
+    if (*folded)
+      continue;
     if (llvm::Error err = convert(ctx))
       return withPath(std::move(err));
   }

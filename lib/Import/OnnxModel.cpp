@@ -150,26 +150,33 @@ tpuprof::import::loadOnnxModel(llvm::StringRef path,
       return std::move(err);
   }
 
+  if (llvm::Error err = inferShapes(*model))
+    return std::move(err);
+  return std::move(model);
+}
+
+llvm::Error tpuprof::import::inferShapes(OnnxModel &model) {
   // Inferred shapes land in value_info. Types the model states already are
   // checked against the inferred ones: a conflict is an error.
+  model.types.clear();
   try {
     onnx::ShapeInferenceOptions inference(/*check_type=*/false,
                                           /*strict_mode=*/1,
                                           /*data_prop=*/true);
     onnx::shape_inference::InferShapes(
-        model->proto, onnx::OpSchemaRegistry::Instance(), inference);
+        model.proto, onnx::OpSchemaRegistry::Instance(), inference);
   } catch (const std::exception &e) {
     std::string what = e.what();
     // ONNX's messages span lines; the tools print one.
     std::replace(what.begin(), what.end(), '\n', ' ');
     return fail("shape inference failed: " + llvm::StringRef(what).trim());
   }
-
-  for (const onnx::ValueInfoProto &v : graph->input())
-    model->types[v.name()] = &v.type();
-  for (const onnx::ValueInfoProto &v : graph->value_info())
-    model->types[v.name()] = &v.type();
-  for (const onnx::ValueInfoProto &v : graph->output())
-    model->types[v.name()] = &v.type();
-  return std::move(model);
+  const onnx::GraphProto &graph = model.proto.graph();
+  for (const onnx::ValueInfoProto &v : graph.input())
+    model.types[v.name()] = &v.type();
+  for (const onnx::ValueInfoProto &v : graph.value_info())
+    model.types[v.name()] = &v.type();
+  for (const onnx::ValueInfoProto &v : graph.output())
+    model.types[v.name()] = &v.type();
+  return llvm::Error::success();
 }

@@ -38,6 +38,10 @@ struct OnnxModel {
 llvm::Expected<std::unique_ptr<OnnxModel>>
 loadOnnxModel(llvm::StringRef path, const ImportOptions &options);
 
+/// Runs ONNX shape inference (strict, with data propagation) on the model
+/// and records every value's type in `types`.
+llvm::Error inferShapes(OnnxModel &model);
+
 /// The graph inputs that are not initializers: the entry's arguments.
 std::vector<const onnx::ValueInfoProto *>
 runtimeInputs(const onnx::GraphProto &graph);

@@ -819,6 +819,952 @@ Error convertBatchNorm(NodeContext &c) {
 }
 
 //===----------------------------------------------------------------------===//
+// More building blocks
+//===----------------------------------------------------------------------===//
+
+Value slice(NodeContext &c, Value v, llvm::ArrayRef<int64_t> start,
+            llvm::ArrayRef<int64_t> size) {
+  if (shapeOf(v) == size)
+    return v;
+  return c.b.create<tosa::SliceOp>(c.loc, withShape(v.getType(), size), v,
+                                   c.b.getDenseI64ArrayAttr(start),
+                                   c.b.getDenseI64ArrayAttr(size));
+}
+
+/// `v`'s elements [start, start + size) along `axis`.
+Value sliceAxis(NodeContext &c, Value v, int64_t axis, int64_t start,
+                int64_t size) {
+  llvm::SmallVector<int64_t> starts(shapeOf(v).size(), 0);
+  llvm::SmallVector<int64_t> sizes(shapeOf(v));
+  starts[axis] = start;
+  sizes[axis] = size;
+  return slice(c, v, starts, sizes);
+}
+
+Value concat(NodeContext &c, llvm::ArrayRef<Value> parts, int64_t axis) {
+  if (parts.size() == 1)
+    return parts[0];
+  llvm::SmallVector<int64_t> shape(shapeOf(parts[0]));
+  shape[axis] = 0;
+  for (Value p : parts)
+    shape[axis] += shapeOf(p)[axis];
+  return c.b.create<tosa::ConcatOp>(c.loc, withShape(parts[0].getType(), shape),
+                                    parts, c.b.getI32IntegerAttr(axis));
+}
+
+Value cast(NodeContext &c, Value v, Type elem) {
+  if (elemOf(v) == elem)
+    return v;
+  return c.b.create<tosa::CastOp>(c.loc,
+                                  RankedTensorType::get(shapeOf(v), elem), v);
+}
+
+RankedTensorType boolLike(NodeContext &c, llvm::ArrayRef<int64_t> shape) {
+  return RankedTensorType::get(shape, c.b.getI1Type());
+}
+
+/// A comparison (or logical op) with numpy broadcasting: a tensor of i1.
+template <typename OpTy> Value compare(NodeContext &c, Value a, Value b) {
+  size_t rank = std::max(shapeOf(a).size(), shapeOf(b).size());
+  a = toRank(c, a, rank);
+  b = toRank(c, b, rank);
+  return c.b.create<OpTy>(
+      c.loc, boolLike(c, broadcastShape(shapeOf(a), shapeOf(b))), a, b);
+}
+
+Value select(NodeContext &c, Value cond, Value a, Value b) {
+  size_t rank =
+      std::max({shapeOf(cond).size(), shapeOf(a).size(), shapeOf(b).size()});
+  cond = toRank(c, cond, rank);
+  a = toRank(c, a, rank);
+  b = toRank(c, b, rank);
+  auto shape =
+      broadcastShape(broadcastShape(shapeOf(cond), shapeOf(a)), shapeOf(b));
+  return c.b.create<tosa::SelectOp>(c.loc, withShape(a.getType(), shape), cond,
+                                    a, b);
+}
+
+Value addScalar(NodeContext &c, Value v, double value) {
+  return binary<tosa::AddOp>(c, v, scalarLike(c, v, value));
+}
+
+Value exp(NodeContext &c, Value v) {
+  return c.b.create<tosa::ExpOp>(c.loc, v.getType(), v);
+}
+
+Value i32Const(NodeContext &c, llvm::ArrayRef<int32_t> values,
+               llvm::ArrayRef<int64_t> shape) {
+  auto type = RankedTensorType::get(shape, c.b.getI32Type());
+  return c.b.create<tosa::ConstOp>(c.loc, type,
+                                   DenseElementsAttr::get(type, values));
+}
+
+/// `v` gathered along `axis` at `indices` (i32, any shape, in range): the
+/// result is [v's dims before axis, indices' dims, v's dims after axis], as
+/// ONNX's Gather. One tosa.gather on [1, D, rest] with the axis moved first.
+Value gatherAxis(NodeContext &c, Value v, int64_t axis, Value indices) {
+  llvm::ArrayRef<int64_t> shape = shapeOf(v);
+  int64_t rank = shape.size();
+  llvm::SmallVector<int64_t> perm{axis};
+  for (int64_t k = 0; k < rank; ++k)
+    if (k != axis)
+      perm.push_back(k);
+  Value front = axis == 0 ? v : transpose(c, v, perm);
+  int64_t dim = shape[axis];
+  int64_t rest = 1;
+  llvm::SmallVector<int64_t> restDims;
+  for (int64_t k = 0; k < rank; ++k)
+    if (k != axis)
+      restDims.push_back(shape[k]), rest *= shape[k];
+  llvm::ArrayRef<int64_t> indexShape = shapeOf(indices);
+  int64_t count = std::accumulate(indexShape.begin(), indexShape.end(),
+                                  int64_t{1}, std::multiplies<int64_t>());
+  Value values = reshape(c, front, {1, dim, rest});
+  Value flatIndices = reshape(c, indices, {1, count});
+  Value gathered = c.b.create<tosa::GatherOp>(
+      c.loc, withShape(v.getType(), {1, count, rest}), values, flatIndices);
+  // [indices..., before..., after...] -> [before..., indices..., after...]
+  llvm::SmallVector<int64_t> grouped(indexShape);
+  grouped.append(restDims.begin(), restDims.end());
+  Value out = reshape(c, gathered, grouped);
+  if (axis == 0)
+    return out;
+  int64_t ni = indexShape.size();
+  llvm::SmallVector<int64_t> back;
+  for (int64_t k = 0; k < axis; ++k)
+    back.push_back(ni + k);
+  for (int64_t k = 0; k < ni; ++k)
+    back.push_back(k);
+  for (int64_t k = ni + axis; k < (int64_t)grouped.size(); ++k)
+    back.push_back(k);
+  return transpose(c, out, back);
+}
+
+/// Gather along `axis` at constant indices: a slice where they are a
+/// contiguous run, else gatherAxis.
+Value gatherConst(NodeContext &c, Value v, int64_t axis,
+                  llvm::ArrayRef<int64_t> indices,
+                  llvm::ArrayRef<int64_t> indexShape) {
+  bool contiguous = !indices.empty();
+  for (size_t k = 1; k < indices.size(); ++k)
+    contiguous = contiguous && indices[k] == indices[0] + (int64_t)k;
+  if (contiguous) {
+    Value part = sliceAxis(c, v, axis, indices[0], indices.size());
+    llvm::SmallVector<int64_t> shape(shapeOf(v).take_front(axis));
+    shape.append(indexShape.begin(), indexShape.end());
+    shape.append(shapeOf(v).begin() + axis + 1, shapeOf(v).end());
+    return reshape(c, part, shape);
+  }
+  llvm::SmallVector<int32_t> i32(indices.begin(), indices.end());
+  return gatherAxis(c, v, axis, i32Const(c, i32, indexShape));
+}
+
+/// Reductions over several axes, keeping them as size 1.
+template <typename OpTy>
+Value reduceAxes(NodeContext &c, Value v, llvm::ArrayRef<int64_t> axes) {
+  for (int64_t axis : axes)
+    v = reduce<OpTy>(c, v, axis);
+  return v;
+}
+
+int64_t countOver(Value v, llvm::ArrayRef<int64_t> axes) {
+  int64_t count = 1;
+  for (int64_t axis : axes)
+    count *= shapeOf(v)[axis];
+  return count;
+}
+
+Value meanOver(NodeContext &c, Value v, llvm::ArrayRef<int64_t> axes) {
+  return mulBy(c, reduceAxes<tosa::ReduceSumOp>(c, v, axes),
+               1.0 / countOver(v, axes));
+}
+
+//===----------------------------------------------------------------------===//
+// More elementwise ops
+//===----------------------------------------------------------------------===//
+
+Error convertHardSigmoid(NodeContext &c) {
+  TRY(x, c.input(0));
+  float alpha = c.floatAttr("alpha", 0.2f), beta = c.floatAttr("beta", 0.5f);
+  c.setOutput(0, clamp(c, addScalar(c, mulBy(c, x, alpha), beta), 0, 1));
+  return Error::success();
+}
+
+Error convertHardSwish(NodeContext &c) {
+  TRY(x, c.input(0));
+  Value gate = clamp(c, addScalar(c, mulBy(c, x, 1.0 / 6), 0.5), 0, 1);
+  c.setOutput(0, binary<tosa::MulOp>(c, x, gate));
+  return Error::success();
+}
+
+Error convertPRelu(NodeContext &c) {
+  TRY(x, c.input(0));
+  TRY(slope, c.input(1));
+  // Before opset 7 a slope of C values applies along the channel axis.
+  llvm::ArrayRef<int64_t> xs = shapeOf(x);
+  if (c.opset() < 7 && shapeOf(slope).size() == 1 && xs.size() > 2 &&
+      shapeOf(slope)[0] == xs[1]) {
+    llvm::SmallVector<int64_t> channelShape(xs.size() - 1, 1);
+    channelShape[0] = xs[1];
+    slope = reshape(c, slope, channelShape);
+  }
+  Value positive = compare<tosa::GreaterEqualOp>(c, x, scalarLike(c, x, 0));
+  c.setOutput(0, select(c, positive, x, binary<tosa::MulOp>(c, x, slope)));
+  return Error::success();
+}
+
+/// Elu, Selu, Celu, ThresholdedRelu, Softplus, Softsign, Sign.
+Error convertElu(NodeContext &c) {
+  TRY(x, c.input(0));
+  float alpha = c.floatAttr("alpha", 1.0f);
+  Value positive = compare<tosa::GreaterEqualOp>(c, x, scalarLike(c, x, 0));
+  Value negative = mulBy(c, addScalar(c, exp(c, x), -1), alpha);
+  c.setOutput(0, select(c, positive, x, negative));
+  return Error::success();
+}
+
+Error convertSelu(NodeContext &c) {
+  TRY(x, c.input(0));
+  float alpha = c.floatAttr("alpha", 1.67326319217681884765625f);
+  float gamma = c.floatAttr("gamma", 1.05070102214813232421875f);
+  Value positive = compare<tosa::GreaterOp>(c, x, scalarLike(c, x, 0));
+  Value negative = mulBy(c, addScalar(c, exp(c, x), -1), alpha);
+  c.setOutput(0, mulBy(c, select(c, positive, x, negative), gamma));
+  return Error::success();
+}
+
+Error convertCelu(NodeContext &c) {
+  TRY(x, c.input(0));
+  float alpha = c.floatAttr("alpha", 1.0f);
+  Value expPart =
+      mulBy(c, addScalar(c, exp(c, mulBy(c, x, 1.0 / alpha)), -1), alpha);
+  Value lo = binary<tosa::MinimumOp>(c, expPart, scalarLike(c, x, 0));
+  Value hi = binary<tosa::MaximumOp>(c, x, scalarLike(c, x, 0));
+  c.setOutput(0, binary<tosa::AddOp>(c, hi, lo));
+  return Error::success();
+}
+
+Error convertThresholdedRelu(NodeContext &c) {
+  TRY(x, c.input(0));
+  float alpha = c.floatAttr("alpha", 1.0f);
+  Value above = compare<tosa::GreaterOp>(c, x, scalarLike(c, x, alpha));
+  c.setOutput(0, select(c, above, x, scalarLike(c, x, 0)));
+  return Error::success();
+}
+
+Error convertSoftplus(NodeContext &c) {
+  TRY(x, c.input(0));
+  // max(x, 0) + log(1 + exp(-|x|)): no overflow for large |x|.
+  Value absX = c.b.create<tosa::AbsOp>(c.loc, x.getType(), x);
+  Value tail = addScalar(c, exp(c, mulBy(c, absX, -1)), 1);
+  tail = c.b.create<tosa::LogOp>(c.loc, tail.getType(), tail);
+  Value hi = binary<tosa::MaximumOp>(c, x, scalarLike(c, x, 0));
+  c.setOutput(0, binary<tosa::AddOp>(c, hi, tail));
+  return Error::success();
+}
+
+Error convertSoftsign(NodeContext &c) {
+  TRY(x, c.input(0));
+  Value absX = c.b.create<tosa::AbsOp>(c.loc, x.getType(), x);
+  Value denom = addScalar(c, absX, 1);
+  Value inv = c.b.create<tosa::ReciprocalOp>(c.loc, denom.getType(), denom);
+  c.setOutput(0, binary<tosa::MulOp>(c, x, inv));
+  return Error::success();
+}
+
+Error convertSign(NodeContext &c) {
+  TRY(x, c.input(0));
+  Value zero = scalarLike(c, x, 0);
+  Value negative = select(c, compare<tosa::GreaterOp>(c, zero, x),
+                          scalarLike(c, x, -1), zero);
+  c.setOutput(0, select(c, compare<tosa::GreaterOp>(c, x, zero),
+                        scalarLike(c, x, 1), negative));
+  return Error::success();
+}
+
+/// Equal, Greater, GreaterOrEqual, Less, LessOrEqual (operands swapped),
+/// And, Or, Xor.
+template <typename OpTy, bool swap> Error convertCompare(NodeContext &c) {
+  TRY(a, c.input(0));
+  TRY(b, c.input(1));
+  c.setOutput(0, swap ? compare<OpTy>(c, b, a) : compare<OpTy>(c, a, b));
+  return Error::success();
+}
+
+Error convertNot(NodeContext &c) {
+  TRY(x, c.input(0));
+  c.setOutput(0, c.b.create<tosa::LogicalNotOp>(c.loc, x.getType(), x));
+  return Error::success();
+}
+
+Error convertWhere(NodeContext &c) {
+  TRY(cond, c.input(0));
+  TRY(a, c.input(1));
+  TRY(b, c.input(2));
+  c.setOutput(0, select(c, cond, a, b));
+  return Error::success();
+}
+
+Error convertCast(NodeContext &c) {
+  TRY(x, c.input(0));
+  TRY(outType, c.outputType(0));
+  Type to = outType.getElementType(), from = elemOf(x);
+  if (isa<FloatType>(from) && isa<IntegerType>(to) && !to.isInteger(1)) {
+    // ONNX truncates toward zero; TOSA's cast rounds to nearest.
+    Value down = c.b.create<tosa::FloorOp>(c.loc, x.getType(), x);
+    Value up = c.b.create<tosa::CeilOp>(c.loc, x.getType(), x);
+    x = select(c, compare<tosa::GreaterEqualOp>(c, x, scalarLike(c, x, 0)),
+               down, up);
+  }
+  c.setOutput(0, cast(c, x, to));
+  return Error::success();
+}
+
+//===----------------------------------------------------------------------===//
+// More shape ops
+//===----------------------------------------------------------------------===//
+
+/// Ops computed at import time only (OnnxFold.cpp): here, their inputs
+/// were not constants.
+Error convertFoldOnly(NodeContext &c) {
+  return c.unsupported("its inputs are not constants");
+}
+
+Error convertConstantOfShape(NodeContext &c) {
+  TRY(outType, c.outputType(0));
+  double value = 0;
+  if (const onnx::AttributeProto *a = c.attr("value")) {
+    TRY(values, tensorDoubles(a->t()));
+    if (values.size() != 1)
+      return c.unsupported("value is not one element");
+    value = values[0];
+  }
+  c.setOutput(0, splat(c, outType.getElementType(), outType.getShape(), value));
+  return Error::success();
+}
+
+Error convertSlice(NodeContext &c) {
+  TRY(x, c.input(0));
+  TRY(outType, c.outputType(0));
+  TRY(specs, sliceSpecs(c, shapeOf(x)));
+  Value v = x;
+  for (auto [axis, s] : llvm::enumerate(specs)) {
+    int64_t dim = shapeOf(v)[axis];
+    if (s.count == dim && s.step == 1)
+      continue;
+    int64_t start = s.start, step = s.step;
+    if (step < 0) {
+      // Reversed: element start - k|step| is (dim-1-start) + k|step| of
+      // the reversed axis.
+      v = c.b.create<tosa::ReverseOp>(c.loc, v.getType(), v,
+                                      c.b.getI32IntegerAttr(axis));
+      start = dim - 1 - start;
+      step = -step;
+    }
+    if (step == 1 || s.count <= 1) {
+      v = sliceAxis(c, v, axis, start, s.count);
+      continue;
+    }
+    // Every step-th element: take count * step elements (padding the end
+    // when the axis is shorter), view them as [count, step] and keep
+    // column 0.
+    int64_t span = s.count * step;
+    int64_t have = std::min(span, dim - start);
+    v = sliceAxis(c, v, axis, start, have);
+    if (have < span) {
+      llvm::SmallVector<int64_t> padding(2 * shapeOf(v).size(), 0);
+      padding[2 * axis + 1] = span - have;
+      auto padType = RankedTensorType::get({(int64_t)shapeOf(v).size(), 2},
+                                           c.b.getI64Type());
+      Value paddingValue = c.b.create<tosa::ConstOp>(
+          c.loc, padType,
+          DenseElementsAttr::get(padType, llvm::ArrayRef<int64_t>(padding)));
+      llvm::SmallVector<int64_t> padded(shapeOf(v));
+      padded[axis] = span;
+      v = c.b.create<tosa::PadOp>(c.loc, withShape(v.getType(), padded), v,
+                                  paddingValue);
+    }
+    llvm::SmallVector<int64_t> split(shapeOf(v).take_front(axis));
+    split.append({s.count, step});
+    split.append(shapeOf(v).begin() + axis + 1, shapeOf(v).end());
+    v = reshape(c, v, split);
+    v = sliceAxis(c, v, axis + 1, 0, 1);
+    llvm::SmallVector<int64_t> joined(shapeOf(v));
+    joined.erase(joined.begin() + axis + 1);
+    v = reshape(c, v, joined);
+  }
+  c.setOutput(0, reshape(c, v, outType.getShape()));
+  return Error::success();
+}
+
+Error convertSplit(NodeContext &c) {
+  TRY(x, c.input(0));
+  int64_t axis = normalizeAxis(c.intAttr("axis", 0), shapeOf(x).size());
+  int64_t offset = 0;
+  for (int i = 0; i < c.node.output_size(); ++i) {
+    if (c.node.output(i).empty())
+      continue;
+    TRY(type, c.outputType(i));
+    int64_t size = type.getDimSize(axis);
+    c.setOutput(i, sliceAxis(c, x, axis, offset, size));
+    offset += size;
+  }
+  return Error::success();
+}
+
+Error convertGather(NodeContext &c) {
+  TRY(x, c.input(0));
+  TRY(outType, c.outputType(0));
+  int64_t axis = normalizeAxis(c.intAttr("axis", 0), shapeOf(x).size());
+  int64_t dim = shapeOf(x)[axis];
+  Value result;
+  if (onnx::TensorProto *tensor = c.constantInput(1)) {
+    TRY(indices, c.constantInts(1));
+    for (int64_t &i : indices) {
+      if (i < -dim || i >= dim)
+        return c.unsupported("index " + llvm::Twine(i) + " is out of range");
+      i = i < 0 ? i + dim : i;
+    }
+    llvm::SmallVector<int64_t> indexShape(tensor->dims().begin(),
+                                          tensor->dims().end());
+    result = gatherConst(c, x, axis, indices, indexShape);
+  } else {
+    TRY(rawIndices, c.input(1));
+    Value indices = cast(c, rawIndices, c.b.getI32Type());
+    // Negative indices count from the end.
+    Value negative =
+        compare<tosa::GreaterOp>(c, scalarLike(c, indices, 0), indices);
+    indices = select(c, negative, addScalar(c, indices, dim), indices);
+    result = gatherAxis(c, x, axis, indices);
+  }
+  c.setOutput(0, reshape(c, result, outType.getShape()));
+  return Error::success();
+}
+
+/// Expand and Tile: tosa.tile from the input (ranks equalized) to the
+/// inferred output shape.
+Error convertTile(NodeContext &c) {
+  TRY(x, c.input(0));
+  TRY(outType, c.outputType(0));
+  Value v = toRank(c, x, outType.getRank());
+  llvm::SmallVector<int64_t> multiples;
+  for (auto [have, want] : llvm::zip(shapeOf(v), outType.getShape()))
+    multiples.push_back(have == want ? 1 : want / have);
+  if (llvm::any_of(multiples, [](int64_t m) { return m != 1; }))
+    v = c.b.create<tosa::TileOp>(c.loc,
+                                 withShape(v.getType(), outType.getShape()), v,
+                                 c.b.getDenseI64ArrayAttr(multiples));
+  c.setOutput(0, v);
+  return Error::success();
+}
+
+Error convertPad(NodeContext &c) {
+  TRY(x, c.input(0));
+  TRY(outType, c.outputType(0));
+  int64_t rank = shapeOf(x).size();
+  std::string mode = c.stringAttr("mode", "constant");
+  std::vector<int64_t> pads;
+  double value = 0;
+  if (c.opset() < 11) {
+    pads = c.intsAttr(c.opset() < 2 ? "paddings" : "pads")
+               .value_or(std::vector<int64_t>());
+    value = c.floatAttr("value", 0);
+  } else {
+    TRY(given, c.constantInts(1));
+    pads = given;
+    if (c.hasInput(2)) {
+      TRY(v, c.constantDoubles(2));
+      if (v.size() != 1)
+        return c.unsupported("constant_value is not one element");
+      value = v[0];
+    }
+    if (c.hasInput(3)) {
+      TRY(axes, c.constantInts(3));
+      std::vector<int64_t> full(2 * rank, 0);
+      for (size_t k = 0; k < axes.size(); ++k) {
+        int64_t axis = normalizeAxis(axes[k], rank);
+        full[axis] = pads[k];
+        full[axis + rank] = pads[k + axes.size()];
+      }
+      pads = full;
+    }
+  }
+  if ((int64_t)pads.size() != 2 * rank)
+    return c.unsupported("pads has " + llvm::Twine(pads.size()) +
+                         " values for rank " + llvm::Twine(rank));
+  Value v = x;
+  // Negative pads crop.
+  for (int64_t axis = 0; axis < rank; ++axis) {
+    int64_t begin = std::max<int64_t>(0, -pads[axis]);
+    int64_t end = std::max<int64_t>(0, -pads[axis + rank]);
+    if (begin || end)
+      v = sliceAxis(c, v, axis, begin, shapeOf(v)[axis] - begin - end);
+  }
+  if (mode == "constant") {
+    llvm::SmallVector<int64_t> padding, shape;
+    for (int64_t axis = 0; axis < rank; ++axis) {
+      int64_t begin = std::max<int64_t>(0, pads[axis]);
+      int64_t end = std::max<int64_t>(0, pads[axis + rank]);
+      padding.append({begin, end});
+      shape.push_back(shapeOf(v)[axis] + begin + end);
+    }
+    if (shape != shapeOf(v)) {
+      auto padType = RankedTensorType::get({rank, 2}, c.b.getI64Type());
+      Value paddingValue = c.b.create<tosa::ConstOp>(
+          c.loc, padType,
+          DenseElementsAttr::get(padType, llvm::ArrayRef<int64_t>(padding)));
+      Value padConst = splat(c, elemOf(v), {}, value);
+      v = c.b.create<tosa::PadOp>(c.loc,
+                                  TypeRange{withShape(v.getType(), shape)},
+                                  ValueRange{v, paddingValue, padConst});
+    }
+  } else if (mode == "edge" || mode == "reflect") {
+    for (int64_t axis = 0; axis < rank; ++axis) {
+      int64_t begin = std::max<int64_t>(0, pads[axis]);
+      int64_t end = std::max<int64_t>(0, pads[axis + rank]);
+      if (!begin && !end)
+        continue;
+      int64_t dim = shapeOf(v)[axis];
+      if (mode == "reflect" && (begin >= dim || end >= dim))
+        return c.unsupported("reflect pads as large as the dimension");
+      llvm::SmallVector<Value> parts;
+      auto element = [&](int64_t at) { return sliceAxis(c, v, axis, at, 1); };
+      for (int64_t k = begin; k >= 1; --k)
+        parts.push_back(element(mode == "edge" ? 0 : k));
+      parts.push_back(v);
+      for (int64_t k = 1; k <= end; ++k)
+        parts.push_back(element(mode == "edge" ? dim - 1 : dim - 1 - k));
+      v = concat(c, parts, axis);
+    }
+  } else {
+    return c.unsupported("mode '" + mode + "'");
+  }
+  c.setOutput(0, reshape(c, v, outType.getShape()));
+  return Error::success();
+}
+
+/// Resize (nearest, linear) as separable gathers at indices computed here:
+/// exact for every coordinate transformation ONNX defines but
+/// tf_crop_and_resize.
+Error convertResize(NodeContext &c) {
+  TRY(x, c.input(0));
+  TRY(outType, c.outputType(0));
+  std::string mode = c.stringAttr("mode", "nearest");
+  if (mode != "nearest" && mode != "linear")
+    return c.unsupported("mode '" + mode + "'");
+  std::string transform =
+      c.opset() >= 11
+          ? c.stringAttr("coordinate_transformation_mode", "half_pixel")
+          : "asymmetric";
+  std::string nearestMode =
+      c.opset() >= 11 ? c.stringAttr("nearest_mode", "round_prefer_floor")
+                      : "floor";
+  if (transform == "tf_crop_and_resize")
+    return c.unsupported("coordinate_transformation_mode 'tf_crop_and_resize'");
+  std::vector<double> scales;
+  unsigned scalesInput = c.opset() >= 11 ? 2 : 1;
+  if (c.hasInput(scalesInput)) {
+    TRY(given, c.constantDoubles(scalesInput));
+    scales = given;
+  }
+  llvm::ArrayRef<int64_t> in = shapeOf(x), out = outType.getShape();
+  Value v = x;
+  for (size_t axis = 0; axis < in.size(); ++axis) {
+    double scale = scales.size() == in.size() ? scales[axis]
+                                              : (double)out[axis] / in[axis];
+    if (scale == 1 && in[axis] == out[axis])
+      continue;
+    // ONNX's reference measures the output in scaled input units.
+    double outWidth = scale * in[axis];
+    std::vector<int64_t> lo, hi;
+    std::vector<float> weight;
+    for (int64_t o = 0; o < out[axis]; ++o) {
+      double pos;
+      if (transform == "align_corners")
+        pos = outWidth == 1 ? 0 : o * (in[axis] - 1) / (outWidth - 1);
+      else if (transform == "asymmetric")
+        pos = o / scale;
+      else if (transform == "pytorch_half_pixel")
+        pos = outWidth == 1 ? -0.5 : (o + 0.5) / scale - 0.5;
+      else if (transform == "half_pixel")
+        pos = (o + 0.5) / scale - 0.5;
+      else if (transform == "tf_half_pixel_for_nn")
+        pos = (o + 0.5) / scale;
+      else
+        return c.unsupported("coordinate_transformation_mode '" + transform +
+                             "'");
+      auto clampIndex = [&](double i) {
+        return std::clamp<int64_t>((int64_t)i, 0, in[axis] - 1);
+      };
+      double base = std::floor(pos), frac = pos - base;
+      if (mode == "nearest") {
+        double pick = base;
+        if (frac != 0) {
+          if (nearestMode == "round_prefer_floor")
+            pick = frac <= 0.5 ? base : base + 1;
+          else if (nearestMode == "round_prefer_ceil")
+            pick = frac < 0.5 ? base : base + 1;
+          else if (nearestMode == "ceil")
+            pick = base + 1;
+          else if (nearestMode != "floor")
+            return c.unsupported("nearest_mode '" + nearestMode + "'");
+        }
+        lo.push_back(clampIndex(pick));
+      } else {
+        lo.push_back(clampIndex(base));
+        hi.push_back(clampIndex(base + 1));
+        weight.push_back((float)frac);
+      }
+    }
+    Value first = gatherConst(c, v, axis, lo, {out[axis]});
+    if (mode == "nearest") {
+      v = first;
+      continue;
+    }
+    Value second = gatherConst(c, v, axis, hi, {out[axis]});
+    llvm::SmallVector<int64_t> wShape(in.size(), 1);
+    wShape[axis] = out[axis];
+    auto wType = RankedTensorType::get(wShape, elemOf(v));
+    std::vector<float> keep(weight.size());
+    for (size_t k = 0; k < weight.size(); ++k)
+      keep[k] = 1 - weight[k];
+    if (!isa<Float32Type>(elemOf(v)))
+      return c.unsupported("linear resize of other than f32");
+    auto wConst = [&](llvm::ArrayRef<float> w) {
+      return c.b.create<tosa::ConstOp>(c.loc, wType,
+                                       DenseElementsAttr::get(wType, w));
+    };
+    v = binary<tosa::AddOp>(c, binary<tosa::MulOp>(c, first, wConst(keep)),
+                            binary<tosa::MulOp>(c, second, wConst(weight)));
+  }
+  c.setOutput(0, reshape(c, v, out));
+  return Error::success();
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions and normalizations
+//===----------------------------------------------------------------------===//
+
+enum class ReduceKind {
+  Sum,
+  Mean,
+  Max,
+  Min,
+  Prod,
+  L1,
+  L2,
+  LogSum,
+  LogSumExp,
+  SumSquare
+};
+
+template <ReduceKind kind> Error convertReduce(NodeContext &c) {
+  TRY(x, c.input(0));
+  TRY(outType, c.outputType(0));
+  int64_t rank = shapeOf(x).size();
+  std::vector<int64_t> axes;
+  bool axesInput =
+      c.opset() >= 18 || (kind == ReduceKind::Sum && c.opset() >= 13);
+  if (axesInput) {
+    if (c.hasInput(1)) {
+      TRY(given, c.constantInts(1));
+      axes = given;
+    }
+  } else {
+    axes = c.intsAttr("axes").value_or(std::vector<int64_t>());
+  }
+  if (axes.empty()) {
+    if (c.intAttr("noop_with_empty_axes", 0)) {
+      c.setOutput(0, x);
+      return Error::success();
+    }
+    for (int64_t k = 0; k < rank; ++k)
+      axes.push_back(k);
+  }
+  for (int64_t &a : axes)
+    a = normalizeAxis(a, rank);
+  if (kind == ReduceKind::Mean && !isa<FloatType>(elemOf(x)))
+    return c.unsupported("the mean of integers");
+  Value v = x, r;
+  switch (kind) {
+  case ReduceKind::Sum:
+    r = reduceAxes<tosa::ReduceSumOp>(c, v, axes);
+    break;
+  case ReduceKind::Mean:
+    r = meanOver(c, v, axes);
+    break;
+  case ReduceKind::Max:
+    r = reduceAxes<tosa::ReduceMaxOp>(c, v, axes);
+    break;
+  case ReduceKind::Min:
+    r = reduceAxes<tosa::ReduceMinOp>(c, v, axes);
+    break;
+  case ReduceKind::Prod:
+    r = reduceAxes<tosa::ReduceProdOp>(c, v, axes);
+    break;
+  case ReduceKind::L1:
+    r = reduceAxes<tosa::ReduceSumOp>(
+        c, c.b.create<tosa::AbsOp>(c.loc, v.getType(), v), axes);
+    break;
+  case ReduceKind::L2:
+  case ReduceKind::SumSquare:
+    r = reduceAxes<tosa::ReduceSumOp>(c, binary<tosa::MulOp>(c, v, v), axes);
+    if (kind == ReduceKind::L2) {
+      Value inv = c.b.create<tosa::RsqrtOp>(c.loc, r.getType(), r);
+      r = c.b.create<tosa::ReciprocalOp>(c.loc, r.getType(), inv);
+    }
+    break;
+  case ReduceKind::LogSum:
+    r = reduceAxes<tosa::ReduceSumOp>(c, v, axes);
+    r = c.b.create<tosa::LogOp>(c.loc, r.getType(), r);
+    break;
+  case ReduceKind::LogSumExp: {
+    Value m = reduceAxes<tosa::ReduceMaxOp>(c, v, axes);
+    r = reduceAxes<tosa::ReduceSumOp>(c, exp(c, binary<tosa::SubOp>(c, v, m)),
+                                      axes);
+    r = binary<tosa::AddOp>(c, c.b.create<tosa::LogOp>(c.loc, r.getType(), r),
+                            m);
+    break;
+  }
+  }
+  c.setOutput(0, reshape(c, r, outType.getShape()));
+  return Error::success();
+}
+
+/// (x - mean) / sqrt(var + epsilon) over `axes`; also the mean and the
+/// inverse standard deviation (axes kept as size 1).
+struct Normalized {
+  Value y, mean, invStd;
+};
+Normalized normalize(NodeContext &c, Value x, llvm::ArrayRef<int64_t> axes,
+                     float epsilon) {
+  Value mean = meanOver(c, x, axes);
+  Value centered = binary<tosa::SubOp>(c, x, mean);
+  Value var = meanOver(c, binary<tosa::MulOp>(c, centered, centered), axes);
+  Value shifted = addScalar(c, var, epsilon);
+  Value invStd = c.b.create<tosa::RsqrtOp>(c.loc, shifted.getType(), shifted);
+  return {binary<tosa::MulOp>(c, centered, invStd), mean, invStd};
+}
+
+Error convertInstanceNorm(NodeContext &c) {
+  TRY(x, c.input(0));
+  TRY(scale, c.input(1));
+  TRY(bias, c.input(2));
+  int64_t rank = shapeOf(x).size();
+  if (rank < 3)
+    return c.unsupported("rank < 3");
+  llvm::SmallVector<int64_t> axes;
+  for (int64_t k = 2; k < rank; ++k)
+    axes.push_back(k);
+  Normalized n = normalize(c, x, axes, c.floatAttr("epsilon", 1e-5f));
+  llvm::SmallVector<int64_t> paramShape(rank, 1);
+  paramShape[1] = shapeOf(x)[1];
+  Value y = binary<tosa::MulOp>(c, n.y, reshape(c, scale, paramShape));
+  c.setOutput(0, binary<tosa::AddOp>(c, y, reshape(c, bias, paramShape)));
+  return Error::success();
+}
+
+Error convertLayerNorm(NodeContext &c) {
+  TRY(x, c.input(0));
+  TRY(scale, c.input(1));
+  int64_t rank = shapeOf(x).size();
+  int64_t axis = normalizeAxis(c.intAttr("axis", -1), rank);
+  llvm::SmallVector<int64_t> axes;
+  for (int64_t k = axis; k < rank; ++k)
+    axes.push_back(k);
+  Normalized n = normalize(c, x, axes, c.floatAttr("epsilon", 1e-5f));
+  Value y = binary<tosa::MulOp>(c, n.y, scale);
+  if (c.hasInput(2)) {
+    TRY(bias, c.input(2));
+    y = binary<tosa::AddOp>(c, y, bias);
+  }
+  c.setOutput(0, y);
+  for (unsigned i : {1u, 2u}) {
+    if (i >= (unsigned)c.node.output_size() || c.node.output(i).empty())
+      continue;
+    TRY(type, c.outputType(i));
+    Value stat = i == 1 ? n.mean : n.invStd;
+    c.setOutput(
+        i, reshape(c, cast(c, stat, type.getElementType()), type.getShape()));
+  }
+  return Error::success();
+}
+
+//===----------------------------------------------------------------------===//
+// ConvTranspose: a convolution of the zero-upsampled input
+//===----------------------------------------------------------------------===//
+
+/// y[o] = sum over i, k with o = i*s + k*d - pad of x[i] * w[k] is a plain
+/// convolution (dilation d, kernel flipped) of x with s-1 zeros inserted
+/// between elements and (k-1)*d - pad zeros added before.
+Error convertConvTranspose(NodeContext &c) {
+  TRY(xType, c.inputType(0));
+  TRY(wType, c.inputType(1));
+  TRY(outType, c.outputType(0));
+  if (xType.getRank() != 4 && xType.getRank() != 3)
+    return c.unsupported("only 1-D and 2-D transposed convolutions are");
+  bool oneD = xType.getRank() == 3;
+  llvm::SmallVector<int64_t, 4> xs = as4D(xType.getShape()),
+                                ws = as4D(wType.getShape()),
+                                os = as4D(outType.getShape());
+  int64_t group = c.intAttr("group", 1);
+  auto attr2 = [&](llvm::StringRef name, int64_t unit) {
+    std::vector<int64_t> v =
+        c.intsAttr(name).value_or(std::vector<int64_t>(oneD ? 1 : 2, unit));
+    if (oneD && v.size() == 1)
+      v.insert(v.begin(), unit);
+    return v;
+  };
+  std::vector<int64_t> stride = attr2("strides", 1),
+                       dilation = attr2("dilations", 1),
+                       outPad = attr2("output_padding", 0);
+  if (stride.size() != 2 || dilation.size() != 2 || outPad.size() != 2)
+    return c.unsupported("strides, dilations or output_padding of the wrong "
+                         "length");
+  int64_t kernel[2] = {ws[2], ws[3]};
+  // The padding before the output starts, per spatial axis.
+  int64_t padBegin[2] = {0, 0};
+  std::string autoPad = c.stringAttr("auto_pad", "NOTSET");
+  bool givenShape = c.attr("output_shape") != nullptr;
+  for (int i = 0; i < 2; ++i) {
+    int64_t full = stride[i] * (xs[2 + i] - 1) + outPad[i] +
+                   (kernel[i] - 1) * dilation[i] + 1;
+    int64_t total = full - os[2 + i];
+    if (givenShape || autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") {
+      // ONNX's halves round down (Python's //), also below zero.
+      int64_t half = total >= 0 ? total / 2 : -((-total + 1) / 2);
+      padBegin[i] = autoPad == "SAME_UPPER" ? half : total - half;
+    } else if (autoPad == "NOTSET") {
+      if (auto p = c.intsAttr("pads")) {
+        std::vector<int64_t> pads = *p;
+        if (oneD && pads.size() == 2)
+          pads = {0, pads[0], 0, pads[1]};
+        if (pads.size() != 4)
+          return c.unsupported("pads of other than 4 values");
+        padBegin[i] = pads[i];
+      }
+    } else if (autoPad != "VALID") {
+      return c.unsupported("auto_pad '" + autoPad + "'");
+    }
+  }
+  TRY(x, c.input(0));
+  Value u = transpose(c, reshape(c, x, xs), kToNHWC);
+  // Zeros between elements: [N,H,W,C] -> [N,H,1,W,1,C] -> pad to
+  // [N,H,s,W,s,C] -> [N,H*s,W*s,C], less the trailing zeros.
+  int64_t n = xs[0], h = xs[2], w = xs[3], ch = xs[1];
+  if (stride[0] > 1 || stride[1] > 1) {
+    Value v = reshape(c, u, {n, h, 1, w, 1, ch});
+    llvm::SmallVector<int64_t> padding(12, 0);
+    padding[5] = stride[0] - 1;
+    padding[9] = stride[1] - 1;
+    auto padType = RankedTensorType::get({6, 2}, c.b.getI64Type());
+    Value paddingValue = c.b.create<tosa::ConstOp>(
+        c.loc, padType,
+        DenseElementsAttr::get(padType, llvm::ArrayRef<int64_t>(padding)));
+    v = c.b.create<tosa::PadOp>(
+        c.loc, withShape(v.getType(), {n, h, stride[0], w, stride[1], ch}), v,
+        paddingValue);
+    v = reshape(c, v, {n, h * stride[0], w * stride[1], ch});
+    u = slice(c, v, {0, 0, 0, 0},
+              {n, (h - 1) * stride[0] + 1, (w - 1) * stride[1] + 1, ch});
+  }
+  // Zeros around: (k-1)*d - padBegin before, what the output size needs
+  // after; negative amounts crop.
+  llvm::SmallVector<int64_t, 4> convPad(4, 0);
+  for (int i = 0; i < 2; ++i) {
+    int64_t len = shapeOf(u)[1 + i];
+    int64_t span = (kernel[i] - 1) * dilation[i];
+    int64_t before = span - padBegin[i];
+    int64_t after = os[2 + i] + span - len - before;
+    int64_t cropBefore = std::max<int64_t>(0, -before);
+    int64_t cropAfter = std::max<int64_t>(0, -after);
+    if (cropBefore || cropAfter)
+      u = sliceAxis(c, u, 1 + i, cropBefore, len - cropBefore - cropAfter);
+    convPad[2 * i] = std::max<int64_t>(0, before);
+    convPad[2 * i + 1] = std::max<int64_t>(0, after);
+  }
+  // W [C, M/g, KH, KW] -> per group OHWI [M/g, KH, KW, C/g], flipped.
+  TRY(weight, c.input(1));
+  Value wv = reshape(c, weight, ws);
+  wv = c.b.create<tosa::ReverseOp>(c.loc, wv.getType(), wv,
+                                   c.b.getI32IntegerAttr(2));
+  wv = c.b.create<tosa::ReverseOp>(c.loc, wv.getType(), wv,
+                                   c.b.getI32IntegerAttr(3));
+  int64_t outPer = ws[1], inPer = ch / group, outChannels = outPer * group;
+  TRY(bias, biasOrZeros(c, 2, xType.getElementType(), outChannels));
+  auto nhwc = [&](int64_t outC) {
+    return RankedTensorType::get({os[0], os[2], os[3], outC},
+                                 outType.getElementType());
+  };
+  auto pad = c.b.getDenseI64ArrayAttr(convPad);
+  auto unitStride = c.b.getDenseI64ArrayAttr({1, 1});
+  auto dil = c.b.getDenseI64ArrayAttr(dilation);
+  llvm::SmallVector<Value> parts;
+  for (int64_t g = 0; g < group; ++g) {
+    Value wg = sliceAxis(c, wv, 0, g * inPer, inPer); // [C/g, M/g, KH, KW]
+    wg = transpose(c, wg, {1, 2, 3, 0});              // [M/g, KH, KW, C/g]
+    Value xg = sliceAxis(c, u, 3, g * inPer, inPer);
+    Value bg = sliceAxis(c, bias, 0, g * outPer, outPer);
+    parts.push_back(c.b.create<tosa::Conv2DOp>(c.loc, nhwc(outPer), xg, wg, bg,
+                                               pad, unitStride, dil));
+  }
+  Value result = concat(c, parts, 3);
+  c.setOutput(0, reshape(c, transpose(c, result, kToNCHW), outType.getShape()));
+  return Error::success();
+}
+
+//===----------------------------------------------------------------------===//
+// Quantization
+//===----------------------------------------------------------------------===//
+
+/// Input `i` (a scale or zero point) shaped to broadcast along `axis` of a
+/// tensor of rank `rank`: a scalar stays one, a vector of per-axis values
+/// becomes [1, ..., C, ..., 1].
+Expected<Value> perAxis(NodeContext &c, unsigned i, int64_t rank) {
+  TRY(v, c.input(i));
+  if (shapeOf(v).size() != 1 || rank == 0)
+    return reshape(c, v, llvm::SmallVector<int64_t>(rank, 1));
+  int64_t axis = normalizeAxis(c.intAttr("axis", 1), rank);
+  llvm::SmallVector<int64_t> shape(rank, 1);
+  shape[axis] = shapeOf(v)[0];
+  return reshape(c, v, shape);
+}
+
+Error convertQuantizeLinear(NodeContext &c) {
+  TRY(x, c.input(0));
+  TRY(outType, c.outputType(0));
+  Type to = outType.getElementType();
+  if (!to.isInteger(8))
+    return c.unsupported("quantizing to other than int8");
+  int64_t rank = shapeOf(x).size();
+  TRY(scale, perAxis(c, 1, rank));
+  // round(x / scale) + zero point, half to even (TOSA's cast), saturated.
+  Value inv = c.b.create<tosa::ReciprocalOp>(c.loc, scale.getType(), scale);
+  Value q = cast(c, binary<tosa::MulOp>(c, x, inv), c.b.getI32Type());
+  if (c.hasInput(2)) {
+    TRY(zero, perAxis(c, 2, rank));
+    q = binary<tosa::AddOp>(c, q, cast(c, zero, c.b.getI32Type()));
+  }
+  c.setOutput(0, cast(c, clamp(c, q, -128, 127), to));
+  return Error::success();
+}
+
+Error convertDequantizeLinear(NodeContext &c) {
+  TRY(x, c.input(0));
+  TRY(outType, c.outputType(0));
+  Type to = outType.getElementType();
+  int64_t rank = shapeOf(x).size();
+  TRY(scale, perAxis(c, 1, rank));
+  Value v = cast(c, x, to);
+  if (c.hasInput(2)) {
+    TRY(zero, perAxis(c, 2, rank));
+    v = binary<tosa::SubOp>(c, v, cast(c, zero, to));
+  }
+  c.setOutput(0, binary<tosa::MulOp>(c, v, scale));
+  return Error::success();
+}
+
+//===----------------------------------------------------------------------===//
 // The table
 //===----------------------------------------------------------------------===//
 
@@ -826,24 +1772,43 @@ const llvm::StringMap<OpConverter> &converters() {
   static const llvm::StringMap<OpConverter> table = {
       {"Abs", unary<tosa::AbsOp>},
       {"Add", binaryOp<tosa::AddOp>},
+      {"And", convertCompare<tosa::LogicalAndOp, false>},
       {"AveragePool", convertAveragePool},
       {"BatchNormalization", convertBatchNorm},
+      {"Cast", convertCast},
       {"Ceil", unary<tosa::CeilOp>},
+      {"Celu", convertCelu},
       {"Clip", convertClip},
       {"Concat", convertConcat},
       {"Constant", convertConstant},
+      {"ConstantOfShape", convertConstantOfShape},
       {"Conv", convertConv},
+      {"ConvTranspose", convertConvTranspose},
+      {"Cos", unary<tosa::CosOp>},
+      {"DequantizeLinear", convertDequantizeLinear},
       {"Div", convertDiv},
       {"Dropout", convertDropout},
+      {"Elu", convertElu},
+      {"Equal", convertCompare<tosa::EqualOp, false>},
       {"Erf", unary<tosa::ErfOp>},
       {"Exp", unary<tosa::ExpOp>},
+      {"Expand", convertTile},
       {"Flatten", convertReshapeLike},
       {"Floor", unary<tosa::FloorOp>},
+      {"Gather", convertGather},
       {"Gemm", convertGemm},
       {"GlobalAveragePool", convertGlobalPool<false>},
       {"GlobalMaxPool", convertGlobalPool<true>},
+      {"Greater", convertCompare<tosa::GreaterOp, false>},
+      {"GreaterOrEqual", convertCompare<tosa::GreaterEqualOp, false>},
+      {"HardSigmoid", convertHardSigmoid},
+      {"HardSwish", convertHardSwish},
       {"Identity", passThrough},
+      {"InstanceNormalization", convertInstanceNorm},
+      {"LayerNormalization", convertLayerNorm},
       {"LeakyRelu", convertLeakyRelu},
+      {"Less", convertCompare<tosa::GreaterOp, true>},
+      {"LessOrEqual", convertCompare<tosa::GreaterEqualOp, true>},
       {"Log", unary<tosa::LogOp>},
       {"LogSoftmax", convertSoftmax<true>},
       {"MatMul", convertMatMul},
@@ -852,19 +1817,49 @@ const llvm::StringMap<OpConverter> &converters() {
       {"Min", variadic<tosa::MinimumOp>},
       {"Mul", binaryOp<tosa::MulOp>},
       {"Neg", unary<tosa::NegateOp>},
+      {"Not", convertNot},
+      {"Or", convertCompare<tosa::LogicalOrOp, false>},
+      {"PRelu", convertPRelu},
+      {"Pad", convertPad},
       {"Pow", convertPow},
+      {"QuantizeLinear", convertQuantizeLinear},
+      {"Range", convertFoldOnly},
       {"Reciprocal", unary<tosa::ReciprocalOp>},
+      {"ReduceL1", convertReduce<ReduceKind::L1>},
+      {"ReduceL2", convertReduce<ReduceKind::L2>},
+      {"ReduceLogSum", convertReduce<ReduceKind::LogSum>},
+      {"ReduceLogSumExp", convertReduce<ReduceKind::LogSumExp>},
+      {"ReduceMax", convertReduce<ReduceKind::Max>},
+      {"ReduceMean", convertReduce<ReduceKind::Mean>},
+      {"ReduceMin", convertReduce<ReduceKind::Min>},
+      {"ReduceProd", convertReduce<ReduceKind::Prod>},
+      {"ReduceSum", convertReduce<ReduceKind::Sum>},
+      {"ReduceSumSquare", convertReduce<ReduceKind::SumSquare>},
       {"Relu", convertRelu},
       {"Reshape", convertReshapeLike},
+      {"Resize", convertResize},
+      {"Selu", convertSelu},
+      {"Shape", convertFoldOnly},
       {"Sigmoid", unary<tosa::SigmoidOp>},
+      {"Sign", convertSign},
+      {"Sin", unary<tosa::SinOp>},
+      {"Size", convertFoldOnly},
+      {"Slice", convertSlice},
       {"Softmax", convertSoftmax<false>},
+      {"Softplus", convertSoftplus},
+      {"Softsign", convertSoftsign},
+      {"Split", convertSplit},
       {"Sqrt", convertSqrt},
       {"Squeeze", convertReshapeLike},
       {"Sub", binaryOp<tosa::SubOp>},
       {"Sum", variadic<tosa::AddOp>},
       {"Tanh", unary<tosa::TanhOp>},
+      {"ThresholdedRelu", convertThresholdedRelu},
+      {"Tile", convertTile},
       {"Transpose", convertTranspose},
       {"Unsqueeze", convertReshapeLike},
+      {"Where", convertWhere},
+      {"Xor", convertCompare<tosa::LogicalXorOp, false>},
   };
   return table;
 }

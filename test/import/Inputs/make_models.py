@@ -3,8 +3,8 @@
 each a test_data_set_0/ (input_N.pb, output_N.pb) whose outputs numpy
 computes here, independently of tpuprof.
 
-    make_models.py OUTDIR   ->  OUTDIR/{cnn,mlp,misc,unsupported,symbolic}.onnx
-                                OUTDIR/{cnn,mlp,misc}/test_data_set_0/
+    make_models.py OUTDIR   ->  OUTDIR/{cnn,mlp,misc,shapeops,unsupported,...}.onnx
+                                OUTDIR/{cnn,mlp,misc,shapeops}/test_data_set_0/
 """
 import os
 import sys
@@ -175,9 +175,80 @@ def unnamed(outdir):
         [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 3])])
     save(outdir, "unnamed", graph)
 
+def shapeops(outdir):
+    """Slice (negative and non-unit steps), Pad (reflect, edge, negative
+    constant), Gather at runtime indices, ReduceSum, a Shape -> Gather ->
+    Unsqueeze -> Concat -> Reshape chain, Split, Expand, Where and an int8
+    QuantizeLinear/DequantizeLinear pair, all with constant parameters (the
+    backend tests pass most of these as runtime inputs)."""
+    x = rand(2, 3, 8)
+    idx = np.array([-1, 2], np.int64)
+    scale = np.array([0.05, 0.1, 0.2], np.float32)
+    zero = np.array([-3, 0, 5], np.int8)
+
+    def const(name, array):
+        return numpy_helper.from_array(np.asarray(array), name)
+    inits = [const("s1_starts", np.array([1, -1], np.int64)),
+             const("s1_ends", np.array([3, -100], np.int64)),
+             const("s1_axes", np.array([1, 2], np.int64)),
+             const("s1_steps", np.array([1, -2], np.int64)),
+             const("s2_starts", np.array([0], np.int64)),
+             const("s2_ends", np.array([8], np.int64)),
+             const("s2_axes", np.array([2], np.int64)),
+             const("s2_steps", np.array([3], np.int64)),
+             const("p1_pads", np.array([0, 1, 2, 0, 0, 1], np.int64)),
+             const("p2_pads", np.array([0, 0, -1, 1, 0, 2], np.int64)),
+             const("p2_value", np.array(1.5, np.float32)),
+             const("p3_pads", np.array([0, 0, 1, 0, 0, 1], np.int64)),
+             const("r_axes", np.array([-1], np.int64)),
+             const("zero_index", np.array(0, np.int64)),
+             const("unsq_axes", np.array([0], np.int64)),
+             const("minus_one", np.array([-1], np.int64)),
+             const("split", np.array([1, 2], np.int64)),
+             const("expand_shape", np.array([2, 3, 8], np.int64)),
+             const("zero_f", np.array(0, np.float32)),
+             const("q_scale", scale), const("q_zero", zero)]
+    n = helper.make_node
+    nodes = [
+        n("Slice", ["x", "s1_starts", "s1_ends", "s1_axes", "s1_steps"], ["s1"], name="slice_back"),
+        n("Slice", ["x", "s2_starts", "s2_ends", "s2_axes", "s2_steps"], ["s2"], name="slice_step"),
+        n("Pad", ["x", "p1_pads"], ["p1"], mode="reflect", name="pad_reflect"),
+        n("Pad", ["x", "p2_pads", "p2_value"], ["p2"], name="pad_crop"),
+        n("Pad", ["x", "p3_pads"], ["p3"], mode="edge", name="pad_edge"),
+        n("Gather", ["x", "idx"], ["g"], axis=2, name="gather"),
+        n("ReduceSum", ["x", "r_axes"], ["r"], keepdims=0, name="reduce"),
+        n("Shape", ["x"], ["shape"], name="shape"),
+        n("Gather", ["shape", "zero_index"], ["batch"], name="batch"),
+        n("Unsqueeze", ["batch", "unsq_axes"], ["batch1"], name="batch1"),
+        n("Concat", ["batch1", "minus_one"], ["flat_shape"], axis=0, name="flat_shape"),
+        n("Reshape", ["x", "flat_shape"], ["flat"], name="flatten"),
+        n("Split", ["x", "split"], ["first", "rest"], axis=1, name="split"),
+        n("Expand", ["first", "expand_shape"], ["wide"], name="expand"),
+        n("Greater", ["x", "zero_f"], ["positive"], name="positive"),
+        n("Where", ["positive", "x", "wide"], ["w"], name="where"),
+        n("QuantizeLinear", ["x", "q_scale", "q_zero"], ["q"], axis=1, name="quantize"),
+        n("DequantizeLinear", ["q", "q_scale", "q_zero"], ["dq"], axis=1, name="dequantize"),
+    ]
+    f = TensorProto.FLOAT
+    outs = {"s1": x[:, 1:3, 7::-2], "s2": x[:, :, 0:8:3],
+            "p1": np.pad(x, ((0, 0), (1, 0), (2, 1)), "reflect"),
+            "p2": np.pad(x[:, :, 1:], ((0, 1), (0, 0), (0, 2)), constant_values=1.5),
+            "p3": np.pad(x, ((0, 0), (0, 0), (1, 1)), "edge"),
+            "g": x[:, :, [7, 2]], "r": x.sum(axis=-1), "flat": x.reshape(2, -1),
+            "rest": x[:, 1:], "w": np.where(x > 0, x, np.broadcast_to(x[:, :1], x.shape))}
+    q = np.clip(np.rint(x / scale.reshape(1, 3, 1)) + zero.reshape(1, 3, 1), -128, 127)
+    outs["dq"] = (q - zero.reshape(1, 3, 1)) * scale.reshape(1, 3, 1)
+    graph = helper.make_graph(
+        nodes, "shapeops",
+        [helper.make_tensor_value_info("x", f, [2, 3, 8]),
+         helper.make_tensor_value_info("idx", TensorProto.INT64, [2])],
+        [helper.make_tensor_value_info(k, f, list(v.shape)) for k, v in outs.items()],
+        initializer=inits)
+    save(outdir, "shapeops", graph, [x, idx], list(outs.values()))
+
 
 if __name__ == "__main__":
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)
-    for build in [cnn, mlp, misc, unsupported, unnamed]:
+    for build in [cnn, mlp, misc, unsupported, unnamed, shapeops]:
         build(out)
