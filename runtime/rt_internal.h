@@ -552,6 +552,13 @@ uint64_t __tpuprof_rt_private_end(void);
 /// stays as an incomplete dump).
 int __tpuprof_rt_segments_close_locked(uint32_t gen, tpuprof_rt_dump *d);
 
+/// Enters the calling thread (its state made ahead, prepare_thread) into
+/// the window being opened, `__tpuprof_rt_dump`, and takes its first
+/// segment, so its first probe takes no slow path inside the window. Does
+/// nothing for a window whose file its first record creates. Thread-list
+/// lock held, after the generation is bumped.
+void __tpuprof_rt_segments_enter_locked(void);
+
 /// Tests only: called by a thread that takes a segment, with the
 /// thread-list lock held (a signal raised there lands inside the runtime).
 extern void (*__tpuprof_rt_test_segment_hook)(void);

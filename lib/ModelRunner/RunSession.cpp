@@ -120,6 +120,15 @@ llvm::Error tpuprof::run::runSession(PackedEntry entry, EntryArguments &args,
     results.release(args);
   }
 
+  // With --time each call is timed on its own (a steady_clock read on
+  // either side costs tens of ns, against calls of µs and up), so the
+  // median can shed calls that the machine interrupted. Made ready before
+  // the window opens, and no clock is read without --time: the window holds
+  // the model's calls and as little of this tool as can be (the first read
+  // after the window's set-up took µs).
+  std::vector<double> callSeconds;
+  if (options.printTime)
+    callSeconds.reserve(options.repeat);
   if (options.profile) {
     if (!options.outputDir.empty()) {
       if (std::error_code ec =
@@ -133,20 +142,19 @@ llvm::Error tpuprof::run::runSession(PackedEntry entry, EntryArguments &args,
     if (tpuprof_enable(0, static_cast<int>(options.mode)) != 0)
       return fail("cannot enable profiling");
   }
-  // Each call is timed on its own (a steady_clock read on either side costs
-  // tens of ns, against calls of µs and up), so the median can shed calls
-  // that the machine interrupted.
-  std::vector<double> callSeconds;
-  callSeconds.reserve(options.repeat);
   for (unsigned i = 0; i < options.repeat; ++i) {
-    auto start = std::chrono::steady_clock::now();
+    std::chrono::steady_clock::time_point start;
+    if (options.printTime)
+      start = std::chrono::steady_clock::now();
     entry(packed.data());
-    // The last call's results are printed; release the others.
-    if (i + 1 < options.repeat || !(options.printResult || options.keepResults))
+    // The last call's results are printed; release the others (the last
+    // call's after the window, which is the model's time only).
+    if (i + 1 < options.repeat)
       results.release(args);
-    callSeconds.push_back(
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
-            .count());
+    if (options.printTime)
+      callSeconds.push_back(std::chrono::duration<double>(
+                                std::chrono::steady_clock::now() - start)
+                                .count());
   }
   std::string dumpPath;
   if (options.profile) {
@@ -154,6 +162,8 @@ llvm::Error tpuprof::run::runSession(PackedEntry entry, EntryArguments &args,
       return fail("cannot write the profile dump");
     dumpPath = tpuprof_last_dump_path();
   }
+  if (options.repeat > 0 && !(options.printResult || options.keepResults))
+    results.release(args);
   if (options.printTime && !callSeconds.empty())
     printCallTimes(callSeconds, os);
   if (options.printResult && options.repeat > 0) {
