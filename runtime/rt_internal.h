@@ -67,7 +67,7 @@ extern "C" {
 
 /// Largest accepted max_records (TPUPROF_RECORD_SIZE): a cap on what one
 /// thread keeps in a window, never allocated up front.
-#define TPUPROF_RT_MAX_RECORDS (1ull << 30)
+#define TPUPROF_RT_MAX_RECORDS TPUPROF_MAX_RECORD_SIZE
 
 /// Bytes of a thread's first segment in a window; each later one is twice
 /// the one before, up to TPUPROF_RT_SEGMENT_MAX (docs/runtime.md,

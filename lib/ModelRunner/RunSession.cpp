@@ -2,6 +2,8 @@
 
 #include "tpuprof/ModelRunner/RunSession.h"
 
+#include "tpuprof/report/model/Aggregate.h"
+#include "tpuprof/report/read/Dump.h"
 #include "tpuprof/tpuprof.h"
 
 #include "llvm/Support/FileSystem.h"
@@ -99,6 +101,43 @@ private:
   struct sigaction saved[std::size(kSignals)];
 };
 
+/// The record limit of tpuprof-run's window: what TPUPROF_RECORD_SIZE (or
+/// its alias) says when it is set, else the runtime's largest. The limit
+/// is a cap, never allocated (the dump grows with the records kept), so
+/// every record of --repeat calls is kept without knowing how many a call
+/// makes (ops in loops and called functions run more than once).
+uint64_t windowRecords() {
+  for (const char *name : {"TPUPROF_RECORD_SIZE", "PROFILE_RECORD_SIZE"})
+    if (const char *v = getenv(name); v && *v)
+      return 0; // The runtime reads (and checks) it.
+  return TPUPROF_MAX_RECORD_SIZE;
+}
+
+/// One line on stderr when the window dropped records: how many, why, and
+/// how to keep them. Nothing when the dump cannot be read (the table says
+/// why) or dropped nothing.
+void reportDrops(const std::string &dumpPath) {
+  llvm::Expected<tpuprof::report::DumpReader> dump =
+      tpuprof::report::DumpReader::open(dumpPath);
+  if (!dump) {
+    llvm::consumeError(dump.takeError());
+    return;
+  }
+  const tpuprof::report::DumpInfo &info = dump->info();
+  if (!info.dropped)
+    return;
+  std::string keep;
+  if (info.drops.full || info.drops.unknown || info.drops.overwritten)
+    keep = "; unset TPUPROF_RECORD_SIZE and TPUPROF_BUFFER to keep every "
+           "record";
+  else if (info.drops.noSpace)
+    keep = "; free space where the dump is written to keep them";
+  llvm::errs() << "tpuprof-run: warning: " << info.dropped
+               << " records were not recorded ("
+               << tpuprof::report::dropReasons(info.drops) << ")" << keep
+               << "\n";
+}
+
 } // namespace
 
 llvm::Error tpuprof::run::runSession(PackedEntry entry, EntryArguments &args,
@@ -139,7 +178,7 @@ llvm::Error tpuprof::run::runSession(PackedEntry entry, EntryArguments &args,
     }
     if (options.memory)
       tpuprof_set_memory(1);
-    if (tpuprof_enable(0, static_cast<int>(options.mode)) != 0)
+    if (tpuprof_enable(windowRecords(), static_cast<int>(options.mode)) != 0)
       return fail("cannot enable profiling");
   }
   for (unsigned i = 0; i < options.repeat; ++i) {
@@ -161,6 +200,7 @@ llvm::Error tpuprof::run::runSession(PackedEntry entry, EntryArguments &args,
     if (tpuprof_disable() != 0)
       return fail("cannot write the profile dump");
     dumpPath = tpuprof_last_dump_path();
+    reportDrops(dumpPath);
   }
   if (options.repeat > 0 && !(options.printResult || options.keepResults))
     results.release(args);
