@@ -186,9 +186,9 @@ llvm::Error tpuprof::run::runSession(PackedEntry entry, EntryArguments &args,
     if (options.printTime)
       start = std::chrono::steady_clock::now();
     entry(packed.data());
-    // The last call's results are printed; release the others (the last
-    // call's after the window, which is the model's time only).
-    if (i + 1 < options.repeat)
+    // The last call's results are printed; release the others (inside the
+    // window: with --memory their frees are the model's buffers' ends).
+    if (i + 1 < options.repeat || !(options.printResult || options.keepResults))
       results.release(args);
     if (options.printTime)
       callSeconds.push_back(std::chrono::duration<double>(
@@ -202,8 +202,6 @@ llvm::Error tpuprof::run::runSession(PackedEntry entry, EntryArguments &args,
     dumpPath = tpuprof_last_dump_path();
     reportDrops(dumpPath);
   }
-  if (options.repeat > 0 && !(options.printResult || options.keepResults))
-    results.release(args);
   if (options.printTime && !callSeconds.empty())
     printCallTimes(callSeconds, os);
   if (options.printResult && options.repeat > 0) {
