@@ -69,7 +69,7 @@ extern "C" {
 
 /// Largest accepted max_records (TPUPROF_RECORD_SIZE): a cap on what one
 /// thread keeps in a window, never allocated up front.
-#define TPUPROF_RT_MAX_RECORDS (1ull << 30)
+#define TPUPROF_RT_MAX_RECORDS TPUPROF_MAX_RECORD_SIZE
 
 /// Bytes of a thread's first segment in a window; each later one is twice
 /// the one before, up to TPUPROF_RT_SEGMENT_MAX (docs/runtime.md,
@@ -597,6 +597,13 @@ uint64_t __tpuprof_rt_private_end(void);
 /// without a SIGBUS. 0, or -1 with errno when a swap failed (the file then
 /// stays as an incomplete dump).
 int __tpuprof_rt_segments_close_locked(uint32_t gen, tpuprof_rt_dump *d);
+
+/// Enters the calling thread (its state made ahead, prepare_thread) into
+/// the window being opened, `__tpuprof_rt_dump`, and takes its first
+/// segment, so its first probe takes no slow path inside the window. Does
+/// nothing for a window whose file its first record creates. Thread-list
+/// lock held, after the generation is bumped.
+void __tpuprof_rt_segments_enter_locked(void);
 
 /// Tests only: called by a thread that takes a segment, with the
 /// thread-list lock held (a signal raised there lands inside the runtime).

@@ -367,6 +367,25 @@ static uint8_t *next_segment_locked(rt_thread *t, uint64_t need) {
 
 /*===-- Entering a window and making room -------------------------------===*/
 
+/// Makes `t` the state of window `gen`: the earlier window's segments
+/// left, its counter group synced, its first segment taken.
+static void enter_locked(rt_thread *t, uint32_t gen) {
+  __tpuprof_rt_release_segments(t);
+  t->taken = 0;
+  t->out = TPUPROF_RT_OUT_NONE;
+  t->thread_no = UINT32_MAX;
+  t->next_seq = 0;
+  t->ring = __tpuprof_rt_window_ring;
+  // Lazily (re)open the thread's counter group: first probe of the thread,
+  // or the window's event set changed since it was opened.
+  t->words = __tpuprof_rt_group_sync(&t->grp);
+  t->gen = gen;
+  tpuprof_rt_dump *d = __tpuprof_rt_dump;
+  if (d && d->state == TPUPROF_RT_DUMP_PENDING)
+    __tpuprof_rt_dump_create(d); // A forked child's first record.
+  (void)next_segment_locked(t, 0);
+}
+
 rt_thread *__tpuprof_rt_enter_window(void) {
   if (__tpuprof_rt_thread_exiting() ||
       !__atomic_load_n(&__tpuprof_enabled, __ATOMIC_ACQUIRE))
@@ -394,22 +413,18 @@ rt_thread *__tpuprof_rt_enter_window(void) {
     __atomic_fetch_add(&__tpuprof_rt_lost, 1, __ATOMIC_RELAXED);
     return NULL;
   }
-  __tpuprof_rt_release_segments(t);
-  t->taken = 0;
-  t->out = TPUPROF_RT_OUT_NONE;
-  t->thread_no = UINT32_MAX;
-  t->next_seq = 0;
-  t->ring = __tpuprof_rt_window_ring;
-  // Lazily (re)open the thread's counter group: first probe of the thread,
-  // or the window's event set changed since it was opened.
-  t->words = __tpuprof_rt_group_sync(&t->grp);
-  t->gen = gen;
-  tpuprof_rt_dump *d = __tpuprof_rt_dump;
-  if (d && d->state == TPUPROF_RT_DUMP_PENDING)
-    __tpuprof_rt_dump_create(d); // A forked child's first record.
-  (void)next_segment_locked(t, 0);
+  enter_locked(t, gen);
   __tpuprof_rt_threads_unlock();
   return t;
+}
+
+void __tpuprof_rt_segments_enter_locked(void) {
+  rt_thread *t = __tpuprof_rt_tls_thread;
+  tpuprof_rt_dump *d = __tpuprof_rt_dump;
+  // A window whose file its first record creates keeps it so: a process
+  // that never records leaves no file.
+  if (t && d && d->state == TPUPROF_RT_DUMP_OPEN)
+    enter_locked(t, __tpuprof_rt_gen);
 }
 
 /// A begin that no segment can take: counted by the reason.

@@ -146,13 +146,26 @@ int __tpuprof_rt_enable_locked(uint64_t max_records, int mode, int how) {
   __tpuprof_rt_window_ring = buffer_policy == TPUPROF_BUFFER_RING;
   __atomic_store_n(&__tpuprof_rt_lost, 0, __ATOMIC_RELAXED);
   __tpuprof_rt_next_gen_locked();
-  window_begin = __tpuprof_rt_now();
-  __tpuprof_rt_dump_begin(d, window_begin);
+  __tpuprof_rt_dump_begin(d, __tpuprof_rt_now());
   __tpuprof_rt_dump_sync_modules_locked(d);
-  __atomic_store_n(&__tpuprof_enabled, 1, __ATOMIC_RELEASE);
-  __atomic_store_n(&__tpuprof_memory, window_tracks_memory(), __ATOMIC_RELEASE);
+  // The enabling thread enters the window and takes its first segment
+  // before the window's clock starts: the runtime's set-up is not the
+  // program's time. Other threads take theirs on their first probe, before
+  // that probe reads the clock.
+  __tpuprof_rt_segments_enter_locked();
   __tpuprof_rt_threads_unlock();
   window_open = 1;
+  // The clock starts last. Until the flags are set no other thread enters
+  // the window (enter_window checks __tpuprof_enabled under the thread-list
+  // lock) and no close can run (the ctl lock is held), so `d` is still ours.
+  // The header on file keeps the begin written above (a dump left by a
+  // crash only needs one at or before its first record): no write falls
+  // inside the window; the close writes the window's own.
+  uint32_t memory = window_tracks_memory();
+  window_begin = __tpuprof_rt_now();
+  d->h.window_begin = d->h.window_end = window_begin;
+  __atomic_store_n(&__tpuprof_memory, memory, __ATOMIC_RELEASE);
+  __atomic_store_n(&__tpuprof_enabled, 1, __ATOMIC_RELEASE);
   return 0;
 }
 

@@ -412,7 +412,7 @@ typedef struct tpuprof_thread_section {
 typedef struct tpuprof_segment_section {
   uint64_t tid;          ///< OS thread id.
   uint32_t thread;       ///< The thread's number in this dump, from 0, in the
-                         ///< order threads first recorded in the window.
+                         ///< order threads took their first segment.
   uint32_t seq;          ///< Position in the thread's stream; ascending, with
                          ///< gaps where a ring reused a segment.
   uint64_t stream_size;  ///< Bytes of records; 0 while the segment is being

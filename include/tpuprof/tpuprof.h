@@ -34,6 +34,8 @@ extern "C" {
 
 /// Default of the most records a thread keeps in a window.
 #define TPUPROF_DEFAULT_RECORD_SIZE 131072u
+/// Largest `max_records` (and TPUPROF_RECORD_SIZE) accepted: 2^30.
+#define TPUPROF_MAX_RECORD_SIZE (1ull << 30)
 
 /// Opens a profiling window and creates its dump file (and the output
 /// directory, where missing). `max_records` is the most records a thread

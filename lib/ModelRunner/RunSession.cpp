@@ -2,6 +2,8 @@
 
 #include "tpuprof/ModelRunner/RunSession.h"
 
+#include "tpuprof/report/model/Aggregate.h"
+#include "tpuprof/report/read/Dump.h"
 #include "tpuprof/tpuprof.h"
 
 #include "llvm/Support/FileSystem.h"
@@ -99,6 +101,43 @@ private:
   struct sigaction saved[std::size(kSignals)];
 };
 
+/// The record limit of tpuprof-run's window: what TPUPROF_RECORD_SIZE (or
+/// its alias) says when it is set, else the runtime's largest. The limit
+/// is a cap, never allocated (the dump grows with the records kept), so
+/// every record of --repeat calls is kept without knowing how many a call
+/// makes (ops in loops and called functions run more than once).
+uint64_t windowRecords() {
+  for (const char *name : {"TPUPROF_RECORD_SIZE", "PROFILE_RECORD_SIZE"})
+    if (const char *v = getenv(name); v && *v)
+      return 0; // The runtime reads (and checks) it.
+  return TPUPROF_MAX_RECORD_SIZE;
+}
+
+/// One line on stderr when the window dropped records: how many, why, and
+/// how to keep them. Nothing when the dump cannot be read (the table says
+/// why) or dropped nothing.
+void reportDrops(const std::string &dumpPath) {
+  llvm::Expected<tpuprof::report::DumpReader> dump =
+      tpuprof::report::DumpReader::open(dumpPath);
+  if (!dump) {
+    llvm::consumeError(dump.takeError());
+    return;
+  }
+  const tpuprof::report::DumpInfo &info = dump->info();
+  if (!info.dropped)
+    return;
+  std::string keep;
+  if (info.drops.full || info.drops.unknown || info.drops.overwritten)
+    keep = "; unset TPUPROF_RECORD_SIZE and TPUPROF_BUFFER to keep every "
+           "record";
+  else if (info.drops.noSpace)
+    keep = "; free space where the dump is written to keep them";
+  llvm::errs() << "tpuprof-run: warning: " << info.dropped
+               << " records were not recorded ("
+               << tpuprof::report::dropReasons(info.drops) << ")" << keep
+               << "\n";
+}
+
 } // namespace
 
 llvm::Error tpuprof::run::runSession(PackedEntry entry, EntryArguments &args,
@@ -120,6 +159,15 @@ llvm::Error tpuprof::run::runSession(PackedEntry entry, EntryArguments &args,
     results.release(args);
   }
 
+  // With --time each call is timed on its own (a steady_clock read on
+  // either side costs tens of ns, against calls of µs and up), so the
+  // median can shed calls that the machine interrupted. Made ready before
+  // the window opens, and no clock is read without --time: the window holds
+  // the model's calls and as little of this tool as can be (the first read
+  // after the window's set-up took µs).
+  std::vector<double> callSeconds;
+  if (options.printTime)
+    callSeconds.reserve(options.repeat);
   if (options.profile) {
     if (!options.outputDir.empty()) {
       if (std::error_code ec =
@@ -130,29 +178,29 @@ llvm::Error tpuprof::run::runSession(PackedEntry entry, EntryArguments &args,
     }
     if (options.memory)
       tpuprof_set_memory(1);
-    if (tpuprof_enable(0, static_cast<int>(options.mode)) != 0)
+    if (tpuprof_enable(windowRecords(), static_cast<int>(options.mode)) != 0)
       return fail("cannot enable profiling");
   }
-  // Each call is timed on its own (a steady_clock read on either side costs
-  // tens of ns, against calls of µs and up), so the median can shed calls
-  // that the machine interrupted.
-  std::vector<double> callSeconds;
-  callSeconds.reserve(options.repeat);
   for (unsigned i = 0; i < options.repeat; ++i) {
-    auto start = std::chrono::steady_clock::now();
+    std::chrono::steady_clock::time_point start;
+    if (options.printTime)
+      start = std::chrono::steady_clock::now();
     entry(packed.data());
-    // The last call's results are printed; release the others.
+    // The last call's results are printed; release the others (inside the
+    // window: with --memory their frees are the model's buffers' ends).
     if (i + 1 < options.repeat || !(options.printResult || options.keepResults))
       results.release(args);
-    callSeconds.push_back(
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
-            .count());
+    if (options.printTime)
+      callSeconds.push_back(std::chrono::duration<double>(
+                                std::chrono::steady_clock::now() - start)
+                                .count());
   }
   std::string dumpPath;
   if (options.profile) {
     if (tpuprof_disable() != 0)
       return fail("cannot write the profile dump");
     dumpPath = tpuprof_last_dump_path();
+    reportDrops(dumpPath);
   }
   if (options.printTime && !callSeconds.empty())
     printCallTimes(callSeconds, os);

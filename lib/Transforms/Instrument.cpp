@@ -18,6 +18,7 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/Threading.h"
+#include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/DestinationStyleOpInterface.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/DenseMap.h"
@@ -207,6 +208,20 @@ bool isStaticEmptyTensor(Value v) {
          def->getName().getStringRef() == "tensor.empty";
 }
 
+/// The name a probe's rows carry: the op's name, and for a call the
+/// callee's symbol (`func.call @matmul_kernel`), so that calls of different
+/// functions are told apart in every view (table, stacks, call graph). The
+/// op hash is the op's own (docs/hash.md).
+StringAttr rowName(Operation *op) {
+  if (auto call = dyn_cast<CallOpInterface>(op))
+    if (auto callee =
+            dyn_cast_if_present<SymbolRefAttr>(call.getCallableForCallee()))
+      return StringAttr::get(op->getContext(),
+                             op->getName().getStringRef() + " @" +
+                                 callee.getLeafReference().getValue());
+  return op->getName().getIdentifier();
+}
+
 /// The `sym_name` of the function around `op`, or "": for a function the
 /// pipeline split off a larger one, that one's.
 StringAttr enclosingFunctionName(Operation *op) {
@@ -328,7 +343,7 @@ void TpuProfileInstrumentPass::select(
 ProbeEntry TpuProfileInstrumentPass::describe(Operation *op, OpHasher &hasher,
                                               CostCache &costs) const {
   ProbeEntry entry;
-  entry.name = op->getName().getIdentifier();
+  entry.name = rowName(op);
   entry.hash = hasher.computeOpHash(op);
   entry.shapes = StringAttr::get(op->getContext(),
                                  hasher.shapeSignature(op->getOperandTypes()));

@@ -91,6 +91,38 @@ void addMemoryLane(const DumpReader &reader, const DumpSummary &d,
 
 } // namespace
 
+void NotRecorded::startThread(const DropCounts &threadDrops, uint64_t begin,
+                              uint64_t end) {
+  *this = NotRecorded();
+  drops = threadDrops;
+  windowBegin = begin;
+  windowEnd = end;
+}
+
+void NotRecorded::record(uint64_t begin, uint64_t end, bool finished) {
+  if (!any || begin < firstBegin)
+    firstBegin = begin;
+  if (!any || begin >= lastBegin) {
+    lastBegin = begin;
+    lastEnd = finished ? end : begin;
+  }
+  any = true;
+}
+
+void NotRecorded::finish(
+    std::vector<std::pair<uint64_t, uint64_t>> &out) const {
+  if (drops.full || drops.noSpace || drops.unknown) {
+    uint64_t from = any ? std::max(lastEnd, windowBegin) : windowBegin;
+    if (from < windowEnd)
+      out.push_back({from, windowEnd});
+  }
+  if (drops.overwritten) {
+    uint64_t to = any ? std::min(firstBegin, windowEnd) : windowEnd;
+    if (windowBegin < to)
+      out.push_back({windowBegin, to});
+  }
+}
+
 Error tpuprof::report::buildTimeline(const Input &in,
                                      const TimelineOptions &opts,
                                      Timeline &data) {
@@ -159,6 +191,11 @@ Error tpuprof::report::buildTimeline(const Input &in,
     DenseMap<const Probe *, uint32_t> staticSite;
     SmallVector<int64_t, 8> dims;
     TimelineLane *lane = nullptr;
+    auto relative = [&](uint64_t ticks) {
+      uint64_t ns = absoluteNs(info, ticks);
+      return std::min(ns - std::min(ns, origin), data.spanNs);
+    };
+    NotRecorded notRecorded;
     walkDump(
         reader, in.overheadCorrection,
         [&](const WalkFrame &f, ArrayRef<WalkFrame> up) {
@@ -196,6 +233,7 @@ Error tpuprof::report::buildTimeline(const Input &in,
           uint64_t begin =
               std::min(f.beginNs - std::min(f.beginNs, origin), data.spanNs);
           uint64_t dur = std::min(f.endNs - f.beginNs, data.spanNs - begin);
+          notRecorded.record(begin, begin + dur, f.finished);
           bool topLevel = f.topLevel();
           // What the table and summary count: the corrected duration.
           uint64_t correction =
@@ -239,6 +277,10 @@ Error tpuprof::report::buildTimeline(const Input &in,
           }
         },
         [&](const ThreadInfo &t) {
+          if (lane)
+            notRecorded.finish(lane->notRecorded);
+          notRecorded.startThread(t.drops, relative(info.windowBegin),
+                                  relative(info.windowEnd));
           auto [it, inserted] = laneOf.try_emplace(
               {d.run, info.device, info.pid, t.tid}, data.lanes.size());
           if (inserted) {
@@ -255,6 +297,8 @@ Error tpuprof::report::buildTimeline(const Input &in,
           lane->windowNs += info.windowNs();
           lane->dropped += t.dropped;
         });
+    if (lane)
+      notRecorded.finish(lane->notRecorded);
     addMemoryLane(reader, d, origin, opts, data);
     return Error::success();
   });

@@ -967,6 +967,13 @@ Error DumpParser::readSegments() {
     t.dropped = SaturatingAdd(t.dropped, droppedTotal(g.drops));
     t.unwound = SaturatingAdd(t.unwound, g.unwound);
   }
+  // A thread whose segments hold nothing took one and never recorded: the
+  // thread that opened the window takes its first segment then (so that its
+  // set-up is not window time) and may record nothing. It is no thread of
+  // the profile.
+  llvm::erase_if(threads, [](const ThreadInfo &t) {
+    return !t.numRecords && !t.numMemoryEvents && !t.dropped && !t.unwound;
+  });
   // Drops by reason: the threads', and what the header counts beyond them
   // (threads that got no buffer at all).
   uint64_t counted = 0;

@@ -379,6 +379,14 @@ void writeData(raw_ostream &os, ArrayRef<std::string> inputs,
         j.attribute("records", l.records);
         j.attribute("unfinished", l.unfinished);
         j.attribute("dropped", l.dropped);
+        // [begin, end, begin, end, ...] ns where dropped records leave the
+        // lane empty: drawn as not recorded, not as idle time.
+        j.attributeArray("notRecorded", [&] {
+          for (auto [begin, end] : l.notRecorded) {
+            j.value(begin);
+            j.value(end);
+          }
+        });
         j.attribute("maxDepth", l.maxDepth);
       });
   });

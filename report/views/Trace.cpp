@@ -25,6 +25,7 @@
 #include "tpuprof/report/model/Json.h"
 #include "tpuprof/report/model/Load.h"
 #include "tpuprof/report/model/Memory.h"
+#include "tpuprof/report/model/Timeline.h"
 #include "tpuprof/report/read/InputFile.h"
 #include "tpuprof/report/views/Trace.h"
 
@@ -222,10 +223,42 @@ Error tpuprof::report::writeTrace(const Input &in, const TraceOptions &opts,
     std::vector<uint64_t> running;
     std::string shapes;
     SmallVector<int64_t, 8> dims;
+    // Stretches the thread's dropped records leave empty: events of their
+    // own, "not recorded", so that no viewer shows them as idle time.
+    NotRecorded notRecorded;
+    uint64_t threadDropped = 0;
+    bool inThread = false;
+    auto writeNotRecorded = [&] {
+      if (!inThread)
+        return;
+      std::vector<std::pair<uint64_t, uint64_t>> stretches;
+      notRecorded.finish(stretches);
+      for (const std::pair<uint64_t, uint64_t> &stretch : stretches)
+        j.object([&] {
+          uint64_t begin = stretch.first, end = stretch.second;
+          j.attribute("ph", "X");
+          j.attribute("pid", pid);
+          j.attribute("tid", tid);
+          j.attribute("name", "not recorded");
+          j.attribute("cat", "not_recorded");
+          j.attributeBegin("ts");
+          j.rawValue([&](raw_ostream &o) { writeUs(o, begin - origin); });
+          j.attributeEnd();
+          j.attributeBegin("dur");
+          j.rawValue([&](raw_ostream &o) { writeUs(o, end - begin); });
+          j.attributeEnd();
+          j.attributeObject("args", [&] {
+            j.attribute("dropped", threadDropped);
+            j.attribute("why", "the thread's records were dropped here "
+                               "(record limit or ring buffer): not idle");
+          });
+        });
+    };
     walkDump(
         reader, in.overheadCorrection,
         [&](const WalkFrame &f, ArrayRef<WalkFrame> up) {
           const RecordView &r = f.record;
+          notRecorded.record(f.beginNs, f.endNs, f.finished);
           j.objectBegin();
           j.attribute("ph", "X");
           j.attribute("pid", pid);
@@ -309,7 +342,12 @@ Error tpuprof::report::writeTrace(const Input &in, const TraceOptions &opts,
           }
         },
         [&](const ThreadInfo &t) {
+          writeNotRecorded();
           tid = t.tid;
+          inThread = true;
+          threadDropped = t.dropped;
+          notRecorded.startThread(t.drops, absoluteNs(info, info.windowBegin),
+                                  absoluteNs(info, info.windowEnd));
           running.clear();
           if (!namedThreads.insert({pid, tid}).second)
             return;
@@ -323,6 +361,7 @@ Error tpuprof::report::writeTrace(const Input &in, const TraceOptions &opts,
             });
           });
         });
+    writeNotRecorded();
     MemoryTimeline memory(reader);
     for (const MemoryPoint &p : memory.timeline())
       j.object([&] {

@@ -11,16 +11,20 @@
 
 #include "tpuprof/ProbeTable.h"
 #include "tpuprof/report/model/Aggregate.h"
+#include "tpuprof/report/model/Timeline.h"
 #include "tpuprof/report/views/Table.h"
+#include "tpuprof/report/views/Trace.h"
 #include "tpuprof/tpuprof.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include "gtest/gtest.h"
 
+#include <algorithm>
 #include <unistd.h>
 
 using namespace tpuprof;
@@ -137,3 +141,97 @@ TEST(RuntimeRoundTrip, RecordsReadBack) {
 }
 
 } // namespace
+
+namespace {
+
+/// A window of `calls` pairs of one probe on this thread, at most `limit`
+/// records kept under `policy`; returns the dump's path.
+std::string droppingWindow(int policy, uint64_t limit, unsigned calls) {
+  llvm::SmallString<128> dir;
+  EXPECT_FALSE(llvm::sys::fs::createUniqueDirectory("tpuprof-drop", dir));
+  std::string table = serializeProbeTable(
+      "drops", {probe("tosa.add", "f32[4]", "drops.mlir:1:1", 0x42)});
+  uint32_t first = UINT32_MAX;
+  __tpuprof_register_module(table.data(), table.size(), &first);
+  tpuprof_set_output(dir.c_str(), 0);
+  EXPECT_EQ(tpuprof_set_buffer_policy(policy), 0);
+  EXPECT_EQ(tpuprof_enable(limit, 0), 0);
+  for (unsigned i = 0; i != calls; ++i) {
+    __tpuprof_begin(first);
+    spin(200);
+    __tpuprof_end(first);
+    spin(200);
+  }
+  EXPECT_EQ(tpuprof_disable(), 0);
+  EXPECT_EQ(tpuprof_set_buffer_policy(TPUPROF_BUFFER_STOP), 0);
+  return tpuprof_last_dump_path();
+}
+
+/// [begin, end] µs of the trace's events named `name` on any thread.
+std::vector<std::pair<double, double>> traceSpans(const std::string &path,
+                                                  llvm::StringRef name) {
+  std::string out;
+  llvm::raw_string_ostream os(out);
+  llvm::Error err = writeTrace(input({path}), TraceOptions(), os);
+  EXPECT_FALSE(bool(err)) << llvm::toString(std::move(err));
+  llvm::Expected<llvm::json::Value> v = llvm::json::parse(out);
+  EXPECT_TRUE(bool(v));
+  std::vector<std::pair<double, double>> spans;
+  if (!v)
+    return spans;
+  for (const llvm::json::Value &e :
+       *v->getAsObject()->getArray("traceEvents")) {
+    const llvm::json::Object *o = e.getAsObject();
+    if (o->getString("ph") == llvm::StringRef("X") &&
+        o->getString("name") == name)
+      spans.push_back(
+          {*o->getNumber("ts"), *o->getNumber("ts") + *o->getNumber("dur")});
+  }
+  return spans;
+}
+
+} // namespace
+
+// A thread that reached its record limit (stop policy) kept its first
+// records: from the end of its last one to the window's end the trace and
+// the timeline mark the time "not recorded", not idle.
+TEST(RuntimeRoundTrip, StopPolicyDropsAreMarkedNotRecorded) {
+  std::string path = droppingWindow(TPUPROF_BUFFER_STOP, 100, 300);
+  std::vector<std::pair<double, double>> ops = traceSpans(path, "tosa.add");
+  std::vector<std::pair<double, double>> gaps =
+      traceSpans(path, "not recorded");
+  ASSERT_EQ(ops.size(), 100u);
+  ASSERT_EQ(gaps.size(), 1u);
+  double lastEnd = 0;
+  for (auto [b, e] : ops)
+    lastEnd = std::max(lastEnd, e);
+  EXPECT_NEAR(gaps[0].first, lastEnd, 0.0011); // µs, 3 decimals.
+  EXPECT_GT(gaps[0].second, gaps[0].first);
+
+  Timeline tl;
+  llvm::Error err = buildTimeline(input({path}), TimelineOptions(), tl);
+  ASSERT_FALSE(bool(err)) << llvm::toString(std::move(err));
+  ASSERT_EQ(tl.lanes.size(), 1u);
+  const TimelineLane &lane = tl.lanes[0];
+  EXPECT_EQ(lane.dropped, 200u);
+  ASSERT_EQ(lane.notRecorded.size(), 1u);
+  const TimelineEvent &last = lane.events.back();
+  EXPECT_EQ(lane.notRecorded[0].first, last.begin + last.dur);
+  EXPECT_NEAR(double(lane.notRecorded[0].second), double(lane.windowNs), 1.0);
+}
+
+// A ring keeps the newest records: the stretch before its first kept record
+// is the one not recorded.
+TEST(RuntimeRoundTrip, RingDropsAreMarkedNotRecorded) {
+  std::string path = droppingWindow(TPUPROF_BUFFER_RING, 1000, 6000);
+  std::vector<std::pair<double, double>> ops = traceSpans(path, "tosa.add");
+  std::vector<std::pair<double, double>> gaps =
+      traceSpans(path, "not recorded");
+  ASSERT_LT(ops.size(), 6000u);
+  ASSERT_EQ(gaps.size(), 1u);
+  double firstBegin = ops.front().first;
+  for (auto [b, e] : ops)
+    firstBegin = std::min(firstBegin, b);
+  EXPECT_EQ(gaps[0].first, 0.0); // The window's begin.
+  EXPECT_NEAR(gaps[0].second, firstBegin, 0.0011);
+}

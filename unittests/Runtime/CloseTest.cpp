@@ -240,8 +240,9 @@ TEST_F(Close, TwoThreadsAreFinalizedInPlaceWithOneStillInsideAProbe) {
   EXPECT_EQ(inodeOf(path(names[0])), ino); // Edited, not replaced.
   Dump d = onlyDump();
   ASSERT_EQ(d.threads.size(), 2u);
-  // Threads in the order they first recorded: the worker, then main.
-  const ThreadSection &w = d.threads[0], &m = d.threads[1];
+  // Threads by number: main, which took its first segment when it opened
+  // the window, then the worker.
+  const ThreadSection &m = d.threads[0], &w = d.threads[1];
   EXPECT_EQ(w.head.tid, tid);
   EXPECT_EQ(m.head.tid, gettid_());
   ASSERT_EQ(w.records.size(), 2u);

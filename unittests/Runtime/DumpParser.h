@@ -304,6 +304,14 @@ inline std::string parseDumpBytes(const std::string &bytes, Dump &d) {
                      order[i]->records.end());
     droppedSum += dropped;
   }
+  // A thread that took a segment and never recorded (the enabling thread
+  // takes its first one when the window opens) is no thread of the dump.
+  d.threads.erase(std::remove_if(d.threads.begin(), d.threads.end(),
+                                 [](const ThreadSection &t) {
+                                   return t.records.empty() &&
+                                          !t.head.dropped && !t.unwound;
+                                 }),
+                  d.threads.end());
   if (h.dropped < droppedSum)
     return "header dropped is less than the threads' sum";
   return "";

@@ -186,11 +186,12 @@ TEST_F(NonLocalExit, CancelledThreadsProbesCloseAsUnwound) {
   ASSERT_EQ(tpuprof_disable(), 0);
   Dump d = lastDump();
   ASSERT_EQ(d.threads.size(), 2u);
-  const ThreadSection &w = d.threads[0]; // First to record.
+  // Main took its first segment when it opened the window: thread 0.
+  const ThreadSection &w = d.threads[1];
   EXPECT_EQ(countOf(w, 50), std::make_pair(1u, 0u));
   EXPECT_EQ(countOf(w, 51), std::make_pair(1u, 0u));
   EXPECT_EQ(w.unwound, 2u);
-  EXPECT_EQ(d.threads[1].unwound, 0u);
+  EXPECT_EQ(d.threads[0].unwound, 0u);
 }
 
 TEST_F(NonLocalExit, ShapesThatOnlyLookAlikeCloseNothing) {

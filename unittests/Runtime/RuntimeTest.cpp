@@ -230,8 +230,54 @@ TEST_F(Runtime, ProbesOutsideAWindowRecordNothing) {
   Dump d = onlyDump();
   EXPECT_TRUE(d.threads.empty());
   EXPECT_TRUE(d.hasCalibration);
-  EXPECT_EQ(d.header.num_sections, d.modules.size() + 1 + 1 + 1);
+  // Modules, calibration, events, process, and the enabling thread's first
+  // segment, taken when the window opened and left empty.
+  EXPECT_EQ(d.header.num_sections, d.modules.size() + 1 + 1 + 1 + 1);
   EXPECT_TRUE(d.hasProcess);
+  ASSERT_EQ(d.segments.size(), 1u);
+  EXPECT_EQ(d.segments[0].head.stream_size, 0u);
+}
+
+namespace {
+/// (thread, ticks) of each segment taken while the hook is set: the hook
+/// runs under the thread-list lock, as the segment is taken.
+std::vector<std::pair<uint64_t, uint64_t>> segmentsTaken;
+void noteSegment() { segmentsTaken.push_back({gettid_(), __tpuprof_rt_now()}); }
+} // namespace
+
+TEST_F(Runtime, EnablingThreadsSetUpIsNotWindowTime) {
+  segmentsTaken.clear();
+  __tpuprof_rt_test_segment_hook = noteSegment;
+  ASSERT_EQ(tpuprof_enable(1000, 0), 0);
+  size_t atEnable = segmentsTaken.size();
+  pair(1);
+  size_t afterFirstProbe = segmentsTaken.size();
+  uint64_t other = 0;
+  std::thread([&] {
+    other = gettid_();
+    pair(2);
+  }).join();
+  ASSERT_EQ(tpuprof_disable(), 0);
+  __tpuprof_rt_test_segment_hook = nullptr;
+  Dump d = onlyDump();
+  // The enabling thread took its first segment in tpuprof_enable, before
+  // the window's clock started, and its first probe took no slow path.
+  ASSERT_EQ(atEnable, 1u);
+  EXPECT_EQ(segmentsTaken[0].first, gettid_());
+  EXPECT_LT(segmentsTaken[0].second, d.header.window_begin);
+  EXPECT_EQ(afterFirstProbe, atEnable);
+  const ThreadSection *self = threadOf(d, gettid_());
+  ASSERT_NE(self, nullptr);
+  EXPECT_GE(self->records.front().rec.begin, d.header.window_begin);
+  // A thread that first records later takes the slow path in the window,
+  // before its first record's begin is read: the set-up is the thread's
+  // time before that record, never inside it.
+  ASSERT_EQ(segmentsTaken.size(), 2u);
+  EXPECT_EQ(segmentsTaken[1].first, other);
+  EXPECT_GT(segmentsTaken[1].second, d.header.window_begin);
+  const ThreadSection *later = threadOf(d, other);
+  ASSERT_NE(later, nullptr);
+  EXPECT_LT(segmentsTaken[1].second, later->records.front().rec.begin);
 }
 
 TEST_F(Runtime, ProfileWindowRAII) {

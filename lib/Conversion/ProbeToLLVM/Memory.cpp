@@ -16,6 +16,15 @@
 //     llvm.call @__tpuprof_alloc(inttoptr %p, %n, %src)
 //     ...
 //
+// An allocation is charged to the op whose result the buffer holds, not to
+// whichever probe is open where bufferization placed the malloc: the
+// buffer's last writer in its block (an op that writes its result in place
+// into an earlier op's buffer, as a tosa.add into the tosa.rescale's before
+// it, is the buffer's owner: what the buffer holds once the block is done).
+// When that writer sits in a later probe than the allocation, the record
+// call moves to just after that probe's begin, so the runtime finds the
+// owner open (docs/probes.md, "Allocations").
+//
 // A free is recorded before its dealloc (the address is only a key). The
 // wrapping is idempotent, so the pass can run again after a pipeline that
 // adds deallocations: a buffer already wrapped has a marked pointer
@@ -27,8 +36,12 @@
 #include "tpuprof/Conversion/ProbeToLLVM/ProbeToLLVM.h"
 #include "tpuprof/format.h"
 
+#include "tpuprof/Dialect/Probe/ProbeDialect.h"
+
 #include "mlir/IR/Builders.h"
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 
 using namespace mlir;
 
@@ -61,6 +74,11 @@ private:
   void wrapRealloc(memref::ReallocOp op);
   void wrapDealloc(memref::DeallocOp op);
   static bool isWrapped(Value memref);
+  /// The begin probe of the op that owns `buffer`, allocated by `alloc`:
+  /// the probe around its last writer in the allocation's block, when that
+  /// probe begins after the allocation; else null (the allocation is in the
+  /// owner's probe already, or no probe is around the writer).
+  static Operation *ownerBegin(Value buffer, Operation *alloc);
   /// Whether the data layout gives `element` a size.
   static bool hasKnownSize(Type element);
 
@@ -161,6 +179,42 @@ bool MemoryWrapper::isWrapped(Value memref) {
   return false;
 }
 
+Operation *MemoryWrapper::ownerBegin(Value buffer, Operation *alloc) {
+  Block *block = alloc->getBlock();
+  Operation *lastWriter = nullptr;
+  SmallVector<Value> work{buffer};
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    for (Operation *user : v.getUsers()) {
+      // Views of the buffer (casts, subviews) are the buffer.
+      if (auto view = dyn_cast<ViewLikeOpInterface>(user);
+          view && view.getViewSource() == v) {
+        work.push_back(user->getResult(0));
+        continue;
+      }
+      auto effects = dyn_cast<MemoryEffectOpInterface>(user);
+      if (!effects || !effects.getEffectOnValue<MemoryEffects::Write>(v))
+        continue;
+      Operation *at = block->findAncestorOpInBlock(*user);
+      if (at && (!lastWriter || lastWriter->isBeforeInBlock(at)))
+        lastWriter = at;
+    }
+  }
+  if (!lastWriter)
+    return nullptr;
+  // The probe open at the writer: back from it to the allocation, the
+  // first begin whose end was not passed on the way.
+  unsigned ends = 0;
+  for (Operation *op = lastWriter->getPrevNode(); op && op != alloc;
+       op = op->getPrevNode()) {
+    if (isa<tpuprof::EndOp>(op))
+      ++ends;
+    else if (isa<tpuprof::BeginOp>(op) && ends-- == 0)
+      return op;
+  }
+  return nullptr;
+}
+
 void MemoryWrapper::wrapAlloc(Operation *op, Value result, uint32_t source) {
   OpBuilder b(op->getContext());
   b.setInsertionPointAfter(op);
@@ -170,6 +224,8 @@ void MemoryWrapper::wrapAlloc(Operation *op, Value result, uint32_t source) {
     return;
   Value addr = address(b, loc, result);
   Value src = b.create<arith::ConstantIntOp>(loc, source, 32);
+  if (Operation *owner = ownerBegin(result, op))
+    b.setInsertionPointAfter(owner);
   b.create<LLVM::CallOp>(loc, TypeRange(),
                          guard(kAllocGuard, TPUPROF_SYMBOL_ALLOC, 1, true),
                          ValueRange{addr, size, src});

@@ -113,6 +113,7 @@
       ctx.fillRect(GUTTER, lane.y, plotW(), lane.h);
       ctx.save();
       ctx.beginPath(); ctx.rect(GUTTER, lane.y, plotW(), lane.h); ctx.clip();
+      drawNotRecorded(lane);
       if (bucketed) drawBuckets(lane); else drawEvents(lane);
       ctx.restore();
       ctx.fillStyle = '#1d2330';
@@ -179,6 +180,27 @@
       }
     }
     return null;
+  }
+  // Stretches where the thread's records were dropped (its record limit,
+  // a ring's overwrites): hatched and labelled, never left as idle time.
+  function drawNotRecorded(lane) {
+    const nr = lane.info.notRecorded || [];
+    for (let k = 0; k + 1 < nr.length; k += 2) {
+      const x0 = Math.max(GUTTER, xOf(nr[k])), x1 = Math.min(GUTTER + plotW(), xOf(nr[k + 1]));
+      if (x1 <= x0) continue;
+      ctx.fillStyle = '#e4e7ec';
+      ctx.fillRect(x0, lane.y, x1 - x0, lane.h);
+      ctx.save(); ctx.beginPath(); ctx.rect(x0, lane.y, x1 - x0, lane.h); ctx.clip();
+      ctx.strokeStyle = '#c2c7d0';
+      ctx.beginPath();
+      for (let x = x0 - lane.h; x < x1; x += 8) { ctx.moveTo(x, lane.y + lane.h); ctx.lineTo(x + lane.h, lane.y); }
+      ctx.stroke();
+      if (x1 - x0 > 90) {
+        ctx.fillStyle = '#475467';
+        ctx.fillText(`not recorded (${lane.info.dropped.toLocaleString('en-US')} records dropped)`, x0 + 4, lane.y + Math.min(lane.h, ROW_H) / 2);
+      }
+      ctx.restore();
+    }
   }
   function drawEvents(lane) {
     const t0 = view.t0, t1 = view.t1, scale = plotW() / (t1 - t0);

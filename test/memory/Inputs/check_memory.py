@@ -21,7 +21,10 @@ def main():
     for spec in args.expect:
         who, want = spec.split("=", 1)
         name, column = who.rsplit(":", 1)
-        name, _, shape = name.partition("@")
+        # NAME@SHAPES; a call's name has its own " @callee".
+        name, shape = name, ""
+        if "@" in name and "[" in name.rsplit("@", 1)[1]:
+            name, _, shape = name.rpartition("@")
         match = [r for r in rows if r[header.index("name")] == name
                  and shape in r[header.index("shapes")]]
         if not match:

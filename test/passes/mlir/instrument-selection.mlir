@@ -26,7 +26,7 @@ func.func @tosa_ops(%a: tensor<4x8xf32>, %b: tensor<4x8xf32>) -> tensor<4x8xf32>
 
 // Calls are instrumented, except calls into the runtime itself; ops that
 // are not graph-level (arith) are left alone.
-// CHECK-LABEL: tpuprof.probes [{bytes = 128, dyn_dims = 0, flops = 0, function = "calls", hash = "{{[0-9a-f]+}}", location = "{{.*}}instrument-selection.mlir{{.*}}:{{[0-9]+}}:{{[0-9]+}}", name = "func.call", shapes = "f32[16]", out_shapes = "f32[16]"}]
+// CHECK-LABEL: tpuprof.probes [{bytes = 128, dyn_dims = 0, flops = 0, function = "calls", hash = "{{[0-9a-f]+}}", location = "{{.*}}instrument-selection.mlir{{.*}}:{{[0-9]+}}:{{[0-9]+}}", name = "func.call @kernel", shapes = "f32[16]", out_shapes = "f32[16]"}]
 // CHECK: func.func @calls
 func.func private @kernel(tensor<16xf32>) -> tensor<16xf32>
 func.func private @__tpuprof_helper()

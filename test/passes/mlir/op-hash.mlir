@@ -114,11 +114,12 @@ func.func @result_type(%a: tensor<4xf32>) -> (tensor<4xf16>, tensor<4xi32>) {
 // -----
 
 // Different callee, same signature; the same callee twice hashes equal.
+// The rows name the callee; the hash is the op's own.
 // CHECK-LABEL: tpuprof.probes [
-// CHECK-SAME: hash = "[[K1:[0-9a-f]+]]", {{[^}]*}}name = "func.call"
+// CHECK-SAME: hash = "[[K1:[0-9a-f]+]]", {{[^}]*}}name = "func.call @kernel_a"
 // CHECK-NOT: hash = "[[K1]]"
-// CHECK-NEXT: name = "func.call"
-// CHECK-NEXT: hash = "[[K1]]", {{[^}]*}}name = "func.call"
+// CHECK-NEXT: name = "func.call @kernel_b"
+// CHECK-NEXT: hash = "[[K1]]", {{[^}]*}}name = "func.call @kernel_a"
 // CHECK-SAME: }]
 func.func private @kernel_a(tensor<4xf32>) -> tensor<4xf32>
 func.func private @kernel_b(tensor<4xf32>) -> tensor<4xf32>

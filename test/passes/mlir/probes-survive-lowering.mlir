@@ -182,8 +182,10 @@
 // OPT-NOT: llvm.call @malloc
 // OPT-NOT: llvm.intr.fmuladd(
 // Probe 2 (add), in place: one-shot bufferization writes the sum into the
-// matmul's buffer, which nothing reads afterwards.
+// matmul's buffer, which nothing reads afterwards. The buffer holds the
+// add's result, so its allocation is recorded in the add's probe.
 // OPT: llvm.call @__tpuprof_begin_guard(%[[C2]]) : (i32) -> ()
+// OPT-NEXT: llvm.call @__tpuprof_alloc_guard(
 // OPT-NOT: llvm.call @
 // OPT: llvm.fadd {{.*}} : vector<
 // OPT-NOT: llvm.call @__tpuprof_{{begin|end}}

@@ -45,6 +45,30 @@ struct TimelineBucket {
   llvm::SmallDenseMap<uint32_t, uint64_t, 4> bySite;
 };
 
+/// Places the stretches in which a thread recorded nothing because its
+/// records were dropped (the dump counts drops per thread and reason, and
+/// the policy says where they fall): the stop policy, or no space, keeps a
+/// thread's first records, so from the end of the last record it began to
+/// the window's end; the ring keeps the newest, so from the window's begin
+/// to its first record kept. Drops beyond 256 open probes are nested in
+/// kept records and place nothing. Times in any one unit (ns).
+class NotRecorded {
+public:
+  /// Starts a thread of the window [windowBegin, windowEnd].
+  void startThread(const DropCounts &drops, uint64_t windowBegin,
+                   uint64_t windowEnd);
+  /// One kept record of it, in stream order.
+  void record(uint64_t begin, uint64_t end, bool finished);
+  /// Appends the thread's stretches [begin, end) to `out`.
+  void finish(std::vector<std::pair<uint64_t, uint64_t>> &out) const;
+
+private:
+  DropCounts drops;
+  uint64_t windowBegin = 0, windowEnd = 0;
+  bool any = false;
+  uint64_t firstBegin = 0, lastBegin = 0, lastEnd = 0;
+};
+
 /// One thread of one process window: its records, or its buckets.
 struct TimelineLane {
   uint32_t run = 0, device = 0, pid = 0;
@@ -54,6 +78,12 @@ struct TimelineLane {
   uint64_t byKind[TPUPROF_KIND_BUCKETS] = {};
   unsigned maxDepth = 0;
   std::vector<TimelineEvent> events;
+  /// Stretches [begin, end) in which the thread recorded nothing because
+  /// its records were dropped: with the stop policy (or no space), from the
+  /// end of its last record kept to the window's end; with the ring, from
+  /// the window's begin to its first record kept. Not idle time: views draw
+  /// them as "not recorded".
+  std::vector<std::pair<uint64_t, uint64_t>> notRecorded;
   std::vector<uint64_t> counters; ///< Timeline::shownEvents per event.
   std::vector<TimelineBucket> buckets;
 };
