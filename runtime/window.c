@@ -153,6 +153,7 @@ int __tpuprof_rt_enable_locked(uint64_t max_records, int mode, int how) {
   __atomic_store_n(&__tpuprof_memory, window_tracks_memory(), __ATOMIC_RELEASE);
   __tpuprof_rt_threads_unlock();
   window_open = 1;
+  __tpuprof_rt_device_window_open();
   return 0;
 }
 
@@ -203,6 +204,7 @@ static int close_window_locked(int reopen, int write) {
   }
   __tpuprof_rt_threads_reap_locked();
   __tpuprof_rt_threads_unlock();
+  __tpuprof_rt_device_window_close(write ? d : NULL, gen);
 
   if (reopen)
     window_begin = end;

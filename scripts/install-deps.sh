@@ -21,6 +21,8 @@ packages=(
   python3-pandas                # test/python: Profile.to_pandas()
   libonnx-dev libprotobuf-dev   # tpuprof-import: ONNX's protobuf classes and shape inference
   python3-onnx libonnx-testdata # test/import: models built at test time, ONNX's backend tests
+  pocl-opencl-icd               # test/device, bench/: OpenCL on the CPU (device timing)
+  ocl-icd-opencl-dev            # test/device, bench/: libOpenCL and CL/cl.h for their programs
 )
 # node and npm run that test's playwright-core; an existing node will do.
 command -v node > /dev/null && command -v npm > /dev/null || packages+=(nodejs npm)
