@@ -59,6 +59,8 @@ public:
   /// Written after `calibration` (version 3): one per counter word.
   std::vector<tpuprof_calibration_counts> calibrationCounts;
   std::vector<TestThread> threads;
+  /// A DEVICE section's payload (version 6), written last; none if unset.
+  std::optional<std::string> device;
 
   DumpBuilder() {
     std::memset(&header, 0, sizeof(header));
@@ -136,6 +138,9 @@ public:
                                 stream.size()};
       sections.push_back({TPUPROF_SECTION_THREAD, raw(ts) + stream});
     }
+
+    if (device)
+      sections.push_back({TPUPROF_SECTION_DEVICE, *device});
 
     tpuprof_dump_header h = header;
     h.num_sections = uint32_t(sections.size());
