@@ -13,6 +13,7 @@
 
 #include "tpuprof/report/model/Aggregate.h"
 #include "tpuprof/report/views/Device.h"
+#include "tpuprof/report/views/Html.h"
 #include "tpuprof/report/views/Trace.h"
 
 #include "llvm/Support/JSON.h"
@@ -212,6 +213,47 @@ TEST(DeviceReport, TraceHasTheDeviceTrackAndFlows) {
   EXPECT_EQ(*finishes[0]->getInteger("tid"), deviceTid);
   EXPECT_EQ(*finishes[0]->getNumber("ts"), 0.3);
   EXPECT_EQ(*starts[1]->getInteger("id"), *finishes[1]->getInteger("id"));
+}
+
+TEST(DeviceReport, HtmlHasADeviceLanePerQueue) {
+  TempFile f(deviceDump().build());
+  std::string page;
+  raw_string_ostream os(page);
+  ASSERT_FALSE(bool(writeHtmlReport(input({f.str()}), HtmlOptions(), os)));
+  StringRef start = "<script type=\"application/json\" id=\"tpuprof-data\">";
+  size_t b = page.find(start.str());
+  ASSERT_NE(b, std::string::npos);
+  b += start.size();
+  Expected<json::Value> v =
+      json::parse(StringRef(page).slice(b, page.find("</script>", b)));
+  ASSERT_TRUE(bool(v)) << toString(v.takeError());
+  const json::Object &data = *v->getAsObject();
+  const json::Array &names = *data.getArray("deviceNames");
+  const json::Array &lanes = *data.getArray("device");
+  ASSERT_EQ(lanes.size(), 1u);
+  const json::Object &lane = *lanes[0].getAsObject();
+  EXPECT_EQ(*lane.getString("label"), "opencl queue 0 (dev)");
+  const json::Array &begin = *lane.getArray("begin");
+  const json::Array &dur = *lane.getArray("dur");
+  const json::Array &name = *lane.getArray("name");
+  const json::Array &launchAt = *lane.getArray("launchAt");
+  const json::Array &launchTid = *lane.getArray("launchTid");
+  ASSERT_EQ(begin.size(), 3u);
+  // Times from the run's origin (the window's begin), by start.
+  EXPECT_EQ(*begin[0].getAsInteger(), 300);
+  EXPECT_EQ(*dur[0].getAsInteger(), 400);
+  EXPECT_EQ(*names[*name[0].getAsInteger()].getAsString(), "k1");
+  EXPECT_EQ(*launchAt[0].getAsInteger(), 110);
+  EXPECT_EQ(*launchTid[0].getAsInteger(), 1);
+  EXPECT_EQ(*launchAt[2].getAsInteger(), -1); // Outside every probe.
+  // The ops table's device columns.
+  for (const json::Value &r : *data.getArray("rows")) {
+    const json::Object &row = *r.getAsObject();
+    if (*row.getString("name") == "step") {
+      EXPECT_EQ(*row.getInteger("deviceNs"), 700);
+      EXPECT_EQ(*row.getInteger("deviceSelfNs"), 0);
+    }
+  }
 }
 
 } // namespace
