@@ -12,7 +12,9 @@
 #include "TestUtil.h"
 
 #include "tpuprof/report/model/Aggregate.h"
+#include "tpuprof/report/model/Load.h"
 #include "tpuprof/report/views/Device.h"
+#include "tpuprof/report/views/Export.h"
 #include "tpuprof/report/views/Html.h"
 #include "tpuprof/report/views/Trace.h"
 
@@ -165,6 +167,24 @@ TEST(DeviceReport, RowsGetDeviceTotalAndSelf) {
   EXPECT_TRUE(contains(text, "<= 0.25"));
   EXPECT_TRUE(contains(text, "2 device commands got no device time"));
   EXPECT_TRUE(contains(text, "1 commands were enqueued outside every probe"));
+}
+
+TEST(DeviceReport, JsonExportKeepsTheDeviceColumns) {
+  TempFile f(deviceDump().build());
+  Input in = input({f.str()});
+  std::string json;
+  raw_string_ostream os(json);
+  writeProfileJson(in, os);
+  EXPECT_TRUE(contains(json, "\"device_time\""));
+  TempFile back(json, "json");
+  Expected<Profile> p = readProfileJson(back.str());
+  ASSERT_TRUE(bool(p)) << toString(p.takeError());
+  const Row &step = row(*p, "step");
+  EXPECT_EQ(step.deviceNs, 700u);
+  EXPECT_EQ(step.deviceSelfNs, 0u);
+  EXPECT_EQ(step.deviceCommands, 2u);
+  EXPECT_EQ(step.queueDelayNs, (300u - 115u) + (600u - 135u));
+  EXPECT_EQ(row(*p, "clEnqueueNDRangeKernel").deviceSelfNs, 700u);
 }
 
 TEST(DeviceReport, ACommandOfAnotherProbeIsNotJoined) {
