@@ -93,7 +93,8 @@ static int load_locked(void) {
   if (!ok)
     fprintf(stderr, "tpuprof: no OpenCL device timing: cannot load "
                     "libOpenCL.so.1\n");
-  cl_state = ok ? 1 : -1;
+  // Release: a wrapper that sees 1 without the mutex sees `cl` filled.
+  __atomic_store_n(&cl_state, ok ? 1 : -1, __ATOMIC_RELEASE);
   return ok;
 }
 
@@ -251,7 +252,7 @@ static uint64_t now_ns(void) {
 /// its queues and waits up to `wait_ns` before giving up on it.
 static void close_collect(uint64_t wait_ns) {
   pthread_mutex_lock(&cl_mutex);
-  if (cl_state > 0) {
+  if (__atomic_load_n(&cl_state, __ATOMIC_ACQUIRE) > 0) {
     collect_locked(0);
     for (uint32_t i = 0; i < ring_count; ++i) {
       cl_handle q = ring[(ring_head + i) % ring_capacity].queue;

@@ -29,13 +29,8 @@ def close(a_ns, b_ns):
 
 def table_row(lines, name):
     """The cells of the table's row `name` by title, or None."""
-    header = lines[0]
-    titles, starts = [], []
-    i = 0
-    # Titles are separated by two or more blanks.
-    parts = [p for p in header.split("  ") if p.strip()]
-    for p in parts:
-        titles.append(p.strip())
+    # Titles are separated by two or more blanks, as are cells.
+    titles = [p.strip() for p in lines[0].split("  ") if p.strip()]
     for line in lines[1:]:
         if line.startswith(name + " "):
             cells = [c.strip() for c in line.split("  ") if c.strip()]
