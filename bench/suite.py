@@ -177,6 +177,15 @@ def components():
             lambda build, runs, quick: [py, src("bench/memory_e2e.py"),
                                         build, "--runs", str(runs)],
             1800, log="memory-e2e"),
+        Component(
+            "device", "device timing per OpenCL launch on PoCL",
+            lambda build: [(src("bench/device_overhead.py"), absent),
+                           (os.path.join(build, "lib", "TpuProfilePlugin.so"),
+                            built)],
+            lambda build, runs, quick: [py, src("bench/device_overhead.py"),
+                                        build, "--runs", str(runs)] +
+            (["--launches", "6000"] if quick else []),
+            900, log="device"),
     ]
 
 

@@ -35,6 +35,7 @@ static void init_once_fn(void) {
   __tpuprof_rt_clock_init(env_config.clock); // Takes the first pair.
   __tpuprof_rt_window_settings_from_env(&env_config);
   __tpuprof_rt_calibration_on = env_config.calibrate;
+  __tpuprof_rt_device_timing = env_config.device_timing;
   if (env_config.events)
     (void)__tpuprof_rt_set_events_locked(env_config.events, 0);
   __tpuprof_rt_threads_init();

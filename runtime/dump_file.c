@@ -654,6 +654,8 @@ void __tpuprof_rt_dump_set_used_locked(tpuprof_rt_dump *d, uint32_t slot,
 /*===-- The close --------------------------------------------------------===*/
 
 static void reset(tpuprof_rt_dump *d) {
+  free(d->device_payload);
+  d->device_payload = NULL;
   d->state = TPUPROF_RT_DUMP_NONE;
   d->fd = -1;
   d->num_segs = 0;
@@ -717,6 +719,29 @@ int __tpuprof_rt_dump_finish(tpuprof_rt_dump *d, uint64_t window_end,
   // Also whatever a failed fallocate left past the last section.
   if (ftruncate(d->fd, (off_t)size) != 0)
     goto fail;
+  // The DEVICE section (device.c), after the records it refers to; the
+  // header counts it once it is whole.
+  if (d->device_payload) {
+    uint64_t payload = d->device_payload_size, bytes = section_bytes(payload);
+    uint8_t *buf = (uint8_t *)calloc(1, bytes);
+    int ok = buf && within_size_limit(size + bytes) == 0;
+    if (ok) {
+      memcpy(put_section(buf, TPUPROF_SECTION_DEVICE, payload),
+             d->device_payload, payload);
+      ok = write_all(d->fd, buf, bytes, size) == 0;
+    }
+    free(buf);
+    free(d->device_payload);
+    d->device_payload = NULL;
+    if (!ok) {
+      (void)ftruncate(d->fd, (off_t)size);
+      fprintf(stderr, "tpuprof: cannot write the device intervals of '%s'\n",
+              d->path);
+    } else {
+      size += bytes;
+      ++d->h.num_sections;
+    }
+  }
   kill_point(3);
   // 3. The clock pair at the end and the offsets measured meanwhile, then
   //    the header: window end, second calibration pair, drops.

@@ -173,6 +173,7 @@ int __tpuprof_rt_parse_env(tpuprof_rt_config *cfg, tpuprof_rt_getenv_fn get,
   cfg->buffer_ring = 0;
   cfg->calibrate = 1;
   cfg->memory = 0;
+  cfg->device_timing = 1;
 
   int bad = 0;
   const char *name = NULL;
@@ -272,5 +273,12 @@ int __tpuprof_rt_parse_env(tpuprof_rt_config *cfg, tpuprof_rt_getenv_fn get,
     }
   }
   bad += parse_identity(cfg, get, ctx);
+  if ((v = lookup(get, ctx, "TPUPROF_DEVICE_TIMING", NULL, &name))) {
+    if (__tpuprof_rt_parse_bool(v, &cfg->device_timing) != 0) {
+      fprintf(stderr, "tpuprof: %s='%s' is not 0 or 1; using 1\n", name, v);
+      cfg->device_timing = 1;
+      ++bad;
+    }
+  }
   return bad;
 }

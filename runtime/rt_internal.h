@@ -21,6 +21,10 @@
 |*                  them at a close                                           *|
 |*   record.c       the hot path: __tpuprof_begin/_dims/_end, non-local exits *|
 |*   memory.c       memory records (__tpuprof_alloc/_free/...)                *|
+|*   device.c       device intervals: launch references, queues, clocks, the  *|
+|*                  DEVICE section (docs/device.md)                           *|
+|*   device_opencl.c  the OpenCL backend (__tpuprof_wrap_cl*, libOpenCL by    *|
+|*                  dlopen)                                                   *|
 |*   calibrate.c    the probe pair's own cost, measured when a window opens   *|
 |*   window.c       windows: enable, close, flush, their settings, fork child *|
 |*   schedule.c     step-driven windows (TPUPROF_SCHEDULE, tpuprof_step)      *|
@@ -211,6 +215,7 @@ typedef struct tpuprof_rt_config {
   uint32_t local_rank;  ///< TPUPROF_RANK_UNKNOWN when unknown.
   uint32_t rank_source; ///< tpuprof_rank_source
   const char *job_id;   ///< The launcher's job id, NULL when none.
+  int device_timing;    ///< TPUPROF_DEVICE_TIMING (default 1).
 } tpuprof_rt_config;
 
 /// Looks a variable up; returns NULL when it is unset.
@@ -434,6 +439,10 @@ typedef struct tpuprof_rt_dump {
   char dir[TPUPROF_RT_DIR_MAX];       ///< Where it is created ...
   uint32_t first_n;                   ///< ... with the first N tried.
   char path[TPUPROF_RT_DIR_MAX + 64]; ///< Its name, once created.
+  /// A DEVICE section's payload (device.c, malloc'ed) that the close
+  /// appends after the segments, or NULL; freed by the close.
+  void *device_payload;
+  uint64_t device_payload_size;
 } tpuprof_rt_dump;
 
 /// Creates `d`'s file (state OPEN) or, when it cannot, prints one line and
@@ -619,6 +628,71 @@ void __tpuprof_rt_begin_range(uint32_t probe, uintptr_t frame);
 
 /// Innermost open probe of the calling thread, or UINT32_MAX.
 uint32_t __tpuprof_rt_innermost_probe(void);
+
+/*===-- Device intervals (device.c, docs/device.md) ---------------------===*/
+
+/// Whether device timing is on (TPUPROF_DEVICE_TIMING, default 1): backends
+/// wrap enqueues only then.
+extern int __tpuprof_rt_device_timing;
+
+/// The record a device command belongs to: the calling thread's innermost
+/// open probe's record in the open window (format.h, tpuprof_device_record).
+typedef struct tpuprof_rt_launch_ref {
+  uint32_t gen;    ///< Window generation it was enqueued in.
+  uint32_t thread; ///< SEGMENT `thread`, UINT32_MAX when no record is open.
+  uint32_t probe;  ///< The record's probe.
+  uint64_t begin;  ///< The record's begin ticks.
+} tpuprof_rt_launch_ref;
+
+/// Fills `out` for a command the calling thread is enqueuing. Returns 0 when
+/// no window is open (the command is not timed).
+int __tpuprof_rt_device_launch_ref(tpuprof_rt_launch_ref *out);
+
+/// A finished command, its times in its queue's clock domain (ns).
+typedef struct tpuprof_rt_device_interval {
+  uint64_t queued, submitted, start, end;
+  uint64_t bytes;
+  uint32_t queue; ///< __tpuprof_rt_device_queue's index.
+  uint32_t name;  ///< __tpuprof_rt_device_name's index.
+  uint32_t op;    ///< tpuprof_device_op
+  tpuprof_rt_launch_ref ref;
+} tpuprof_rt_device_interval;
+
+/// A device backend, as device.c drives it at a window's close.
+typedef struct tpuprof_rt_device_backend {
+  /// Adds every finished command (__tpuprof_rt_device_add). With `wait_ns`,
+  /// waits up to that long for commands not finished yet, then gives up on
+  /// them (counted as dropped).
+  void (*collect)(uint64_t wait_ns);
+} tpuprof_rt_device_backend;
+
+/// Registers a backend (once; a few at most).
+void __tpuprof_rt_device_register(const tpuprof_rt_device_backend *b);
+
+/// The index of the queue `handle` of `api`, registered on its first use
+/// with the clock domain and device name the backend found (returns
+/// UINT32_MAX when out of memory).
+uint32_t __tpuprof_rt_device_queue(uint32_t api, const void *handle,
+                                   uint32_t domain, const char *device_name);
+/// Looks a registered queue up; UINT32_MAX when `handle` has none.
+uint32_t __tpuprof_rt_device_find_queue(uint32_t api, const void *handle);
+
+/// The index of a kernel name (interned); UINT32_MAX when out of memory.
+uint32_t __tpuprof_rt_device_name(const char *name);
+
+/// Keeps a finished command for the dump of its window (dropped, and
+/// counted, when that window has closed).
+void __tpuprof_rt_device_add(const tpuprof_rt_device_interval *iv);
+
+/// Counts `n` commands that get no interval.
+void __tpuprof_rt_device_drop(uint64_t n);
+
+/// Window hooks (window.c, ctl lock held): the first clock pairs when a
+/// window opens; at its close (`d` NULL: its records are discarded),
+/// collects what its commands left, converts them to ticks and hands `d`
+/// its DEVICE section (none when the window timed no command).
+void __tpuprof_rt_device_window_open(void);
+void __tpuprof_rt_device_window_close(tpuprof_rt_dump *d, uint32_t gen);
 
 /*===-- Calibration (calibrate.c) ----------------------------------------===*/
 

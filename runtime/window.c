@@ -155,6 +155,7 @@ int __tpuprof_rt_enable_locked(uint64_t max_records, int mode, int how) {
   __tpuprof_rt_segments_enter_locked();
   __tpuprof_rt_threads_unlock();
   window_open = 1;
+  __tpuprof_rt_device_window_open();
   // The clock starts last. Until the flags are set no other thread enters
   // the window (enter_window checks __tpuprof_enabled under the thread-list
   // lock) and no close can run (the ctl lock is held), so `d` is still ours.
@@ -216,6 +217,7 @@ static int close_window_locked(int reopen, int write) {
   }
   __tpuprof_rt_threads_reap_locked();
   __tpuprof_rt_threads_unlock();
+  __tpuprof_rt_device_window_close(write ? d : NULL, gen);
 
   if (reopen)
     window_begin = end;

@@ -25,6 +25,8 @@ packages=(
   openmpi-bin libopenmpi-dev    # runtime/mpi: libtpuprof_mpi (PMPI); test/mpi runs jobs under mpirun
   libotf2-trace-dev otf2-tools  # report ranks --otf2 (OTF2 archives); otf2-print reads them in test/mpi
   python3-torch                 # test/report/trace-torch.test: a real torch.profiler trace for --trace-file
+  pocl-opencl-icd               # test/device, bench/: OpenCL on the CPU (device timing)
+  ocl-icd-opencl-dev            # test/device, bench/: libOpenCL and CL/cl.h for their programs
 )
 # node and npm run that test's playwright-core; an existing node will do.
 command -v node > /dev/null && command -v npm > /dev/null || packages+=(nodejs npm)

@@ -60,6 +60,22 @@ extern "C" {
 /// `void (const void *ptr, uint32_t source)`: `ptr` is about to be freed.
 #define TPUPROF_SYMBOL_FREE "__tpuprof_free"
 
+/// Device timing (docs/device.md): the LLVM pass redirects each direct call
+/// of an API function F in TPUPROF_DEVICE_WRAPPED to the runtime's
+/// TPUPROF_SYMBOL_WRAP_PREFIX F, with F's arguments and then F itself (its
+/// address) as one more argument; the wrapper calls F and records what the
+/// call enqueued. X(function) for each, in one list for pass and runtime.
+#define TPUPROF_SYMBOL_WRAP_PREFIX "__tpuprof_wrap_"
+#define TPUPROF_DEVICE_WRAPPED(X)                                              \
+  X(clCreateCommandQueue)                                                      \
+  X(clCreateCommandQueueWithProperties)                                        \
+  X(clEnqueueNDRangeKernel)                                                    \
+  X(clEnqueueReadBuffer)                                                       \
+  X(clEnqueueWriteBuffer)                                                      \
+  X(clEnqueueCopyBuffer)                                                       \
+  X(clFinish)                                                                  \
+  X(clWaitForEvents)
+
 /// Probe ids from here up are never recorded: a module whose table the
 /// runtime rejects gets this as its first id (and a pass may use it for
 /// probes that run before their module registered), so such probes cost one
@@ -199,10 +215,14 @@ typedef struct tpuprof_record {
 enum tpuprof_record_kind {
   TPUPROF_RECORD_KIND_PAIR = 0,   ///< A probe pair (probe below the base).
   TPUPROF_RECORD_KIND_MEMORY = 1, ///< tpuprof_memory_record (version 5).
+  TPUPROF_RECORD_KIND_DEVICE = 2, ///< tpuprof_device_record, in the DEVICE
+                                  ///< section only (version 6).
   TPUPROF_RECORD_KIND_COUNT
 };
 #define TPUPROF_RECORD_MEMORY                                                  \
   (TPUPROF_RECORD_KIND_BASE + (uint32_t)TPUPROF_RECORD_KIND_MEMORY)
+#define TPUPROF_RECORD_DEVICE                                                  \
+  (TPUPROF_RECORD_KIND_BASE + (uint32_t)TPUPROF_RECORD_KIND_DEVICE)
 
 /// What a memory record says happened.
 enum tpuprof_memory_event {
@@ -245,6 +265,102 @@ typedef struct tpuprof_memory_record {
   uint64_t size;        ///< Bytes allocated; 0 for a free.
 } tpuprof_memory_record;
 
+/*===-- Device intervals (DEVICE section, version 6) ---------------------===*/
+
+/// What ran on a device.
+enum tpuprof_device_op {
+  TPUPROF_DEVICE_KERNEL = 0, ///< A kernel (clEnqueueNDRangeKernel, ...).
+  TPUPROF_DEVICE_READ = 1,   ///< A device-to-host copy.
+  TPUPROF_DEVICE_WRITE = 2,  ///< A host-to-device copy.
+  TPUPROF_DEVICE_COPY = 3,   ///< A device-to-device copy.
+  TPUPROF_DEVICE_OP_COUNT
+};
+
+/// The API a device queue belongs to.
+enum tpuprof_device_api {
+  TPUPROF_DEVICE_API_OPENCL = 0,
+  TPUPROF_DEVICE_API_VULKAN = 1,
+  TPUPROF_DEVICE_API_CUDA = 2,
+  TPUPROF_DEVICE_API_COUNT
+};
+
+/// The clock a device's timestamps are read in, before the runtime converts
+/// them to the dump's ticks.
+enum tpuprof_device_clock_domain {
+  TPUPROF_DEVICE_CLOCK_MONOTONIC_RAW = 0, ///< CLOCK_MONOTONIC_RAW ns (PoCL).
+  TPUPROF_DEVICE_CLOCK_MONOTONIC = 1,     ///< CLOCK_MONOTONIC ns (lavapipe).
+  TPUPROF_DEVICE_CLOCK_DEVICE = 2,        ///< A device counter in ns, read
+                                          ///< through the API (CUPTI).
+  TPUPROF_DEVICE_CLOCK_DOMAIN_COUNT
+};
+
+/// One device interval: a kernel or copy that ran on queue `queue` from
+/// `start` to `end`, both in the dump's ticks (converted from the device
+/// clock by its tpuprof_device_clock). Framed as a tpuprof_record of kind
+/// TPUPROF_RECORD_DEVICE with 6 trailing words (TPUPROF_RECORD_BYTES(6, 0)).
+/// The launch record is the pair of thread `launch_thread` whose probe is
+/// `launch_probe` and whose begin is `launch_begin`: a thread's begins only
+/// grow, so (thread, begin) names one record (its record id).
+typedef struct tpuprof_device_record {
+  uint32_t kind;          ///< TPUPROF_RECORD_DEVICE
+  uint8_t num_words;      ///< 6 (a pair's num_dims)
+  uint8_t num_counters;   ///< 0
+  uint16_t op;            ///< tpuprof_device_op
+  uint64_t start;         ///< Ticks: the command started on the device ...
+  uint64_t end;           ///< ... and ended (start <= end).
+  uint64_t queued;        ///< Ticks: the host enqueued it (queue delay is
+                          ///< start - queued) ...
+  uint64_t submitted;     ///< ... and the runtime submitted it to the device.
+  uint32_t queue;         ///< Index into the section's queues.
+  uint32_t name;          ///< Kernel name: offset into the section's names.
+  uint32_t launch_thread; ///< SEGMENT `thread` of the launch record;
+                          ///< UINT32_MAX when no launch probe was open.
+  uint32_t launch_probe;  ///< Its global probe id.
+  uint64_t launch_begin;  ///< Its begin ticks.
+  uint64_t bytes;         ///< Bytes a copy moved; 0 for a kernel.
+} tpuprof_device_record;
+
+/// A device clock's conversion to ticks: two pairs (device ns, ticks), one
+/// taken when the window opened (or when the backend first ran in it), one
+/// when it closed; between them the conversion is linear:
+///   ticks(d) = ticks0 + (d - device0) * (ticks1 - ticks0)
+///                                     / (device1 - device0)
+/// (one pair, or equal device readings: an offset at the host's rate).
+/// `error_ns` bounds how far a converted time may be from the truth: the
+/// longer of the two pairs' read intervals plus the two clocks' drift over
+/// the window (docs/device.md, "Clocks").
+typedef struct tpuprof_device_clock {
+  uint32_t domain;   ///< tpuprof_device_clock_domain
+  uint32_t reserved; ///< Zero.
+  uint64_t device0;  ///< Device clock (ns) ...
+  uint64_t ticks0;   ///< ... and ticks at the first pair.
+  uint64_t device1;  ///< Same at the second pair.
+  uint64_t ticks1;
+  uint64_t error_ns; ///< Conversion error bound.
+} tpuprof_device_clock;
+
+/// One device queue (OpenCL command queue, Vulkan queue, CUDA stream).
+typedef struct tpuprof_device_queue {
+  uint32_t api;         ///< tpuprof_device_api
+  uint32_t clock;       ///< Index into the section's clocks.
+  uint32_t device_name; ///< Offset into the section's names.
+  uint32_t number;      ///< The queue's number, from 0, in the order the
+                        ///< process first used it (stable across windows).
+} tpuprof_device_queue;
+
+/// DEVICE section payload: this header, `num_clocks` tpuprof_device_clock,
+/// `num_queues` tpuprof_device_queue, `num_records` tpuprof_device_record in
+/// start order, then `names_size` bytes of NUL-terminated names (kernel and
+/// device names). At most one per dump, written when the window closes.
+typedef struct tpuprof_device_section {
+  uint32_t num_clocks;
+  uint32_t num_queues;
+  uint64_t num_records;
+  uint64_t names_size;
+  uint64_t dropped; ///< Device intervals not kept: no profiling info,
+                    ///< not finished when the window closed, no memory.
+} tpuprof_device_section;
+
 /*===-- Dump file --------------------------------------------------------===*/
 
 #define TPUPROF_DUMP_MAGIC "TPUPROF\0"
@@ -252,11 +368,12 @@ typedef struct tpuprof_memory_record {
 /// probes' own counts per counter word (tpuprof_calibration_counts);
 /// version 4 stores records in SEGMENT sections, taken as threads fill them,
 /// in file order (MODULE sections may follow them), with drops counted by
-/// reason; version 5 defines the MEMORY record kind (tpuprof_memory_record).
-/// Readers accept versions 1 to 5 (version 1: no probe-overhead correction;
+/// reason; version 5 defines the MEMORY record kind (tpuprof_memory_record);
+/// version 6 the DEVICE section (device intervals, docs/device.md).
+/// Readers accept versions 1 to 6 (version 1: no probe-overhead correction;
 /// version 2: times only; versions 1-3: THREAD sections only; versions 1-4:
-/// probe pairs only).
-#define TPUPROF_DUMP_VERSION 5u
+/// probe pairs only; versions 1-5: no DEVICE section).
+#define TPUPROF_DUMP_VERSION 6u
 
 /// Time source of every tick value in a dump.
 enum tpuprof_clock_source {
@@ -308,8 +425,9 @@ enum tpuprof_section_kind {
   TPUPROF_SECTION_THREAD = 3,      ///< tpuprof_thread_section + record stream.
   TPUPROF_SECTION_CALIBRATION = 4, ///< tpuprof_calibration_section (v2).
   TPUPROF_SECTION_SEGMENT = 5,     ///< tpuprof_segment_section + records (v4).
-  TPUPROF_SECTION_PROCESS = 6,     ///< tpuprof_process_section (read in
-                                   ///< any version; written since v5).
+  TPUPROF_SECTION_PROCESS = 6,     ///< tpuprof_process_section (v6).
+  TPUPROF_SECTION_DEVICE = 7,      ///< tpuprof_device_section + clocks,
+                                   ///< queues, device records, names (v6).
   TPUPROF_SECTION_KIND_COUNT       ///< One past the last (kinds start at 1).
 };
 
@@ -511,9 +629,9 @@ TPUPROF_NAME_TABLE(tpuprof_mode, tpuprof_mode_name, TPUPROF_MODE_COUNT, 0u,
 /// "times", "dims", "details".
 TPUPROF_NAME_TABLE(tpuprof_capture, tpuprof_capture_name, TPUPROF_CAPTURE_COUNT,
                    0u, "times", "dims", "details")
-/// "pair", "memory".
+/// "pair", "memory", "device".
 TPUPROF_NAME_TABLE(tpuprof_record_kind, tpuprof_record_kind_name,
-                   TPUPROF_RECORD_KIND_COUNT, 0u, "pair", "memory")
+                   TPUPROF_RECORD_KIND_COUNT, 0u, "pair", "memory", "device")
 /// "alloc", "free".
 TPUPROF_NAME_TABLE(tpuprof_memory_event, tpuprof_memory_event_name,
                    TPUPROF_MEMORY_EVENT_COUNT, 1u, "alloc", "free")
@@ -524,14 +642,27 @@ TPUPROF_NAME_TABLE(tpuprof_memory_source, tpuprof_memory_source_name,
 /// "tsc", "monotonic", "cntvct".
 TPUPROF_NAME_TABLE(tpuprof_clock_source, tpuprof_clock_source_name,
                    TPUPROF_CLOCK_SOURCE_COUNT, 0u, "tsc", "monotonic", "cntvct")
-/// "module", "events", "thread", "calibration", "segment", "process".
+/// "module", "events", "thread", "calibration", "segment", "process",
+/// "device".
 TPUPROF_NAME_TABLE(tpuprof_section_kind, tpuprof_section_kind_name,
                    TPUPROF_SECTION_KIND_COUNT, 1u, "module", "events", "thread",
-                   "calibration", "segment", "process")
+                   "calibration", "segment", "process",
+                   "device")
 /// "none", "TPUPROF_RANK", "openmpi", "pmi", "torchrun", "slurm".
 TPUPROF_NAME_TABLE(tpuprof_rank_source, tpuprof_rank_source_name,
                    TPUPROF_RANK_SOURCE_COUNT, 0u, "none", "TPUPROF_RANK",
                    "openmpi", "pmi", "torchrun", "slurm")
+/// "kernel", "read", "write", "copy".
+TPUPROF_NAME_TABLE(tpuprof_device_op, tpuprof_device_op_name,
+                   TPUPROF_DEVICE_OP_COUNT, 0u, "kernel", "read", "write",
+                   "copy")
+/// "opencl", "vulkan", "cuda".
+TPUPROF_NAME_TABLE(tpuprof_device_api, tpuprof_device_api_name,
+                   TPUPROF_DEVICE_API_COUNT, 0u, "opencl", "vulkan", "cuda")
+/// "monotonic_raw", "monotonic", "device".
+TPUPROF_NAME_TABLE(tpuprof_device_clock_domain, tpuprof_device_clock_name,
+                   TPUPROF_DEVICE_CLOCK_DOMAIN_COUNT, 0u, "monotonic_raw",
+                   "monotonic", "device")
 #undef TPUPROF_NAME_TABLE
 
 /// The slot of an array of TPUPROF_KIND_BUCKETS for a probe of `kind`:
@@ -584,6 +715,12 @@ TPUPROF_STATIC_ASSERT(sizeof(tpuprof_segment_section) == 64, "SEGMENT header");
 TPUPROF_STATIC_ASSERT(sizeof(tpuprof_clock_offset) == 24, "clock offset");
 TPUPROF_STATIC_ASSERT(sizeof(tpuprof_process_section) == 224,
                       "PROCESS payload");
+TPUPROF_STATIC_ASSERT(sizeof(tpuprof_device_record) ==
+                          TPUPROF_RECORD_BYTES(6, 0),
+                      "device record");
+TPUPROF_STATIC_ASSERT(sizeof(tpuprof_device_clock) == 48, "device clock");
+TPUPROF_STATIC_ASSERT(sizeof(tpuprof_device_queue) == 16, "device queue");
+TPUPROF_STATIC_ASSERT(sizeof(tpuprof_device_section) == 32, "DEVICE header");
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -23,6 +23,7 @@
 #include "tpuprof/LLVMPass/Instrument.h"
 #include "tpuprof/LLVMPass/Hash.h"
 #include "tpuprof/LLVMPass/Launch.h"
+#include "tpuprof/LLVMPass/LaunchDevice.h"
 #include "tpuprof/LLVMPass/Memory.h"
 #include "tpuprof/ProbeTable.h"
 #include "tpuprof/format.h"
@@ -638,6 +639,8 @@ PreservedAnalyses TpuProfileInstrumentPass::run(Module &module,
   if (!matcher)
     return fail(toString(matcher.takeError()));
   Instrumenter instrumenter(module, opts, *matcher);
-  return instrumenter.run() ? PreservedAnalyses::none()
-                            : PreservedAnalyses::all();
+  bool changed = instrumenter.run();
+  // After the probes: they stay around the redirected calls.
+  changed |= redirectDeviceCalls(module);
+  return changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
 }

@@ -33,13 +33,23 @@ using namespace tpuprof::llvmpass;
 namespace {
 
 constexpr StringLiteral kDefaultLaunches[] = {
-    "cudaLaunchKernel",  "cudaLaunchKernelExC",   "cuLaunchKernel",
-    "hipLaunchKernel",   "hipModuleLaunchKernel", "__kmpc_fork_call",
-    "__kmpc_fork_teams", "launchKernel",
+    "cudaLaunchKernel",
+    "cudaLaunchKernelExC",
+    "cuLaunchKernel",
+    "hipLaunchKernel",
+    "hipModuleLaunchKernel",
+    "__kmpc_fork_call",
+    "__kmpc_fork_teams",
+    "launchKernel",
+    // OpenCL enqueues (docs/device.md: their device time is recorded too).
+    "clEnqueueNDRangeKernel",
+    "clEnqueueReadBuffer",
+    "clEnqueueWriteBuffer",
+    "clEnqueueCopyBuffer",
 };
 
 /// The launch APIs whose arguments the pass understands.
-enum class Api { Cuda, CudaEx, Driver, OmpFork, OmpTeams, Other };
+enum class Api { Cuda, CudaEx, Driver, OmpFork, OmpTeams, OpenCL, Other };
 
 Api apiOf(StringRef callee) {
   return StringSwitch<Api>(callee)
@@ -48,6 +58,8 @@ Api apiOf(StringRef callee) {
       .Cases("cuLaunchKernel", "hipModuleLaunchKernel", Api::Driver)
       .Case("__kmpc_fork_call", Api::OmpFork)
       .Case("__kmpc_fork_teams", Api::OmpTeams)
+      .Cases("clEnqueueNDRangeKernel", "clEnqueueReadBuffer",
+             "clEnqueueWriteBuffer", "clEnqueueCopyBuffer", Api::OpenCL)
       .Default(Api::Other);
 }
 
@@ -343,6 +355,20 @@ LaunchDescription tpuprof::llvmpass::describeLaunch(CallBase &call,
     if (apiOf(callee.getName()) == Api::OmpFork)
       ompThreads(call, shapes);
     break;
+  case Api::OpenCL: {
+    // The kernel is a run-time value (the runtime records its name with the
+    // device interval): shapes say the work dimensions or the bytes.
+    StringRef callee_name = callee.getName();
+    unsigned arg = callee_name == "clEnqueueNDRangeKernel" ? 2
+                   : callee_name == "clEnqueueCopyBuffer"  ? 5
+                                                           : 4;
+    if (arg < call.arg_size() &&
+        call.getArgOperand(arg)->getType()->isIntegerTy()) {
+      shapes.group(arg == 2 ? "work_dim" : "bytes");
+      shapes.integer(call, arg);
+    }
+    break;
+  }
   case Api::Other:
     for (unsigned i = 0, e = call.arg_size(); i != e; ++i)
       if (call.getArgOperand(i)->getType()->isIntegerTy()) {

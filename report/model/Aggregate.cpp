@@ -259,10 +259,12 @@ void Aggregator::add(const DumpReader &dump) {
     DenseSet<std::pair<uint64_t, size_t>> merged;
 
     Folder(Aggregator &agg, const DumpReader &dump, DumpSummary &summary,
-           ArrayRef<unsigned> eventSlot, const MemoryTimeline &memoryTimeline)
+           ArrayRef<unsigned> eventSlot, const MemoryTimeline &memoryTimeline,
+           const DeviceJoin &deviceJoin)
         : agg(agg), dump(dump), summary(summary), eventSlot(eventSlot),
           memoryTimeline(memoryTimeline),
-          cpuWord(CounterWords(dump.events()).cpuWord()) {}
+          cpuWord(CounterWords(dump.events()).cpuWord()),
+          deviceJoin(deviceJoin) {}
 
     void mergeLocation(const RecordView &record, const Probe *probe,
                        size_t rowIdx) {
@@ -296,13 +298,26 @@ void Aggregator::add(const DumpReader &dump) {
       return row;
     }
 
+    // Device commands of the records open on this thread, innermost last:
+    // what their subtrees launched so far (time, commands, queue delay).
+    const DeviceJoin &deviceJoin;
+    struct DeviceSums {
+      uint64_t ns = 0, commands = 0, delayNs = 0;
+    };
+    std::vector<DeviceSums> deviceStack;
+    uint32_t threadNumber = 0;
+
     void thread(const ThreadInfo &t) {
+      threadNumber = t.number;
+      deviceStack.clear();
       summary.threadStats.emplace_back();
       summary.threadStats.back().tid = t.tid;
       summary.threadStats.back().dropped = t.dropped;
     }
 
     void open(WalkFrame &f, const WalkFrame *) {
+      if (!deviceJoin.empty())
+        deviceStack.emplace_back();
       f.user = rowOf(f.record, f.probe);
       Row &row = agg.result.rows[f.user];
       row.memoryRecorded |= summary.memory.tracked;
@@ -315,7 +330,37 @@ void Aggregator::add(const DumpReader &dump) {
       ++summary.records;
     }
 
+    /// The device commands `f` launched, into its row's Self, and its
+    /// subtree's, into its row's Total and its parent's subtree.
+    void closeDevice(const WalkFrame &f) {
+      if (deviceJoin.empty() || deviceStack.empty())
+        return;
+      DeviceSums sums = deviceStack.back();
+      deviceStack.pop_back();
+      const DumpInfo &info = dump.info();
+      Row &row = agg.result.rows[f.user];
+      for (uint32_t i : deviceJoin.launchedBy(threadNumber, f.record.begin,
+                                              f.record.probe)) {
+        const DeviceRecord &r = info.deviceData.records[i];
+        uint64_t ns = info.ticksToNs(r.end - r.start);
+        row.deviceSelfNs += ns;
+        sums.ns += ns;
+        ++sums.commands;
+        if (r.start > r.queued)
+          sums.delayNs += info.ticksToNs(r.start - r.queued);
+      }
+      row.deviceNs += sums.ns;
+      row.deviceCommands += sums.commands;
+      row.queueDelayNs += sums.delayNs;
+      if (!deviceStack.empty()) {
+        deviceStack.back().ns += sums.ns;
+        deviceStack.back().commands += sums.commands;
+        deviceStack.back().delayNs += sums.delayNs;
+      }
+    }
+
     void close(const WalkFrame &f, ArrayRef<WalkFrame>) {
+      closeDevice(f);
       ThreadSummary &t = summary.threadStats.back();
       ++t.records;
       t.unfinished += !f.finished;
@@ -385,10 +430,13 @@ void Aggregator::add(const DumpReader &dump) {
   };
   MemoryTimeline memoryTimeline(dump);
   summary.memory = summarizeMemory(dump, memoryTimeline);
-  Folder folder(*this, dump, summary, eventSlot, memoryTimeline);
+  DeviceJoin deviceJoin(dump.info());
+  Folder folder(*this, dump, summary, eventSlot, memoryTimeline, deviceJoin);
   summary.events = dump.events().vec();
   summary.topLevelCounters.assign(summary.events.size(), 0);
   walkDump(dump, folder, /*timeline=*/false, overheadCorrection);
+  addDeviceRows(dump.info(), summary.run, result.deviceRows,
+                result.deviceQueues);
   book(std::move(summary));
 }
 

@@ -42,6 +42,10 @@ void mergeRow(Row &into, const Row &from, ArrayRef<unsigned> slot) {
   into.selfAllocBytes += from.selfAllocBytes;
   into.freedBytes += from.freedBytes;
   into.peakBytes = std::max(into.peakBytes, from.peakBytes);
+  into.deviceNs += from.deviceNs;
+  into.deviceSelfNs += from.deviceSelfNs;
+  into.deviceCommands += from.deviceCommands;
+  into.queueDelayNs += from.queueDelayNs;
   for (size_t i = 0; i != from.counters.size() && i != slot.size(); ++i) {
     if (slot[i] >= into.counters.size())
       into.counters.resize(slot[i] + 1, 0);
@@ -125,6 +129,14 @@ void tpuprof::report::mergeProfile(Profile &into, const Profile &from) {
     into.dumps.push_back(d);
     into.dumps.back().run = runOf(d.run);
   }
+  for (DeviceRow d : src->deviceRows) {
+    d.run = runOf(d.run);
+    mergeDeviceRow(into.deviceRows, d);
+  }
+  for (DeviceQueueStat q : src->deviceQueues) {
+    q.run = runOf(q.run);
+    into.deviceQueues.push_back(std::move(q));
+  }
   into.coveredNs += src->coveredNs;
   into.totalNs += src->totalNs;
   into.unfinished += src->unfinished;
@@ -147,6 +159,13 @@ Profile tpuprof::report::mergeRuns(const Profile &p) {
   for (DumpSummary &d : out.dumps)
     d.run = 0;
   sumDumps(out);
+  for (DeviceRow d : p.deviceRows) {
+    d.run = 0;
+    mergeDeviceRow(out.deviceRows, d);
+  }
+  out.deviceQueues = p.deviceQueues;
+  for (DeviceQueueStat &q : out.deviceQueues)
+    q.run = 0;
   SmallVector<unsigned, 8> slot;
   for (unsigned i = 0; i != p.events.size(); ++i)
     slot.push_back(i);
@@ -181,6 +200,16 @@ Profile tpuprof::report::selectRun(const Profile &p, uint32_t run) {
     if (d.run == run) {
       out.dumps.push_back(d);
       out.dumps.back().run = 0;
+    }
+  for (const DeviceRow &d : p.deviceRows)
+    if (d.run == run) {
+      out.deviceRows.push_back(d);
+      out.deviceRows.back().run = 0;
+    }
+  for (const DeviceQueueStat &q : p.deviceQueues)
+    if (q.run == run) {
+      out.deviceQueues.push_back(q);
+      out.deviceQueues.back().run = 0;
     }
   sumDumps(out);
   return out;

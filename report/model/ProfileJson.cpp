@@ -277,6 +277,16 @@ constexpr Field<Row> kRowMemoryFields[] = {
 static_assert(coversPart(ExportPart::RowMemory, kRowMemoryFields),
               "one entry per key of the part in ExportKeys.def, in order");
 
+/// Optional as a whole: rows with device commands (docs/device.md).
+constexpr Field<Row> kRowDeviceFields[] = {
+    plain<K::RowDeviceTotalNs, &Row::deviceNs>(),
+    plain<K::RowDeviceSelfNs, &Row::deviceSelfNs>(),
+    plain<K::RowDeviceCommands, &Row::deviceCommands>(),
+    plain<K::RowDeviceQueueDelayNs, &Row::queueDelayNs>(),
+};
+static_assert(coversPart(ExportPart::RowDevice, kRowDeviceFields),
+              "one entry per key of the part in ExportKeys.def, in order");
+
 constexpr Field<Row> kRowFields[] = {
     plain<K::RowName, &Row::name>(),
     {K::RowKind, [](KeyOut &out, const Row &r) { out.value(kindName(r.kind)); },
@@ -324,6 +334,15 @@ constexpr Field<Row> kRowFields[] = {
          return;
        r.memoryRecorded = true;
        in.object(kRowMemoryFields, r);
+     }},
+    {K::RowDeviceTime,
+     [](KeyOut &out, const Row &r) {
+       if (r.deviceCommands)
+         out.object(kRowDeviceFields, r);
+     },
+     [](KeyIn &in, Row &r) {
+       if (in.present())
+         in.object(kRowDeviceFields, r);
      }},
     {K::RowLocations,
      [](KeyOut &out, const Row &r) { out.values(r.locations); },

@@ -5,12 +5,14 @@
 //===----------------------------------------------------------------------===//
 
 #include "tpuprof/report/model/Timeline.h"
+#include "tpuprof/report/model/Device.h"
 #include "tpuprof/report/model/EventNames.h"
 #include "tpuprof/report/model/Memory.h"
 #include "tpuprof/report/model/Walk.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/Twine.h"
 
 #include <algorithm>
@@ -87,6 +89,58 @@ void addMemoryLane(const DumpReader &reader, const DumpSummary &d,
          b.address, after - std::min(after, b.size), std::move(op), b.source});
   }
   data.memory.push_back(std::move(m));
+}
+
+/// The dump's device queues as lanes (one per queue and process, merged
+/// over the process's dumps through `laneOf`), commands clamped into the
+/// timeline like records.
+void addDeviceLanes(const DumpReader &reader, const DumpSummary &d,
+                    uint64_t origin, Timeline &data,
+                    std::map<std::tuple<uint32_t, uint32_t, uint32_t, uint32_t>,
+                             size_t> &laneOf,
+                    StringMap<uint32_t> &nameOf) {
+  const DumpInfo &info = reader.info();
+  const DeviceData &device = info.deviceData;
+  if (!device.present)
+    return;
+  std::map<uint32_t, uint64_t> hostTid;
+  for (const ThreadInfo &t : reader.threads())
+    hostTid.emplace(t.number, t.tid);
+  auto rel = [&](uint64_t ticks) {
+    uint64_t ns = absoluteNs(info, ticks);
+    return std::min(ns - std::min(ns, origin), data.spanNs);
+  };
+  std::vector<size_t> laneOfQueue;
+  for (uint32_t q = 0; q != device.queues.size(); ++q) {
+    auto [it, inserted] = laneOf.try_emplace(
+        {d.run, info.device, info.pid, device.queues[q].number},
+        data.deviceLanes.size());
+    if (inserted) {
+      data.deviceLanes.emplace_back();
+      DeviceLane &l = data.deviceLanes.back();
+      l.run = d.run;
+      l.device = info.device;
+      l.pid = info.pid;
+      l.label = deviceQueueLabel(device, q);
+    }
+    laneOfQueue.push_back(it->second);
+  }
+  for (const DeviceRecord &r : device.records) {
+    DeviceLane &l = data.deviceLanes[laneOfQueue[r.queue]];
+    auto [name, inserted] = nameOf.try_emplace(r.name, data.deviceNames.size());
+    if (inserted)
+      data.deviceNames.push_back(r.name);
+    DeviceLane::Command c;
+    c.begin = rel(r.start);
+    c.dur = std::min(info.ticksToNs(r.end - r.start), data.spanNs - c.begin);
+    c.name = name->second;
+    c.op = uint8_t(r.op);
+    auto host = hostTid.find(r.launchThread);
+    c.launched = r.hasLaunch() && host != hostTid.end();
+    c.launchTid = c.launched ? host->second : 0;
+    c.launchAt = c.launched ? rel(r.launchBegin) : 0;
+    l.commands.push_back(c);
+  }
 }
 
 } // namespace
@@ -172,6 +226,9 @@ Error tpuprof::report::buildTimeline(const Input &in,
   };
 
   std::map<std::tuple<uint32_t, uint32_t, uint32_t, uint64_t>, size_t> laneOf;
+  std::map<std::tuple<uint32_t, uint32_t, uint32_t, uint32_t>, size_t>
+      deviceLaneOf;
+  StringMap<uint32_t> deviceNameOf;
   Error err = in.forEachDump("html", [&](const DumpReader &reader,
                                          const DumpSummary &d) {
     const DumpInfo &info = reader.info();
@@ -300,6 +357,7 @@ Error tpuprof::report::buildTimeline(const Input &in,
     if (lane)
       notRecorded.finish(lane->notRecorded);
     addMemoryLane(reader, d, origin, opts, data);
+    addDeviceLanes(reader, d, origin, data, deviceLaneOf, deviceNameOf);
     return Error::success();
   });
   if (err)
@@ -314,5 +372,15 @@ Error tpuprof::report::buildTimeline(const Input &in,
       return std::tie(a.begin, a.depth, a.counterIndex) <
              std::tie(b.begin, b.depth, b.counterIndex);
     });
+  std::vector<DeviceLane> devices;
+  for (auto &entry : deviceLaneOf)
+    devices.push_back(std::move(data.deviceLanes[entry.second]));
+  data.deviceLanes = std::move(devices);
+  for (DeviceLane &l : data.deviceLanes)
+    llvm::sort(l.commands,
+               [](const DeviceLane::Command &a, const DeviceLane::Command &b) {
+                 return std::tie(a.begin, a.dur, a.name, a.launchAt) <
+                        std::tie(b.begin, b.dur, b.name, b.launchAt);
+               });
   return Error::success();
 }

@@ -288,6 +288,7 @@ struct DumpParser {
   Error readSegment(const Section &s);
   Error readCalibration(const Section &s);
   Error readProcess(const Section &s);
+  Error readDevice(const Section &s);
   Error checkSections();
   Error readStreams();
   Error checkStream(ThreadInfo &t);
@@ -421,6 +422,9 @@ Error DumpParser::readSections() {
     case TPUPROF_SECTION_PROCESS:
       err = readProcess(s);
       break;
+    case TPUPROF_SECTION_DEVICE:
+      err = readDevice(s);
+      break;
     default:
       // Unknown kinds are corruption, not extensions: a new kind comes with
       // a new dump version.
@@ -519,6 +523,7 @@ Error DumpParser::readThread(const Section &s) {
     return err;
   ThreadInfo t;
   t.tid = TPUPROF_READ_FIELD(pp, T, tid);
+  t.number = uint32_t(threads.size());
   t.dropped = TPUPROF_READ_FIELD(pp, T, dropped);
   t.numRecords = TPUPROF_READ_FIELD(pp, T, num_records);
   t.streamSize = TPUPROF_READ_FIELD(pp, T, stream_size);
@@ -685,6 +690,131 @@ Error DumpParser::readCalibration(const Section &s) {
                            Twine(h.calibReadTicks) + " exceeds nested_ticks " +
                            Twine(h.calibNestedTicks) +
                            " (they are part of it)");
+  return Error::success();
+}
+
+Error DumpParser::readDevice(const Section &s) {
+  using H = tpuprof_device_section;
+  using C = tpuprof_device_clock;
+  using Q = tpuprof_device_queue;
+  using R = tpuprof_device_record;
+  const uint64_t size = s.payload.size();
+  const uint64_t base = s.payloadOffset;
+  const char *pp = s.payload.data();
+  if (h.version < 6)
+    return formatError(file, s.offset,
+                       "DEVICE " + s.label + " in a version " +
+                           Twine(h.version) + " dump");
+  if (h.deviceData.present)
+    return formatError(file, s.offset,
+                       "second DEVICE section (" + s.label + ")");
+  if (size < sizeof(H))
+    return formatError(file, s.sizeOffset,
+                       "DEVICE " + s.label + " size " + Twine(size) +
+                           " is shorter than its header");
+  const uint64_t numClocks = TPUPROF_READ_FIELD(pp, H, num_clocks);
+  const uint64_t numQueues = TPUPROF_READ_FIELD(pp, H, num_queues);
+  const uint64_t numRecords = TPUPROF_READ_FIELD(pp, H, num_records);
+  const uint64_t namesSize = TPUPROF_READ_FIELD(pp, H, names_size);
+  // Each count is checked against the bytes left before it is multiplied,
+  // so no corrupt count can overflow or allocate past the file.
+  uint64_t left = size - sizeof(H);
+  auto take = [&](uint64_t count, uint64_t each, StringRef what) -> Error {
+    if (count > left / each)
+      return formatError(file, base,
+                         "DEVICE " + s.label + " has " + Twine(count) + " " +
+                             what + ", more than its " + Twine(size) +
+                             " bytes hold");
+    left -= count * each;
+    return Error::success();
+  };
+  if (Error e = take(numClocks, sizeof(C), "clocks"))
+    return e;
+  if (Error e = take(numQueues, sizeof(Q), "queues"))
+    return e;
+  if (Error e = take(numRecords, sizeof(R), "records"))
+    return e;
+  if (namesSize > left)
+    return formatError(file, TPUPROF_FIELD_OFFSET(base, H, names_size),
+                       "DEVICE " + s.label + " names size " + Twine(namesSize) +
+                           " runs past the section");
+  DeviceData &d = h.deviceData;
+  d.present = true;
+  d.dropped = TPUPROF_READ_FIELD(pp, H, dropped);
+  uint64_t off = sizeof(H);
+  const uint64_t namesOff = off + numClocks * sizeof(C) +
+                            numQueues * sizeof(Q) + numRecords * sizeof(R);
+  StringRef names = s.payload.substr(namesOff, namesSize);
+  auto nameAt = [&](uint64_t at, uint32_t offset, std::string &out) -> Error {
+    size_t nul =
+        offset < names.size() ? names.find('\0', offset) : StringRef::npos;
+    if (nul == StringRef::npos)
+      return formatError(file, base + at,
+                         "DEVICE " + s.label + " name offset " + Twine(offset) +
+                             " is not a string of its names");
+    out = names.slice(offset, nul).str();
+    return Error::success();
+  };
+  for (uint64_t i = 0; i != numClocks; ++i, off += sizeof(C)) {
+    const char *q = pp + off;
+    DeviceClock c;
+    c.domain = TPUPROF_READ_FIELD(q, C, domain);
+    c.device0 = TPUPROF_READ_FIELD(q, C, device0);
+    c.ticks0 = TPUPROF_READ_FIELD(q, C, ticks0);
+    c.device1 = TPUPROF_READ_FIELD(q, C, device1);
+    c.ticks1 = TPUPROF_READ_FIELD(q, C, ticks1);
+    c.errorNs = TPUPROF_READ_FIELD(q, C, error_ns);
+    if (c.domain >= TPUPROF_DEVICE_CLOCK_DOMAIN_COUNT)
+      return formatError(file, base + off,
+                         "DEVICE " + s.label + " clock domain " +
+                             Twine(c.domain) + " is unknown");
+    d.clocks.push_back(c);
+  }
+  for (uint64_t i = 0; i != numQueues; ++i, off += sizeof(Q)) {
+    const char *q = pp + off;
+    DeviceQueue dq;
+    dq.api = TPUPROF_READ_FIELD(q, Q, api);
+    dq.clock = TPUPROF_READ_FIELD(q, Q, clock);
+    dq.number = TPUPROF_READ_FIELD(q, Q, number);
+    if (dq.api >= TPUPROF_DEVICE_API_COUNT || dq.clock >= numClocks)
+      return formatError(file, base + off,
+                         "DEVICE " + s.label + " queue " + Twine(i) +
+                             " has an unknown API or clock");
+    if (Error e =
+            nameAt(off, TPUPROF_READ_FIELD(q, Q, device_name), dq.deviceName))
+      return e;
+    d.queues.push_back(std::move(dq));
+  }
+  d.records.reserve(numRecords);
+  for (uint64_t i = 0; i != numRecords; ++i, off += sizeof(R)) {
+    const char *q = pp + off;
+    DeviceRecord r;
+    if (TPUPROF_READ_FIELD(q, R, kind) != TPUPROF_RECORD_DEVICE ||
+        TPUPROF_READ_FIELD(q, R, num_words) != 6 ||
+        TPUPROF_READ_FIELD(q, R, num_counters) != 0)
+      return formatError(file, base + off,
+                         "DEVICE " + s.label + " record " + Twine(i) +
+                             " is not framed as a device record");
+    r.op = TPUPROF_READ_FIELD(q, R, op);
+    r.start = TPUPROF_READ_FIELD(q, R, start);
+    r.end = TPUPROF_READ_FIELD(q, R, end);
+    r.queued = TPUPROF_READ_FIELD(q, R, queued);
+    r.submitted = TPUPROF_READ_FIELD(q, R, submitted);
+    r.queue = TPUPROF_READ_FIELD(q, R, queue);
+    r.launchThread = TPUPROF_READ_FIELD(q, R, launch_thread);
+    r.launchProbe = TPUPROF_READ_FIELD(q, R, launch_probe);
+    r.launchBegin = TPUPROF_READ_FIELD(q, R, launch_begin);
+    r.bytes = TPUPROF_READ_FIELD(q, R, bytes);
+    if (r.op >= TPUPROF_DEVICE_OP_COUNT || r.queue >= numQueues ||
+        r.end < r.start)
+      return formatError(file, base + off,
+                         "DEVICE " + s.label + " record " + Twine(i) +
+                             " has an unknown op or queue, or ends before "
+                             "it starts");
+    if (Error e = nameAt(off, TPUPROF_READ_FIELD(q, R, name), r.name))
+      return e;
+    d.records.push_back(std::move(r));
+  }
   return Error::success();
 }
 
@@ -900,6 +1030,7 @@ Error DumpParser::readSegments() {
     if (i == 0 || segments[i - 1].thread != g.thread) {
       threads.emplace_back();
       threads.back().tid = g.tid;
+      threads.back().number = g.thread;
       threads.back().streamOffset = g.offset;
     } else if (segments[i - 1].seq == g.seq) {
       return formatError(file, g.sectionOffset, "second " + where);

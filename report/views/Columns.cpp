@@ -124,6 +124,7 @@ ExportCell bytesExport(const Row &r, const Ctx &) {
   return r.memoryRecorded ? num(r.*Field) : text("");
 }
 bool hasMemory(const Row &r, const Ctx &) { return r.memoryRecorded; }
+bool hasDevice(const Row &r, const Ctx &) { return r.deviceCommands != 0; }
 
 uint64_t minOf(const DurationSketch &d) { return d.min(); }
 uint64_t medianOf(const DurationSketch &d) { return d.quantile(0.5); }
@@ -156,6 +157,42 @@ const Column kColumns[] = {
      },
      [](const Row &a, const Row &b) { return cmp(a.selfNs, b.selfNs); },
      "self_ns", [](const Row &r, const Ctx &) { return num(r.selfNs); }},
+    // Device time (docs/device.md): in the table only when some row had
+    // device commands joined to it; "-" in the others.
+    {"device_total", "Device Total (us)", true, Column::Default,
+     [](const Row &r, const Ctx &) {
+       return r.deviceCommands ? timeCell(r.deviceNs, 0) : std::string("-");
+     },
+     [](const Row &a, const Row &b) { return cmp(a.deviceNs, b.deviceNs); }, "",
+     nullptr, hasDevice},
+    {"device_self", "Device Self (us)", true, Column::Default,
+     [](const Row &r, const Ctx &) {
+       return r.deviceCommands ? timeCell(r.deviceSelfNs, 0) : std::string("-");
+     },
+     [](const Row &a, const Row &b) {
+       return cmp(a.deviceSelfNs, b.deviceSelfNs);
+     },
+     "", nullptr, hasDevice},
+    {"device_cmds", "Device Cmds", true, Column::Default,
+     [](const Row &r, const Ctx &) {
+       return r.deviceCommands ? utostr(r.deviceCommands) : std::string("-");
+     },
+     [](const Row &a, const Row &b) {
+       return cmp(a.deviceCommands, b.deviceCommands);
+     },
+     "", nullptr, hasDevice},
+    // Mean per command: how long commands waited between the host's
+    // enqueue and their start on the device.
+    {"queue_delay", "Queue Delay (us)", true, Column::Default,
+     [](const Row &r, const Ctx &) {
+       return r.deviceCommands ? timeCell(r.queueDelayNs / r.deviceCommands, 0)
+                               : std::string("-");
+     },
+     [](const Row &a, const Row &b) {
+       return cmp(a.deviceCommands ? a.queueDelayNs / a.deviceCommands : 0,
+                  b.deviceCommands ? b.queueDelayNs / b.deviceCommands : 0);
+     },
+     "", nullptr, hasDevice},
     // Ops too short for the correction to measure to 5 %: shown in the
     // table only when some row is; "-" in the others, so that no cell is
     // empty (scripts split rows on blanks).

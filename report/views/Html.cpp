@@ -157,6 +157,11 @@ void writeRows(json::OStream &j, const ReportData &data) {
           j.attribute("freedBytes", r.freedBytes);
           j.attribute("peakBytes", r.peakBytes);
         }
+        if (r.deviceCommands) { // docs/device.md
+          j.attribute("deviceNs", r.deviceNs);
+          j.attribute("deviceSelfNs", r.deviceSelfNs);
+          j.attribute("deviceCommands", r.deviceCommands);
+        }
         j.attributeArray("counters", [&] {
           for (unsigned i : data.shownEvents)
             if (i < r.counters.size() &&
@@ -197,6 +202,41 @@ void writeMemory(json::OStream &j, const ReportData &data) {
               j.value(memorySourceName(b.source));
               j.value(formatv("{0:x}", b.address).str());
             });
+        });
+      });
+  });
+}
+
+/// Device queues (docs/device.md): one lane each, columnar like the
+/// timeline's; a command's launch is -1 when its launch record is unknown.
+void writeDevice(json::OStream &j, const ReportData &data) {
+  j.attributeArray("deviceNames", [&] {
+    for (const std::string &n : data.deviceNames)
+      j.value(n);
+  });
+  j.attributeArray("device", [&] {
+    for (const DeviceLane &l : data.deviceLanes)
+      j.object([&] {
+        j.attribute("run", l.run);
+        j.attribute("device", l.device);
+        j.attribute("pid", l.pid);
+        j.attribute("label", l.label);
+        auto column = [&](StringRef name, auto get) {
+          j.attributeArray(name, [&] {
+            for (const DeviceLane::Command &c : l.commands)
+              j.value(get(c));
+          });
+        };
+        using C = DeviceLane::Command;
+        column("begin", [](const C &c) { return c.begin; });
+        column("dur", [](const C &c) { return c.dur; });
+        column("name", [](const C &c) { return c.name; });
+        column("op", [](const C &c) { return tpuprof_device_op_name(c.op); });
+        column("launchTid", [](const C &c) {
+          return c.launched ? int64_t(c.launchTid) : -1;
+        });
+        column("launchAt", [](const C &c) {
+          return c.launched ? int64_t(c.launchAt) : -1;
         });
       });
   });
@@ -357,6 +397,7 @@ void writeData(raw_ostream &os, ArrayRef<std::string> inputs,
   });
   writeRows(j, data);
   writeMemory(j, data);
+  writeDevice(j, data);
   j.attributeArray("sites", [&] {
     for (const std::pair<uint32_t, uint32_t> &s : data.sites)
       j.array([&] {

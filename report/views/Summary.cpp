@@ -12,6 +12,7 @@
 #include "tpuprof/report/views/Summary.h"
 #include "tpuprof/report/model/EventNames.h"
 #include "tpuprof/report/views/Columns.h"
+#include "tpuprof/report/views/Device.h"
 #include "tpuprof/report/views/Terminal.h"
 #include "tpuprof/report/views/TextTable.h"
 
@@ -219,13 +220,15 @@ Error tpuprof::report::printSummary(const Input &in, unsigned top,
   os << "\n";
   if (!p.runsApart()) {
     printRun(p, top, os, [](uint32_t) { return true; });
-    return Error::success();
+  } else {
+    for (uint32_t r = 0; r != p.runs.size(); ++r) {
+      std::string title = describeRun(p, r);
+      title[0] = 'R';
+      os << title << "\n" << std::string(title.size(), '-') << "\n";
+      printRun(p, top, os, [r](uint32_t run) { return run == r; });
+    }
   }
-  for (uint32_t r = 0; r != p.runs.size(); ++r) {
-    std::string title = describeRun(p, r);
-    title[0] = 'R';
-    os << title << "\n" << std::string(title.size(), '-') << "\n";
-    printRun(p, top, os, [r](uint32_t run) { return run == r; });
-  }
+  // Engine utilization: each device queue's busy and idle time.
+  printDeviceQueues(p, os);
   return Error::success();
 }

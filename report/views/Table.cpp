@@ -11,6 +11,7 @@
 #include "tpuprof/report/views/Table.h"
 #include "tpuprof/report/views/Columns.h"
 #include "tpuprof/report/views/Counters.h"
+#include "tpuprof/report/views/Device.h"
 #include "tpuprof/report/views/Terminal.h"
 #include "tpuprof/report/views/TextTable.h"
 
@@ -475,6 +476,8 @@ Error tpuprof::report::printTable(const Input &in, const TableOptions &opts,
         return err;
     }
   }
+
+  printDeviceRows(profile, os);
 
   // Configuration block.
   os << "\nConfiguration\n-------------\n";

@@ -21,6 +21,8 @@
 
 #include "tpuprof/report/model/Walk.h"
 
+#include "tpuprof/report/model/Device.h"
+
 #include "tpuprof/report/model/EventNames.h"
 #include "tpuprof/report/model/Json.h"
 #include "tpuprof/report/model/Load.h"
@@ -96,6 +98,103 @@ double externalShiftUs(const Profile &p, const json::Value &events,
         "it\n",
         opts.externalTrace, first, beginUs, endUs);
   return beginUs - first;
+}
+
+/// Device queue tracks get tids no OS thread has, in queue order, sorted
+/// after the host threads.
+constexpr uint64_t kDeviceTidBase = uint64_t(1) << 40;
+
+/// One track per device queue of `reader`'s dump, one slice per command,
+/// and a flow arrow from each launch record to its command (docs/device.md).
+void writeDeviceTracks(json::OStream &j, const DumpReader &reader, int64_t pid,
+                       uint64_t origin, uint64_t &nextFlowId) {
+  const DumpInfo &info = reader.info();
+  const DeviceData &device = info.deviceData;
+  if (!device.present)
+    return;
+  std::map<uint32_t, uint64_t> hostTid; // Thread number -> OS tid.
+  for (const ThreadInfo &t : reader.threads())
+    hostTid.emplace(t.number, t.tid);
+  for (uint32_t q = 0; q != device.queues.size(); ++q) {
+    uint64_t tid = kDeviceTidBase + q;
+    j.object([&] {
+      j.attribute("ph", "M");
+      j.attribute("name", "thread_name");
+      j.attribute("pid", pid);
+      j.attribute("tid", tid);
+      j.attributeObject(
+          "args", [&] { j.attribute("name", deviceQueueLabel(device, q)); });
+    });
+    j.object([&] {
+      j.attribute("ph", "M");
+      j.attribute("name", "thread_sort_index");
+      j.attribute("pid", pid);
+      j.attribute("tid", tid);
+      j.attributeObject("args", [&] { j.attribute("sort_index", tid); });
+    });
+  }
+  auto ts = [&](StringRef key, uint64_t ticks) {
+    j.attributeBegin(key);
+    j.rawValue([&](raw_ostream &o) {
+      uint64_t ns = absoluteNs(info, ticks);
+      writeUs(o, ns > origin ? ns - origin : 0);
+    });
+    j.attributeEnd();
+  };
+  for (const DeviceRecord &r : device.records) {
+    uint64_t tid = kDeviceTidBase + r.queue;
+    const Probe *launch =
+        r.hasLaunch() ? reader.findProbe(r.launchProbe) : nullptr;
+    j.object([&] {
+      j.attribute("ph", "X");
+      j.attribute("pid", pid);
+      j.attribute("tid", tid);
+      j.attribute("name", r.name);
+      j.attribute("cat", "device");
+      ts("ts", r.start);
+      j.attributeBegin("dur");
+      j.rawValue(
+          [&](raw_ostream &o) { writeUs(o, info.ticksToNs(r.end - r.start)); });
+      j.attributeEnd();
+      j.attributeObject("args", [&] {
+        j.attribute("op", tpuprof_device_op_name(r.op));
+        j.attribute("device_ns", info.ticksToNs(r.end - r.start));
+        j.attribute("queue_delay_ns", r.start > r.queued
+                                          ? info.ticksToNs(r.start - r.queued)
+                                          : 0);
+        if (r.bytes)
+          j.attribute("bytes", r.bytes);
+        if (launch)
+          j.attribute("launch", launch->name);
+        uint32_t clock = device.queues[r.queue].clock;
+        if (clock < device.clocks.size())
+          j.attribute("clock_error_ns", device.clocks[clock].errorNs);
+      });
+    });
+    auto host = hostTid.find(r.launchThread);
+    if (!r.hasLaunch() || host == hostTid.end())
+      continue;
+    uint64_t id = nextFlowId++;
+    j.object([&] {
+      j.attribute("ph", "s");
+      j.attribute("id", id);
+      j.attribute("pid", pid);
+      j.attribute("tid", host->second);
+      j.attribute("name", "launch");
+      j.attribute("cat", "launch");
+      ts("ts", r.launchBegin);
+    });
+    j.object([&] {
+      j.attribute("ph", "f");
+      j.attribute("bp", "e");
+      j.attribute("id", id);
+      j.attribute("pid", pid);
+      j.attribute("tid", tid);
+      j.attribute("name", "launch");
+      j.attribute("cat", "launch");
+      ts("ts", r.start);
+    });
+  }
 }
 
 } // namespace
@@ -214,6 +313,7 @@ Error tpuprof::report::writeTrace(const Input &in, const TraceOptions &opts,
     });
   }
   DenseSet<std::pair<int64_t, uint64_t>> namedThreads;
+  uint64_t nextFlowId = 1;
   Error err = in.forEachDump("trace", [&](const DumpReader &reader,
                                           const DumpSummary &d) {
     const DumpInfo &info = reader.info();
@@ -362,6 +462,7 @@ Error tpuprof::report::writeTrace(const Input &in, const TraceOptions &opts,
           });
         });
     writeNotRecorded();
+    writeDeviceTracks(j, reader, pid, origin, nextFlowId);
     MemoryTimeline memory(reader);
     for (const MemoryPoint &p : memory.timeline())
       j.object([&] {

@@ -61,6 +61,8 @@ public:
   /// PROCESS section (after CALIBRATION); none if unset.
   std::optional<tpuprof_process_section> process;
   std::vector<TestThread> threads;
+  /// A DEVICE section's payload (version 6), written last; none if unset.
+  std::optional<std::string> device;
 
   DumpBuilder() {
     std::memset(&header, 0, sizeof(header));
@@ -140,6 +142,9 @@ public:
                                 stream.size()};
       sections.push_back({TPUPROF_SECTION_THREAD, raw(ts) + stream});
     }
+
+    if (device)
+      sections.push_back({TPUPROF_SECTION_DEVICE, *device});
 
     tpuprof_dump_header h = header;
     h.num_sections = uint32_t(sections.size());

@@ -258,7 +258,7 @@ TEST(DumpReaderErrors, UnsupportedVersion) {
   DumpBuilder b;
   b.header.version = 7;
   EXPECT_EQ(readError(b.build()),
-            "t.dump: unsupported dump version 7 (this reader supports 1 to 5) "
+            "t.dump: unsupported dump version 7 (this reader supports 1 to 6) "
             "at offset 8");
 }
 

@@ -119,6 +119,10 @@ Row row(Values &v, const std::string &name, uint8_t kind, uint32_t run,
   r.selfAllocBytes = v();
   r.freedBytes = v();
   r.peakBytes = v();
+  r.deviceNs = v();
+  r.deviceSelfNs = v();
+  r.deviceCommands = v();
+  r.queueDelayNs = v();
   return r;
 }
 

@@ -161,7 +161,7 @@ TEST(Table, ParseSortSpecDefaultsAndErrors) {
   EXPECT_FALSE(o.ascending);
   // Every column of Columns.h that sorts (Cum Self % does not: it follows the
   // order).
-  EXPECT_EQ(sortColumnNames().size(), 30u);
+  EXPECT_EQ(sortColumnNames().size(), 34u);
   ASSERT_FALSE(bool(parseSortSpec("p99", o)));
   EXPECT_FALSE(o.ascending);
   ASSERT_FALSE(bool(parseSortSpec("bound", o)));
@@ -171,7 +171,8 @@ TEST(Table, ParseSortSpecDefaultsAndErrors) {
   ASSERT_TRUE(bool(err));
   EXPECT_EQ(llvm::toString(std::move(err)),
             "unknown sort column 'speed' (expected one of: name, kind, "
-            "duration, self, approx, percent, device, count, unfinished, "
+            "duration, self, device_total, device_self, device_cmds, "
+            "queue_delay, approx, percent, device, count, unfinished, "
             "shapes, outputs, hash, location, function, migrations, alloc, "
             "self_alloc, freed, peak, min, mean, median, p90, p99, max, "
             "flops, gflops, bytes, bandwidth, bound)");

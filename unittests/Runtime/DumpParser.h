@@ -70,6 +70,13 @@ struct Dump {
   /// The PROCESS section, when there is one.
   bool hasProcess = false;
   tpuprof_process_section process{};
+  /// The DEVICE section (version 6), when there is one.
+  bool hasDevice = false;
+  tpuprof_device_section device{};
+  std::vector<tpuprof_device_clock> deviceClocks;
+  std::vector<tpuprof_device_queue> deviceQueues;
+  std::vector<tpuprof_device_record> deviceRecords;
+  std::string deviceNames;
 };
 
 /// Parses `count` records in [p, end) of `bytes`; "" or what is wrong.
@@ -258,6 +265,41 @@ inline std::string parseDumpBytes(const std::string &bytes, Dump &d) {
           d.process.job_id[sizeof(d.process.job_id) - 1] != '\0')
         return "process string not terminated";
       d.hasProcess = true;
+      break;
+    }
+    case TPUPROF_SECTION_DEVICE: {
+      if (d.hasDevice)
+        return "second DEVICE section";
+      if (sh.size < sizeof(d.device))
+        return "DEVICE section too small";
+      std::memcpy(&d.device, bytes.data() + payload, sizeof(d.device));
+      const tpuprof_device_section &h = d.device;
+      uint64_t need = sizeof(h) + h.num_clocks * sizeof(tpuprof_device_clock) +
+                      h.num_queues * sizeof(tpuprof_device_queue) +
+                      h.num_records * sizeof(tpuprof_device_record) +
+                      h.names_size;
+      if (need > sh.size || sh.size - need >= 8)
+        return "DEVICE section size does not match its counts";
+      size_t p = payload + sizeof(h);
+      d.deviceClocks.resize(h.num_clocks);
+      std::memcpy(d.deviceClocks.data(), bytes.data() + p,
+                  h.num_clocks * sizeof(tpuprof_device_clock));
+      p += h.num_clocks * sizeof(tpuprof_device_clock);
+      d.deviceQueues.resize(h.num_queues);
+      std::memcpy(d.deviceQueues.data(), bytes.data() + p,
+                  h.num_queues * sizeof(tpuprof_device_queue));
+      p += h.num_queues * sizeof(tpuprof_device_queue);
+      d.deviceRecords.resize(h.num_records);
+      std::memcpy(d.deviceRecords.data(), bytes.data() + p,
+                  h.num_records * sizeof(tpuprof_device_record));
+      p += h.num_records * sizeof(tpuprof_device_record);
+      d.deviceNames = bytes.substr(p, h.names_size);
+      for (const tpuprof_device_record &r : d.deviceRecords)
+        if (r.kind != TPUPROF_RECORD_DEVICE || r.num_words != 6 ||
+            r.queue >= h.num_queues || r.name >= h.names_size ||
+            r.end < r.start)
+          return "bad device record";
+      d.hasDevice = true;
       break;
     }
     default:

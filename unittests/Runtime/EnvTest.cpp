@@ -147,6 +147,18 @@ TEST(Env, CalibrateIsOnUnlessTurnedOff) {
   EXPECT_EQ(err, "tpuprof: TPUPROF_CALIBRATE='maybe' is not 0 or 1; using 1\n");
 }
 
+TEST(Env, DeviceTimingIsOnUnlessTurnedOff) {
+  EXPECT_EQ(parse({}).device_timing, 1);
+  EXPECT_EQ(parse({{"TPUPROF_DEVICE_TIMING", "0"}}).device_timing, 0);
+  EXPECT_EQ(parse({{"TPUPROF_DEVICE_TIMING", "on"}}).device_timing, 1);
+  std::string err;
+  int bad = 0;
+  EXPECT_EQ(parse({{"TPUPROF_DEVICE_TIMING", "2"}}, &err, &bad).device_timing,
+            1);
+  EXPECT_EQ(bad, 1);
+  EXPECT_EQ(err, "tpuprof: TPUPROF_DEVICE_TIMING='2' is not 0 or 1; using 1\n");
+}
+
 TEST(Env, BadValuesPrintOneLineEachAndUseTheDefault) {
   std::string err;
   int bad = 0;

@@ -3,6 +3,9 @@
     { title: 'Name', value: (r) => r.name, cell: (r) => { const sw = el('span', 'swatch'); sw.style.background = rowColor[r.key]; const td = el('td', null, sw, r.name); td.title = `${r.name} (${r.kind})`; return td; } },
     { title: 'Duration (us)', num: true, value: (r) => r.durationNs, cell: (r) => el('td', 'num', usOr(r.durationNs, r.floorNs)) },
     { title: 'Self (us)', num: true, value: (r) => r.selfNs, cell: (r) => el('td', 'num', usOr(r.selfNs, r.floorNs)) },
+    ...(rows.some((r) => r.deviceCommands) ? [
+      ['Device Total (us)', 'deviceNs'], ['Device Self (us)', 'deviceSelfNs'],
+    ].map(([title, key]) => ({ title, num: true, value: (r) => (r[key] === undefined ? -1 : r[key]), cell: (r) => el('td', 'num', r[key] === undefined ? '-' : us(r[key])) })) : []),
     ...(rows.some((r) => r.approx) ? [{ title: 'Approx', value: (r) => (r.approx ? '~' : ''), cell: (r) => { const td = el('td', null, r.approx ? '~' : ''); if (r.approx) td.title = `shorter than ${fmtDur(data.approxBelowNs)} a call (two probe pairs): not measured to 5 %`; return td; } }] : []),
     { title: 'Percent', num: true, value: (r) => r.durationNs, cell: (r) => {
       const p = totalOf(r) ? 100 * r.durationNs / totalOf(r) : 0;

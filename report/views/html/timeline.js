@@ -42,6 +42,24 @@
     y += lane.h + LANE_GAP;
     if (groups.length) groups[groups.length - 1].end = y;
   }
+  // Device queues (docs/device.md): one lane each under the host threads,
+  // a slice per kernel or copy, and a flow line from its launch.
+  const devLanes = (data.device || []).map((d) => {
+    const dl = { d, y, h: ROW_H, end: Float64Array.from(d.begin, (b, i) => b + d.dur[i]) };
+    y += ROW_H + LANE_GAP;
+    if (groups.length) groups[groups.length - 1].end = y;
+    return dl;
+  });
+  const hostLaneOf = (dl, tid) => lanes.find((l) => l.info.run === dl.d.run && l.info.device === dl.d.device && l.info.pid === dl.d.pid && l.info.tid === tid);
+  /** The y of the launch record that began at `t` on `lane` (its depth's row). */
+  function launchY(lane, t) {
+    if (bucketed) return lane.y + lane.h / 2;
+    let lo = 0, hi = lane.begin.length;
+    while (lo < hi) { const mid = (lo + hi) >> 1; if (lane.begin[mid] < t) lo = mid + 1; else hi = mid; }
+    let d = 0;
+    for (let i = lo; i < lane.begin.length && lane.begin[i] === t; i++) d = Math.max(d, lane.depth[i]);
+    return lane.y + d * ROW_H + ROW_H / 2;
+  }
   // Memory tracking: per process window, the live bytes over time and the
   // buffer view under the op lanes (each buffer from its allocation to its
   // free, as high as its size, on the live bytes below it when allocated).
@@ -119,7 +137,38 @@
       ctx.fillStyle = '#1d2330';
       ctx.fillText(laneLabel(lane.info), 6, lane.y + Math.min(lane.h, ROW_H * 2) / 2);
     }
+    for (const dl of devLanes) drawDevice(dl);
     for (const ml of memLanes) drawMemory(ml);
+  }
+  function drawDevice(dl) {
+    const d = dl.d, right = GUTTER + plotW();
+    ctx.fillStyle = '#f6f7f9';
+    ctx.fillRect(GUTTER, dl.y, plotW(), dl.h);
+    ctx.save();
+    ctx.beginPath(); ctx.rect(GUTTER, 0, plotW(), cssHeight); ctx.clip();
+    ctx.strokeStyle = 'rgba(29, 35, 48, 0.35)';
+    ctx.beginPath();
+    for (let i = 0; i < d.begin.length; i++) {
+      const x0 = xOf(d.begin[i]), x1 = xOf(dl.end[i]);
+      if (x1 < GUTTER || x0 > right) continue;
+      ctx.fillStyle = `hsl(${hashString(data.deviceNames[d.name[i]]) % 360}, 60%, 45%)`;
+      const w = Math.max(1, x1 - x0);
+      ctx.fillRect(x0, dl.y + 1, w, ROW_H - 2);
+      if (w > 36) {
+        ctx.save(); ctx.beginPath(); ctx.rect(Math.max(x0, GUTTER), dl.y, Math.min(w, right - x0), ROW_H); ctx.clip();
+        ctx.fillStyle = '#fff';
+        ctx.fillText(data.deviceNames[d.name[i]], Math.max(x0, GUTTER) + 3, dl.y + ROW_H / 2);
+        ctx.restore();
+      }
+      const host = d.launchAt[i] >= 0 ? hostLaneOf(dl, d.launchTid[i]) : null;
+      if (host) { ctx.moveTo(xOf(d.launchAt[i]), launchY(host, d.launchAt[i])); ctx.lineTo(x0, dl.y + ROW_H / 2); }
+    }
+    ctx.stroke();
+    ctx.restore();
+    ctx.fillStyle = '#1d2330';
+    ctx.save(); ctx.beginPath(); ctx.rect(0, dl.y, GUTTER - 4, dl.h); ctx.clip();
+    ctx.fillText(d.label, 6, dl.y + ROW_H / 2);
+    ctx.restore();
   }
   const bufferColor = (b) => `hsl(${hashString(b[4]) % 360}, 55%, 58%)`;
   function drawMemory(ml) {
@@ -255,6 +304,13 @@
   function hit(x, y) {
     if (x < GUTTER) return null;
     const lane = lanes.find((l) => y >= l.y && y < l.y + l.h);
+    const dl = lane ? null : devLanes.find((l) => y >= l.y && y < l.y + l.h);
+    if (dl) {
+      const t = tOf(x), slack = 2 * (view.t1 - view.t0) / plotW();
+      for (let i = 0; i < dl.d.begin.length; i++)
+        if (dl.d.begin[i] <= t + slack && dl.end[i] >= t - slack) return { dl, i };
+      return null;
+    }
     if (!lane) return hitMemory(x, y);
     const t = tOf(x);
     if (bucketed) {
@@ -276,7 +332,12 @@
     if (!h) { tip.hidden = true; return; }
     const lines = [];
     let title;
-    if (h.ml) {
+    if (h.dl) {
+      const d = h.dl.d, i = h.i;
+      title = data.deviceNames[d.name[i]];
+      lines.push(['device time', fmtDur(d.dur[i])], ['op', d.op[i]], ['begin', fmtDur(d.begin[i])], ['queue', d.label]);
+      if (d.launchAt[i] >= 0) lines.push(['launched at', `${fmtDur(d.launchAt[i])} by tid ${d.launchTid[i]}`]);
+    } else if (h.ml) {
       const bytes = (v) => `${v.toLocaleString('en-US')} B`;
       if (h.buffer) {
         const b = h.buffer;
@@ -367,7 +428,7 @@
     if (moved || e.target !== canvas) return;
     const [x, y] = local(e);
     const h = hit(x, y);
-    if (h && h.ml) return;
+    if (h && (h.ml || h.dl)) return;
     if (h) selectRow(h.bucket !== undefined ? rowOfSite(h.lane.top[h.bucket]) : rowOfSite(h.lane.site[h.i]), 'timeline');
     else selectRow(-1, 'timeline');
   });

@@ -14,6 +14,7 @@
 #define TPUPROF_REPORT_MODEL_AGGREGATE_H
 
 #include "tpuprof/report/model/Correction.h"
+#include "tpuprof/report/model/Device.h"
 #include "tpuprof/report/model/Stats.h"
 #include "tpuprof/report/read/Dump.h"
 
@@ -108,6 +109,13 @@ struct Row {
   /// row ran in a window that tracked memory (else the views show "-").
   bool memoryRecorded = false;
   uint64_t allocBytes = 0, selfAllocBytes = 0, freedBytes = 0, peakBytes = 0;
+  /// Device time (docs/device.md): of the kernels and copies launched by
+  /// this row's records or any record nested in them ("Device Total"), and
+  /// by its records themselves ("Device Self"; summed over all rows, every
+  /// command counts once); their number and summed queue delay (start -
+  /// queued). All 0 where no device command was joined to the row.
+  uint64_t deviceNs = 0, deviceSelfNs = 0, deviceCommands = 0;
+  uint64_t queueDelayNs = 0;
 
   /// The first location, or "" when none is known.
   llvm::StringRef location() const {
@@ -219,6 +227,10 @@ struct Profile {
   uint64_t threads = 0;    ///< THREAD sections over all dumps.
   uint64_t records = 0;    ///< Records over all dumps.
 
+  /// Device commands per kernel name and queue, and each queue's busy time
+  /// (docs/device.md); empty without device records.
+  std::vector<DeviceRow> deviceRows;
+  std::vector<DeviceQueueStat> deviceQueues;
   /// More than one run, each with rows of its own.
   bool runsApart() const { return runs.size() > 1 && !runsMerged; }
 };

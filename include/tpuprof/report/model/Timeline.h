@@ -104,6 +104,22 @@ struct MemoryLane {
   uint64_t buffersLeftOut = 0;
 };
 
+/// One device queue of one process (docs/device.md): its commands, times
+/// in ns from the run's origin, each with the host thread and time of the
+/// record that launched it (for the flow arrow), if known.
+struct DeviceLane {
+  uint32_t run = 0, device = 0, pid = 0;
+  std::string label; ///< deviceQueueLabel()
+  struct Command {
+    uint64_t begin, dur;
+    uint32_t name; ///< Into Timeline::deviceNames.
+    uint8_t op;    ///< tpuprof_device_op
+    bool launched; ///< The launch record is known: launchTid, launchAt.
+    uint64_t launchTid, launchAt;
+  };
+  std::vector<Command> commands;
+};
+
 /// How much the timeline keeps.
 struct TimelineOptions {
   /// Up to this many records the timeline carries every record; above it,
@@ -119,6 +135,10 @@ struct Timeline {
   /// In (run, device, pid, tid) order; events by begin, parents first.
   std::vector<TimelineLane> lanes;
   std::vector<MemoryLane> memory;
+  /// Device queues, in (run, device, pid, queue) order, and the kernel
+  /// names their commands point at.
+  std::vector<DeviceLane> deviceLanes;
+  std::vector<std::string> deviceNames;
   /// Per run, the earliest window begin (absolute ns): its time axis's 0.
   std::vector<uint64_t> runOrigin;
   uint64_t spanNs = 0; ///< The longest run's origin to its last window end.

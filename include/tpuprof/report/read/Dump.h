@@ -27,6 +27,7 @@
 #include "llvm/Support/Error.h"
 #include "llvm/Support/MemoryBuffer.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -57,6 +58,51 @@ struct DropCounts {
     noSpace += o.noSpace;
     unknown += o.unknown;
     return *this;
+  }
+};
+
+/// A device clock's conversion to ticks (format.h, tpuprof_device_clock).
+struct DeviceClock {
+  uint32_t domain = 0; ///< tpuprof_device_clock_domain
+  uint64_t device0 = 0, ticks0 = 0, device1 = 0, ticks1 = 0;
+  uint64_t errorNs = 0; ///< Conversion error bound.
+};
+
+/// A device queue (format.h, tpuprof_device_queue).
+struct DeviceQueue {
+  uint32_t api = 0;   ///< tpuprof_device_api
+  uint32_t clock = 0; ///< Index into DeviceData::clocks.
+  uint32_t number = 0;
+  std::string deviceName;
+};
+
+/// One device interval (format.h, tpuprof_device_record); times in ticks.
+struct DeviceRecord {
+  uint16_t op = 0; ///< tpuprof_device_op
+  uint64_t start = 0, end = 0, queued = 0, submitted = 0;
+  uint32_t queue = 0; ///< Index into DeviceData::queues.
+  std::string name;
+  uint32_t launchThread = UINT32_MAX; ///< Dump thread number, or none.
+  uint32_t launchProbe = UINT32_MAX;
+  uint64_t launchBegin = 0;
+  uint64_t bytes = 0;
+  bool hasLaunch() const { return launchThread != UINT32_MAX; }
+};
+
+/// The DEVICE section (version 6): what ran on devices in the window.
+struct DeviceData {
+  bool present = false;
+  std::vector<DeviceClock> clocks;
+  std::vector<DeviceQueue> queues;
+  std::vector<DeviceRecord> records; ///< In start order.
+  uint64_t dropped = 0;              ///< Commands that got no interval.
+  /// The largest conversion error bound of the clocks the queues use.
+  uint64_t errorNs() const {
+    uint64_t e = 0;
+    for (const DeviceQueue &q : queues)
+      if (q.clock < clocks.size())
+        e = std::max(e, clocks[q.clock].errorNs);
+    return e;
   }
 };
 
@@ -100,6 +146,8 @@ struct DumpInfo {
     uint64_t nested = 0; ///< Per record nested inside.
   };
   std::vector<CounterCalibration> calibCounts;
+  /// Version 6: the DEVICE section, when the dump has one.
+  DeviceData deviceData;
 
   /// Records whose end tick is before their begin: a clock that stepped
   /// back between the two reads. Kept, and read as 0 ticks long.
@@ -183,6 +231,9 @@ struct Module {
 /// A THREAD section's header and where its record stream lies in the dump.
 struct ThreadInfo {
   uint64_t tid = 0;
+  /// The thread's number in the dump (SEGMENT `thread`; for versions 1-3
+  /// its THREAD section's position): what device records name.
+  uint32_t number = 0;
   uint64_t dropped = 0;
   uint64_t numRecords = 0;
   uint64_t streamSize = 0;
