@@ -646,8 +646,7 @@ TPUPROF_NAME_TABLE(tpuprof_clock_source, tpuprof_clock_source_name,
 /// "device".
 TPUPROF_NAME_TABLE(tpuprof_section_kind, tpuprof_section_kind_name,
                    TPUPROF_SECTION_KIND_COUNT, 1u, "module", "events", "thread",
-                   "calibration", "segment", "process",
-                   "device")
+                   "calibration", "segment", "process", "device")
 /// "none", "TPUPROF_RANK", "openmpi", "pmi", "torchrun", "slurm".
 TPUPROF_NAME_TABLE(tpuprof_rank_source, tpuprof_rank_source_name,
                    TPUPROF_RANK_SOURCE_COUNT, 0u, "none", "TPUPROF_RANK",
