@@ -22,7 +22,7 @@
 // CHECK-DAG: name = "fully_connected:broadcast", shapes = "f32[4], f32[1, 1, 4]"
 // CHECK-DAG: name = "fully_connected:reduction"
 // CHECK-DAG: location = "{{.*}}instrument-kernel.mlir:54:8", name = "reduce_sum", shapes = "f32[1, 1, 4], f32[1, 1]"
-// CHECK-DAG: function = "caller", hash = "{{[0-9a-f]+}}", location = "{{.*}}instrument-kernel.mlir:64:8", name = "func.call"
+// CHECK-DAG: function = "caller", hash = "{{[0-9a-f]+}}", location = "{{.*}}instrument-kernel.mlir:64:8", name = "func.call @chain"
 // CHECK-LABEL: func.func @chain
 // CHECK: tpuprof.begin 0(
 // CHECK-NEXT: linalg.generic
