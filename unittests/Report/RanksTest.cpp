@@ -233,8 +233,9 @@ TEST(Ranks, RankLists) {
   for (const char *bad : {"", "x", "2-1", "1-", "-1", "0-99999999"}) {
     llvm::Expected<std::vector<uint32_t>> e = parseRankList(bad);
     EXPECT_FALSE(bool(e)) << bad;
-    if (!e)
+    if (!e) {
       EXPECT_TRUE(contains(llvm::toString(e.takeError()), "not a rank list"));
+    }
   }
 }
 
