@@ -442,8 +442,10 @@ void __tpuprof_rt_device_window_close(tpuprof_rt_dump *d, uint32_t gen) {
     if (payload)
       dropped = 0;
   }
-  memmove(intervals, intervals + mine,
-          (size_t)(num_intervals - mine) * sizeof(*intervals));
+  // No intervals yet is a NULL array: no pointer arithmetic on it.
+  if (mine)
+    memmove(intervals, intervals + mine,
+            (size_t)(num_intervals - mine) * sizeof(*intervals));
   num_intervals -= mine;
   closed_gen = gen;
   // A window a flush opens now starts where this one ended.
