@@ -57,8 +57,10 @@ void EntryResults::read(size_t index, std::vector<int64_t> &shape,
   std::memcpy(&offset, p + 16, 8);
   shape.resize(slot.rank);
   std::vector<int64_t> strides(slot.rank);
-  std::memcpy(shape.data(), p + 24, 8 * slot.rank);
-  std::memcpy(strides.data(), p + 24 + 8 * slot.rank, 8 * slot.rank);
+  if (slot.rank) { // A 0-D memref has no sizes; memcpy must not see null.
+    std::memcpy(shape.data(), p + 24, 8 * slot.rank);
+    std::memcpy(strides.data(), p + 24 + 8 * slot.rank, 8 * slot.rank);
+  }
   size_t count = 1;
   for (int64_t d : shape)
     count *= static_cast<size_t>(d);
