@@ -28,7 +28,8 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from e2e_overhead import TIME_RE, batched, sh  # noqa: E402
+from e2e_overhead import (batched, env_without_profiling, run_model, sh,  # noqa: E402
+                          tool)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TARGET = 1.0  # percent
@@ -39,27 +40,13 @@ CASES = [("mlp", "mlp.mlir", 64, 300, True),
          ("convnet", "convnet.mlir", 1, 1000, False)]
 
 
-def fastest_call_ms(run, model, repeat, env):
-    out = sh([run, model, "--time", "--repeat", str(repeat), "--warmup", "5"], env=env)
-    m = TIME_RE.search(out)
-    if not m:
-        sys.exit(f"compiled_off: no 'Time per call' from {model}")
-    return float(m.group(2)) / 1e3
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("build", help="tpuprof build directory")
     ap.add_argument("--runs", type=int, default=7)
     args = ap.parse_args()
-    bindir = os.path.join(args.build, "bin")
-    run, compile_ = (os.path.join(bindir, t) for t in ("tpuprof-run", "tpuprof-compile"))
-    for tool in (run, compile_):
-        if not os.access(tool, os.X_OK):
-            sys.exit(f"compiled_off: no {tool}; build it first")
-    env = dict(os.environ)
-    for var in ("TPUPROF_ENABLE", "ENABLE_ALL_PROFILE", "TPUPROF_SCHEDULE"):
-        env.pop(var, None)
+    run, compile_ = (tool(args.build, t) for t in ("tpuprof-run", "tpuprof-compile"))
+    env = env_without_profiling()
 
     tmp = tempfile.mkdtemp(prefix="tpuprof-compiled-off-")
     print(f"Compiled models, probes off vs --no-instrument: min of {args.runs} "
@@ -77,7 +64,9 @@ def main():
         times = {"plain": [], "off": []}
         for _ in range(args.runs):
             for variant in ("plain", "off"):
-                times[variant].append(fastest_call_ms(run, built[variant], repeat, env))
+                times[variant].append(run_model(
+                    [run, built[variant], "--time", "--repeat", str(repeat),
+                     "--warmup", "5"], env))
         plain, off = min(times["plain"]), min(times["off"])
         ratio = off / plain
         verdict = ("met" if (ratio - 1) * 100 < TARGET else "NOT met") if judged else "n/a"

@@ -69,9 +69,27 @@ ACROSS = min  # how the runs of a variant combine (--across)
 def sh(cmd, env=None):
     p = subprocess.run(cmd, capture_output=True, text=True, env=env)
     if p.returncode != 0:
-        sys.exit(f"e2e_overhead: {' '.join(cmd)} failed (exit {p.returncode}):\n"
+        sys.exit(f"{os.path.basename(sys.argv[0])}: {' '.join(cmd)} failed (exit {p.returncode}):\n"
                  f"{p.stderr.strip()}")
     return p.stdout
+
+
+def tool(build, name):
+    """BUILD/bin/NAME, or exit with one line saying to build it."""
+    path = os.path.join(build, "bin", name)
+    if not os.access(path, os.X_OK):
+        sys.exit(f"{os.path.basename(sys.argv[0])}: no {path}; build {name} first")
+    return path
+
+
+def env_without_profiling():
+    """This environment without the variables that switch profiling on or
+    choose its mode: each variant sets what it measures itself."""
+    env = dict(os.environ)
+    for var in ("TPUPROF_ENABLE", "ENABLE_ALL_PROFILE", "TPUPROF_MODE",
+                "PROFILE_MODE", "TPUPROF_SCHEDULE"):
+        env.pop(var, None)
+    return env
 
 
 def batched(src, batch, tmp):
@@ -100,7 +118,7 @@ def model_variants(run, model, repeat, out, env):
 def run_model(cmd, env):
     m = TIME_RE.search(sh(cmd, env=env))
     if not m:
-        sys.exit(f"e2e_overhead: no 'Time per call' from {' '.join(cmd)}")
+        sys.exit(f"{os.path.basename(sys.argv[0])}: no 'Time per call' from {' '.join(cmd)}")
     return float(m.group(2 if STAT == "min" else 1)) / 1e3  # ms
 
 
@@ -184,15 +202,9 @@ def main():
     global STAT, ACROSS
     STAT = args.stat
     ACROSS = min if args.across == "min" else statistics.median
-    run = os.path.join(args.build, "bin", "tpuprof-run")
-    if not os.access(run, os.X_OK):
-        sys.exit(f"e2e_overhead: no {run}; build tpuprof-run first")
-
+    run = tool(args.build, "tpuprof-run")
     tmp = tempfile.mkdtemp(prefix="tpuprof-e2e-")
-    env = dict(os.environ)
-    for var in ("TPUPROF_ENABLE", "ENABLE_ALL_PROFILE", "TPUPROF_MODE",
-                "PROFILE_MODE", "TPUPROF_SCHEDULE"):
-        env.pop(var, None)
+    env = env_without_profiling()
     lines = []
     modes = {f"mode {m}": m for m in (0, 1, 2)}
     print(f"End-to-end overhead, {args.across} of {args.runs} alternating runs; "

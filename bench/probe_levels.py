@@ -32,7 +32,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from e2e_overhead import TIME_RE, batched, sh  # noqa: E402
+from e2e_overhead import batched, env_without_profiling, run_model, tool  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TARGET = 1.0  # percent
@@ -48,25 +48,13 @@ BUILDS = [("none", ["--no-instrument"]),
           ("graph", ["--probe-level=graph", "--mode", "0"])]
 
 
-def fastest_call_ms(cmd, env):
-    out = sh(cmd, env=env)
-    m = TIME_RE.search(out)
-    if not m:
-        sys.exit(f"probe_levels: no 'Time per call' from {' '.join(cmd)}")
-    return float(m.group(2)) / 1e3
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("build", help="tpuprof build directory")
     ap.add_argument("--runs", type=int, default=7)
     args = ap.parse_args()
-    run = os.path.join(args.build, "bin", "tpuprof-run")
-    if not os.access(run, os.X_OK):
-        sys.exit(f"probe_levels: no {run}; build it first")
-    env = dict(os.environ)
-    for var in ("TPUPROF_ENABLE", "ENABLE_ALL_PROFILE", "TPUPROF_SCHEDULE"):
-        env.pop(var, None)
+    run = tool(args.build, "tpuprof-run")
+    env = env_without_profiling()
 
     tmp = tempfile.mkdtemp(prefix="tpuprof-probe-levels-")
     print(f"Time per inference by probe level: min of {args.runs} alternating "
@@ -82,7 +70,7 @@ def main():
             for build, flags in BUILDS:
                 cmd = [run, model, "--time", "--repeat", str(repeat),
                        "--warmup", "5", "--output", os.path.join(tmp, "dumps")]
-                times[build].append(fastest_call_ms(cmd + flags, env))
+                times[build].append(run_model(cmd + flags, env))
         none, kernel, graph = (min(times[b]) for b, _ in BUILDS)
         kr, gr = kernel / none, graph / none
         verdict = ("met" if (kr - 1) * 100 < TARGET else "NOT met") if judged else "n/a"
