@@ -52,6 +52,9 @@ public:
 
   mlir::OpBuilder &builder;
   OnnxModel &model;
+  /// Values a converter needed as constants and found none: the importer
+  /// looks for graph inputs they come from whose values it was given.
+  std::vector<std::string> missingConstants;
 
 private:
   llvm::StringMap<mlir::Value> values;

@@ -14,6 +14,7 @@
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/Verifier.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/Path.h"
 
 using namespace mlir;
@@ -132,8 +133,10 @@ GraphValues::constantBytes(llvm::StringRef name) {
       return std::vector<char>(data->getData().begin(), data->getData().end());
   }
   onnx::TensorProto *tensor = constant(name);
-  if (!tensor)
+  if (!tensor) {
+    missingConstants.push_back(name.str());
     return fail("value '" + name + "' is not a constant");
+  }
   return tensorBytes(*tensor);
 }
 
@@ -199,10 +202,13 @@ onnx::TensorProto *NodeContext::constantInput(unsigned i) const {
 }
 
 llvm::Expected<std::vector<char>> NodeContext::constantInputBytes(unsigned i) {
-  if (!constantInput(i))
+  if (!constantInput(i)) {
+    if (hasInput(i))
+      graph.missingConstants.push_back(node.input(i));
     return unsupported("input " + llvm::Twine(i) + " ('" +
                        (hasInput(i) ? node.input(i) : std::string()) +
                        "') is not a constant");
+  }
   return graph.constantBytes(node.input(i));
 }
 
@@ -223,7 +229,20 @@ llvm::Expected<std::vector<double>> NodeContext::constantDoubles(unsigned i) {
 llvm::Expected<RankedTensorType> NodeContext::outputType(unsigned i) {
   if (i >= static_cast<unsigned>(node.output_size()))
     return fail("node '" + node.name() + "' has no output " + llvm::Twine(i));
-  return graph.inferredType(node.output(i));
+  llvm::Expected<RankedTensorType> type = graph.inferredType(node.output(i));
+  if (!type) {
+    // No static shape: it depends on the values of the node's integer
+    // operands (starts, pads, repeats, a shape) that are not constants.
+    for (const std::string &input : node.input()) {
+      auto it = graph.model.types.find(input);
+      if (!input.empty() && !graph.constant(input) &&
+          it != graph.model.types.end() && it->second->has_tensor_type() &&
+          (it->second->tensor_type().elem_type() == onnx::TensorProto::INT64 ||
+           it->second->tensor_type().elem_type() == onnx::TensorProto::INT32))
+        graph.missingConstants.push_back(input);
+    }
+  }
+  return type;
 }
 
 void NodeContext::setOutput(unsigned i, Value value) {
@@ -305,17 +324,57 @@ void tpuprof::import::loadImportDialects(MLIRContext &context) {
                       tensor::TensorDialect, arith::ArithDialect>();
 }
 
+namespace {
+
+/// Positions (among the entry's arguments) of the graph inputs that values
+/// `names` are computed from, through the graph's nodes.
+std::vector<unsigned> inputsBehind(const OnnxModel &model,
+                                   llvm::ArrayRef<std::string> names) {
+  const onnx::GraphProto &graph = model.proto.graph();
+  llvm::StringMap<const onnx::NodeProto *> producer;
+  for (const onnx::NodeProto &node : graph.node())
+    for (const std::string &output : node.output())
+      producer[output] = &node;
+  llvm::StringMap<unsigned> position;
+  for (auto [i, name] : llvm::enumerate(model.argumentNames))
+    position[name] = i;
+  std::vector<std::string> work(names.begin(), names.end());
+  llvm::StringSet<> seen;
+  std::vector<unsigned> found;
+  while (!work.empty()) {
+    std::string name = std::move(work.back());
+    work.pop_back();
+    if (name.empty() || !seen.insert(name).second)
+      continue;
+    if (auto it = position.find(name); it != position.end())
+      found.push_back(it->second);
+    else if (const onnx::NodeProto *node = producer.lookup(name))
+      work.insert(work.end(), node->input().begin(), node->input().end());
+  }
+  llvm::sort(found);
+  return found;
+}
+
+/// One import with the inputs at `fold` taken as constants. On a failure
+/// where a converter needed a constant, `wanted` receives the inputs it
+/// would have been computed from.
 llvm::Expected<OwningOpRef<ModuleOp>>
-tpuprof::import::importOnnxFile(llvm::StringRef path, MLIRContext &context,
-                                const ImportOptions &options) {
+importOnce(llvm::StringRef path, MLIRContext &context,
+           const ImportOptions &options, llvm::ArrayRef<unsigned> fold,
+           std::vector<unsigned> &wanted) {
+  std::unique_ptr<OnnxModel> loadedModel;
+  GraphValues *current = nullptr;
   auto withPath = [&](llvm::Error err) {
+    if (current && !current->missingConstants.empty())
+      wanted = inputsBehind(*loadedModel, current->missingConstants);
     return fail(path + ": " + llvm::toString(std::move(err)));
   };
   llvm::Expected<std::unique_ptr<OnnxModel>> loaded =
-      loadOnnxModel(path, options);
+      loadOnnxModel(path, options, fold);
   if (!loaded)
     return withPath(loaded.takeError());
-  OnnxModel &model = **loaded;
+  loadedModel = std::move(*loaded);
+  OnnxModel &model = *loadedModel;
   onnx::GraphProto &graph = *model.proto.mutable_graph();
   loadImportDialects(context);
   if (llvm::Error err = foldConstantSubgraphs(model, context))
@@ -325,6 +384,7 @@ tpuprof::import::importOnnxFile(llvm::StringRef path, MLIRContext &context,
   OwningOpRef<ModuleOp> module = ModuleOp::create(fileLoc);
   OpBuilder builder(&context);
   GraphValues values(builder, model);
+  current = &values;
 
   llvm::SmallVector<Type> argTypes;
   std::vector<const onnx::ValueInfoProto *> inputs = runtimeInputs(graph);
@@ -377,4 +437,35 @@ tpuprof::import::importOnnxFile(llvm::StringRef path, MLIRContext &context,
   if (failed(verify(*module)))
     return fail(path + ": the imported module does not verify (see above)");
   return std::move(module);
+}
+
+} // namespace
+
+llvm::Expected<OwningOpRef<ModuleOp>>
+tpuprof::import::importOnnxFile(llvm::StringRef path, MLIRContext &context,
+                                const ImportOptions &options,
+                                std::vector<unsigned> *foldedInputs) {
+  // A shape that depends on an input's value needs that value at import:
+  // each failure for want of one adds the inputs it comes from, when their
+  // values are at hand, and imports again (at most once per input).
+  std::vector<unsigned> fold;
+  for (;;) {
+    std::vector<unsigned> wanted;
+    auto module = importOnce(path, context, options, fold, wanted);
+    if (module) {
+      if (foldedInputs)
+        *foldedInputs = fold;
+      return module;
+    }
+    size_t before = fold.size();
+    for (unsigned position : wanted)
+      if (position < options.inputValueFiles.size() &&
+          !options.inputValueFiles[position].empty() &&
+          !llvm::is_contained(fold, position))
+        fold.push_back(position);
+    if (fold.size() == before)
+      return module.takeError();
+    llvm::consumeError(module.takeError());
+    llvm::sort(fold);
+  }
 }

@@ -72,6 +72,45 @@ llvm::Error bindInput(onnx::ValueInfoProto &input,
   return llvm::Error::success();
 }
 
+llvm::Error readTensor(const std::string &file, onnx::TensorProto &tensor) {
+  auto bytes = tpuprof::import::readInputFile(file);
+  if (!bytes)
+    return fail(file + ": " + llvm::toString(bytes.takeError()));
+  if ((*bytes)->getBufferSize() > static_cast<size_t>(INT_MAX) ||
+      !tensor.ParseFromArray((*bytes)->getBufferStart(),
+                             static_cast<int>((*bytes)->getBufferSize())))
+    return fail(file + ": not an ONNX TensorProto");
+  return llvm::Error::success();
+}
+
+/// Gives the graph input `input` the shape of its value `tensor` (read from
+/// `file`), which must agree with its element type and static dimensions.
+llvm::Error bindToValue(onnx::ValueInfoProto &input,
+                        const onnx::TensorProto &tensor,
+                        const std::string &file) {
+  const std::string &name = input.name();
+  if (!input.type().has_tensor_type())
+    return fail("input '" + name + "' is not a tensor");
+  onnx::TypeProto_Tensor *type = input.mutable_type()->mutable_tensor_type();
+  if (type->elem_type() != tensor.data_type())
+    return fail(file + ": its element type is not input '" + name + "'s");
+  if (type->has_shape() && type->shape().dim_size() != tensor.dims_size())
+    return fail(file + ": rank " + llvm::Twine(tensor.dims_size()) +
+                "; input '" + name + "' has rank " +
+                llvm::Twine(type->shape().dim_size()));
+  for (int i = 0; i < tensor.dims_size(); ++i)
+    if (type->has_shape() && type->shape().dim(i).has_dim_value() &&
+        type->shape().dim(i).dim_value() != tensor.dims(i))
+      return fail(file + ": dimension " + llvm::Twine(i) + " is " +
+                  llvm::Twine(tensor.dims(i)) + "; input '" + name + "' has " +
+                  llvm::Twine(type->shape().dim(i).dim_value()));
+  onnx::TensorShapeProto *shape = type->mutable_shape();
+  shape->clear_dim();
+  for (int64_t d : tensor.dims())
+    shape->add_dim()->set_dim_value(d);
+  return llvm::Error::success();
+}
+
 } // namespace
 
 std::vector<const onnx::ValueInfoProto *>
@@ -108,7 +147,8 @@ tpuprof::import::readInputFile(llvm::StringRef path) {
 
 llvm::Expected<std::unique_ptr<OnnxModel>>
 tpuprof::import::loadOnnxModel(llvm::StringRef path,
-                               const ImportOptions &options) {
+                               const ImportOptions &options,
+                               llvm::ArrayRef<unsigned> fold) {
   auto buffer = readInputFile(path);
   if (!buffer)
     return buffer.takeError();
@@ -140,14 +180,32 @@ tpuprof::import::loadOnnxModel(llvm::StringRef path,
     if (!inputNames.contains(name))
       return fail("--input-shape names '" + name +
                   "', which is not an input of the graph");
+  std::vector<onnx::TensorProto> values(options.inputValueFiles.size());
+  unsigned position = 0;
   for (onnx::ValueInfoProto &input : *graph->mutable_input()) {
     if (initialized.contains(input.name()))
       continue;
+    model->argumentNames.push_back(input.name());
     auto given = options.inputShapes.find(input.name());
-    if (llvm::Error err = bindInput(input, given == options.inputShapes.end()
-                                               ? nullptr
-                                               : &given->second))
+    if (given != options.inputShapes.end()) {
+      if (llvm::Error err = bindInput(input, &given->second))
+        return std::move(err);
+    } else if (position < values.size() &&
+               !options.inputValueFiles[position].empty()) {
+      // A value at hand gives the input's shape and type.
+      const std::string &file = options.inputValueFiles[position];
+      if (llvm::Error err = readTensor(file, values[position]))
+        return std::move(err);
+      if (llvm::Error err = bindToValue(input, values[position], file))
+        return std::move(err);
+    } else if (llvm::Error err = bindInput(input, nullptr)) {
       return std::move(err);
+    }
+    ++position;
+  }
+  for (unsigned folded : fold) {
+    values[folded].set_name(model->argumentNames[folded]);
+    *graph->add_initializer() = std::move(values[folded]);
   }
 
   if (llvm::Error err = inferShapes(*model))

@@ -15,6 +15,7 @@
 
 #include "onnx/onnx_pb.h"
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/MemoryBuffer.h"
 
@@ -30,13 +31,19 @@ struct OnnxModel {
   /// Every value's type after shape inference: graph inputs, outputs and
   /// value_info.
   llvm::StringMap<const onnx::TypeProto *> types;
+  /// The graph inputs that are not initializers in the file, in order: the
+  /// positions ImportOptions::inputValueFiles refers to.
+  std::vector<std::string> argumentNames;
 };
 
 /// Reads `path`, binds the graph inputs' dimensions (options.inputShapes,
 /// else the model's static ones; an unbound symbolic dimension is an error
 /// naming input and dimension) and infers every value's shape.
+/// The inputs at positions `fold` (among the entry's arguments) become
+/// initializers holding options.inputValueFiles' tensors.
 llvm::Expected<std::unique_ptr<OnnxModel>>
-loadOnnxModel(llvm::StringRef path, const ImportOptions &options);
+loadOnnxModel(llvm::StringRef path, const ImportOptions &options,
+              llvm::ArrayRef<unsigned> fold = {});
 
 /// Runs ONNX shape inference (strict, with data propagation) on the model
 /// and records every value's type in `types`.

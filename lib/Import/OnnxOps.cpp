@@ -1127,6 +1127,9 @@ Error convertCast(NodeContext &c) {
 /// Ops computed at import time only (OnnxFold.cpp): here, their inputs
 /// were not constants.
 Error convertFoldOnly(NodeContext &c) {
+  for (const std::string &input : c.node.input())
+    if (!input.empty() && !c.graph.constant(input))
+      c.graph.missingConstants.push_back(input);
   return c.unsupported("its inputs are not constants");
 }
 

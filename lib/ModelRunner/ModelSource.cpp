@@ -29,7 +29,8 @@ void tpuprof::run::registerModelPasses() {
 
 llvm::Expected<tpuprof::run::ModelSource>
 tpuprof::run::loadModel(llvm::StringRef path,
-                        llvm::ArrayRef<std::string> onnxInputShapes) {
+                        llvm::ArrayRef<std::string> onnxInputShapes,
+                        llvm::ArrayRef<std::string> inputValueFiles) {
   DialectRegistry registry;
   registerAllDialects(registry);
   registerAllExtensions(registry);
@@ -46,8 +47,10 @@ tpuprof::run::loadModel(llvm::StringRef path,
     for (const std::string &spec : onnxInputShapes)
       if (llvm::Error err = tpuprof::import::parseInputShape(spec, options))
         return std::move(err);
-    auto module =
-        tpuprof::import::importOnnxFile(path, *model.context, options);
+    options.inputValueFiles.assign(inputValueFiles.begin(),
+                                   inputValueFiles.end());
+    auto module = tpuprof::import::importOnnxFile(path, *model.context, options,
+                                                  &model.foldedInputs);
     if (!module)
       return module.takeError();
     model.module = std::move(*module);

@@ -112,7 +112,7 @@ llvm::Expected<OnnxData> tpuprof::run::readOnnxData(llvm::StringRef dir) {
   };
   OnnxData data;
   if (llvm::Error err = forEachTensor(
-          "input", [&](std::string, tpuprof::import::TensorData &tensor) {
+          "input", [&](std::string path, tpuprof::import::TensorData &tensor) {
             // An --input spec with every value; %.17g gives doubles (and so
             // floats) back exactly.
             std::string spec;
@@ -125,6 +125,7 @@ llvm::Expected<OnnxData> tpuprof::run::readOnnxData(llvm::StringRef dir) {
             if (tensor.values.empty())
               os << '0';
             data.inputSpecs.push_back(std::move(spec));
+            data.inputFiles.push_back(std::move(path));
           }))
     return std::move(err);
   if (llvm::Error err = forEachTensor(

@@ -292,10 +292,17 @@ int runSource(tpuprof::run::SessionOptions &session,
               const tpuprof::ModelPipelineOptions &pipelineOptions,
               unsigned optLevel) {
   auto parseStart = std::chrono::steady_clock::now();
-  llvm::Expected<tpuprof::run::ModelSource> source =
-      tpuprof::run::loadModel(inputFile, inputShapes);
+  llvm::Expected<tpuprof::run::ModelSource> source = tpuprof::run::loadModel(
+      inputFile, inputShapes,
+      onnxData ? onnxData->inputFiles : std::vector<std::string>());
   if (!source)
     return fail(llvm::toString(source.takeError()));
+  // Inputs a shape depends on were imported as constants: not arguments.
+  for (unsigned position : source->foldedInputs)
+    llvm::errs() << "tpuprof-run: note: " << onnxData->inputFiles[position]
+                 << " is a constant of the model (a shape depends on it)\n";
+  for (unsigned position : llvm::reverse(source->foldedInputs))
+    onnxData->inputSpecs.erase(onnxData->inputSpecs.begin() + position);
   ModuleOp module = *source->module;
   double parseMs = msSince(parseStart);
 

@@ -32,6 +32,13 @@ struct ImportOptions {
   std::map<std::string, std::vector<int64_t>> inputShapes;
   /// The name of the function the graph becomes.
   std::string entryName = "main";
+  /// Values of the graph inputs, by position among the entry's arguments
+  /// (tpuprof-run --data's input_N.pb files; "" where none). Each gives its
+  /// input's shape where --input-shape does not; its value is taken only
+  /// where a shape depends on it (Slice's starts, Pad's pads, Resize's
+  /// scales, Range's bounds): that input becomes a constant and leaves the
+  /// entry's arguments.
+  std::vector<std::string> inputValueFiles;
 };
 
 /// Parses "NAME=1x3x224x224" into `options.inputShapes`.
@@ -49,9 +56,12 @@ void loadImportDialects(mlir::MLIRContext &context);
 /// Imports the ONNX model in `path` into a new module in `context`. Errors
 /// are one line: "FILE: ..." (not an ONNX model, an unbound symbolic
 /// dimension, `node 'NAME' (OpType, opset N) is not supported`).
+/// `foldedInputs`, when given, receives the positions of the inputs taken
+/// as constants from `options.inputValueFiles`, in increasing order.
 llvm::Expected<mlir::OwningOpRef<mlir::ModuleOp>>
 importOnnxFile(llvm::StringRef path, mlir::MLIRContext &context,
-               const ImportOptions &options = {});
+               const ImportOptions &options = {},
+               std::vector<unsigned> *foldedInputs = nullptr);
 
 } // namespace import
 } // namespace tpuprof

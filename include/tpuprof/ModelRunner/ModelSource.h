@@ -30,6 +30,9 @@ struct ModelSource {
   std::unique_ptr<llvm::SourceMgr> sourceMgr;
   std::unique_ptr<mlir::SourceMgrDiagnosticHandler> diagnostics;
   mlir::OwningOpRef<mlir::ModuleOp> module;
+  /// An ONNX model's inputs taken as constants from `inputValueFiles` (a
+  /// shape depends on them), by position; they are not arguments.
+  std::vector<unsigned> foldedInputs;
 };
 
 /// Registers the passes and pipelines front-ends may name (upstream's and
@@ -38,12 +41,14 @@ void registerModelPasses();
 
 /// Parses `path` ("-" for stdin), or imports it when it is an ONNX model
 /// (FILE.onnx; `onnxInputShapes` are NAME=DIMS specs binding its symbolic
-/// input dimensions, lib/Import). Errors (one line, "cannot parse FILE"
-/// after the parser's own diagnostics, or the importer's "FILE: ...") come
-/// back as an llvm::Error.
+/// input dimensions; `inputValueFiles` the TensorProto files of its inputs,
+/// by position, taken where a shape depends on one, lib/Import). Errors (one
+/// line, "cannot parse FILE" after the parser's own diagnostics, or the
+/// importer's "FILE: ...") come back as an llvm::Error.
 llvm::Expected<ModelSource>
 loadModel(llvm::StringRef path,
-          llvm::ArrayRef<std::string> onnxInputShapes = {});
+          llvm::ArrayRef<std::string> onnxInputShapes = {},
+          llvm::ArrayRef<std::string> inputValueFiles = {});
 
 /// Keeps what the functions `entries` reach and lowers the rest to the LLVM
 /// dialect as `options` say (Pipelines.h). Errors are one line: a bad

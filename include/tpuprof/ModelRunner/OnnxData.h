@@ -25,6 +25,8 @@ namespace run {
 struct OnnxData {
   /// --input specs ("2x3xf32=v,...") made from input_N.pb, in order.
   std::vector<std::string> inputSpecs;
+  /// The files they were read from.
+  std::vector<std::string> inputFiles;
   struct Expected {
     std::string file;
     std::vector<int64_t> shape;

@@ -247,8 +247,25 @@ def shapeops(outdir):
     save(outdir, "shapeops", graph, [x, idx], list(outs.values()))
 
 
+def dynslice(outdir):
+    """A Slice whose starts are a graph input, on an input of symbolic batch:
+    --data gives both the shape and (where a shape depends on it) the value."""
+    x, starts = rand(3, 8), np.array([2], np.int64)
+    nodes = [helper.make_node("Slice", ["x", "starts", "ends", "axes"], ["s"],
+                              name="cut"),
+             helper.make_node("Relu", ["s"], ["y"], name="relu")]
+    graph = helper.make_graph(
+        nodes, "dynslice",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 8]),
+         helper.make_tensor_value_info("starts", TensorProto.INT64, [1])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["N", "M"])],
+        [numpy_helper.from_array(np.array([7], np.int64), "ends"),
+         numpy_helper.from_array(np.array([1], np.int64), "axes")])
+    save(outdir, "dynslice", graph, [x, starts], [np.maximum(x[:, 2:7], 0)])
+
+
 if __name__ == "__main__":
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)
-    for build in [cnn, mlp, misc, unsupported, unnamed, shapeops]:
+    for build in [cnn, mlp, misc, unsupported, unnamed, shapeops, dynslice]:
         build(out)
