@@ -2,8 +2,9 @@
 //
 // The PROCESS section read back; ranks merged (model/Ranks.h) from dumps
 // built by hand, one per rank: op statistics across ranks, collective waits
-// and stragglers, and the alignment of clocks, with one host's clock faked
-// five seconds off and the offsets measured (ping-pong) or not.
+// and stragglers, the alignment of clocks, with one host's clock faked
+// five seconds off and the offsets measured (ping-pong) or not, and the
+// overlap of communication and computation on constructed intervals.
 //
 //===----------------------------------------------------------------------===//
 
@@ -252,6 +253,115 @@ TEST(Ranks, TextNamesTheSlowRankAndTheStraggler) {
                              "1.60, slowest rank 1, 0.150 ms over the mean)"));
   EXPECT_TRUE(contains(text, "Straggler in MPI_Allreduce: rank 1, last to "
                              "arrive in 1 of 1 calls"));
+}
+
+TEST(Overlap, BlockingCommunicationDoesNotOverlap) {
+  // Compute 0-100, then a blocking call 100-200; and a blocking call nested
+  // inside a computation (20-40 of 300-400): neither overlaps.
+  ThreadActivity t;
+  t.compute = {{0, 100}, {300, 400}};
+  t.commCalls = {{100, 200}, {320, 340}};
+  CommOverlap o = measureOverlap({t});
+  EXPECT_EQ(o.inFlightNs, 120u);
+  EXPECT_EQ(o.overlapNs, 0u);
+}
+
+TEST(Overlap, ComputationWhileARequestIsInFlight) {
+  // MPI_Iallreduce 0-10, compute 10-60, MPI_Wait 60-100: the request is in
+  // flight 0-100, and the 50 of computation overlap it.
+  ThreadActivity t;
+  t.commCalls = {{0, 10}, {60, 100}};
+  t.compute = {{10, 60}, {100, 150}};
+  t.inFlight = {{0, 100}};
+  CommOverlap o = measureOverlap({t});
+  EXPECT_EQ(o.inFlightNs, 100u);
+  EXPECT_EQ(o.overlapNs, 50u);
+}
+
+TEST(Overlap, OtherThreadsComputationOverlaps) {
+  // Thread a blocks in a call 0-100; thread b computes 50-150 (nested
+  // records counted once) and makes a call of its own 60-70.
+  ThreadActivity a, b;
+  a.commCalls = {{0, 100}};
+  b.compute = {{50, 150}, {55, 65}};
+  b.commCalls = {{60, 70}};
+  CommOverlap o = measureOverlap({a, b});
+  EXPECT_EQ(o.inFlightNs, 100u);
+  EXPECT_EQ(o.overlapNs, 40u); // 50-60 and 70-100.
+  // Empty and backwards spans count for nothing.
+  ThreadActivity e;
+  e.compute = {{5, 5}, {9, 3}};
+  e.commCalls = {{7, 7}};
+  o = measureOverlap({e});
+  EXPECT_EQ(o.inFlightNs, 0u);
+  EXPECT_EQ(o.overlapNs, 0u);
+}
+
+TEST(Overlap, RequestsPairWithTheirWaitsInOrder) {
+  std::vector<Interval> spans;
+  RequestPairing r(spans);
+  r.start(0);
+  r.start(10);
+  r.start(20);
+  r.complete(2, 50); // The two oldest.
+  r.complete(5, 70); // More than are open: the one left.
+  r.complete(1, 80); // None open.
+  r.start(90);
+  r.complete(0, 95); // A wait on nothing.
+  ASSERT_EQ(spans.size(), 3u);
+  EXPECT_EQ(spans[0].begin, 0u);
+  EXPECT_EQ(spans[0].end, 50u);
+  EXPECT_EQ(spans[1].begin, 10u);
+  EXPECT_EQ(spans[1].end, 50u);
+  EXPECT_EQ(spans[2].begin, 20u);
+  EXPECT_EQ(spans[2].end, 70u);
+}
+
+TEST(Overlap, MergedRanksCarryIt) {
+  // Rank 0 computes while its MPI_Iallreduce is in flight (10-20, compute
+  // 20-520, MPI_Waitall 520-600); rank 1 (rankDump) only blocks.
+  DumpBuilder b = rankDump(0, "node-a", 0, 0, 0);
+  ProbeInfo work = probe("work", "", "", 55);
+  ProbeInfo iallreduce = probe("MPI_Iallreduce", "", "", 78);
+  iallreduce.kind = TPUPROF_KIND_COMM;
+  iallreduce.collective = iallreduce.startsRequest = true;
+  ProbeInfo waitall = probe("MPI_Waitall", "requests[?]", "", 79);
+  waitall.kind = TPUPROF_KIND_COMM;
+  waitall.numDynDims = 1;
+  waitall.completesRequests = true;
+  b.modules.clear();
+  b.addModule(0, 0, "m", {work, iallreduce, waitall});
+  b.threads[0].records = {{1, 0, ticksAt(10), ticksAt(20), {}, {}},
+                          {0, 0, ticksAt(20), ticksAt(520), {}, {}},
+                          {2, 0, ticksAt(520), ticksAt(600), {1}, {}}};
+  TempFile r0(b.build());
+  TempFile r1(rankDump(1, "node-a", 400000, 500000, 0).build());
+  JobProfile job = merge({r0.str(), r1.str()});
+  ASSERT_EQ(job.ranks.size(), 2u);
+  EXPECT_NEAR(double(job.ranks[0].commInFlightNs), 590, 2);
+  EXPECT_NEAR(double(job.ranks[0].overlapNs), 500, 2);
+  EXPECT_EQ(job.ranks[1].overlapNs, 0u);
+  EXPECT_NEAR(double(job.ranks[1].commInFlightNs), 500000, 2);
+  // A nonblocking collective is no arrival: only rank 1's blocking
+  // MPI_Allreduce is matched (one rank: no wait), yet it is a collective.
+  for (const CollectiveWaits &cw : job.collectives) {
+    EXPECT_NE(cw.name, "MPI_Iallreduce");
+  }
+  for (const OpAcrossRanks &op : job.ops) {
+    if (op.name == "MPI_Iallreduce") {
+      EXPECT_TRUE(op.collective);
+    }
+  }
+  // The flags reach the reader.
+  llvm::Expected<DumpReader> r = DumpReader::fromBytes(b.build());
+  ASSERT_TRUE(bool(r));
+  EXPECT_TRUE(r->findProbe(1)->startsRequest);
+  EXPECT_FALSE(r->findProbe(1)->completesRequests);
+  EXPECT_TRUE(r->findProbe(2)->completesRequests);
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  printRanks(job, 0, os);
+  EXPECT_TRUE(contains(text, "Overlap (ms)  Overlap %"));
 }
 
 } // namespace
