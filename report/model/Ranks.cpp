@@ -261,21 +261,28 @@ Expected<DumpPart> readPart(const std::string &path, bool correction) {
 
 /// The dump of a rank whose PROCESS section says most about its clock:
 /// the most ping-pong measurements, then the latest.
-const DumpInfo::ProcessInfo *bestProcess(ArrayRef<const DumpPart *> parts) {
+const DumpInfo::ProcessInfo *bestProcess(ArrayRef<const DumpInfo *> dumps) {
   const DumpInfo::ProcessInfo *best = nullptr;
   int bestScore = -1;
-  for (const DumpPart *p : parts) {
-    if (!p->info.hasProcess)
+  for (const DumpInfo *d : dumps) {
+    if (!d->hasProcess)
       continue;
     int score = 0;
-    for (const auto &o : p->info.process.offsets)
+    for (const auto &o : d->process.offsets)
       score += o.measured();
     if (score >= bestScore) {
-      best = &p->info.process;
+      best = &d->process;
       bestScore = score;
     }
   }
   return best;
+}
+
+const DumpInfo::ProcessInfo *bestProcess(ArrayRef<const DumpPart *> parts) {
+  std::vector<const DumpInfo *> infos;
+  for (const DumpPart *p : parts)
+    infos.push_back(&p->info);
+  return bestProcess(ArrayRef<const DumpInfo *>(infos));
 }
 
 /// Aligns `proc`'s clock onto the axis of `ref` (the reference rank's
@@ -354,6 +361,25 @@ ClockAlignment align(const DumpInfo::ProcessInfo *proc,
 }
 
 } // namespace
+
+std::map<uint32_t, ClockAlignment>
+tpuprof::report::alignRanks(ArrayRef<const DumpInfo *> dumps,
+                            std::vector<std::string> *warnings) {
+  std::map<uint32_t, std::vector<const DumpInfo *>> byRank;
+  for (const DumpInfo *d : dumps)
+    if (d->hasProcess && d->process.ranked())
+      byRank[d->process.rank].push_back(d);
+  std::map<uint32_t, ClockAlignment> out;
+  if (byRank.empty())
+    return out;
+  uint32_t reference = byRank.begin()->first;
+  const DumpInfo::ProcessInfo *ref = bestProcess(byRank.begin()->second);
+  std::vector<std::string> unused;
+  for (auto &[rank, list] : byRank)
+    out[rank] = align(bestProcess(list), ref, rank == reference,
+                      warnings ? *warnings : unused, rank);
+  return out;
+}
 
 Expected<JobProfile> tpuprof::report::mergeRanks(ArrayRef<std::string> inputs,
                                                  const RankOptions &opts) {

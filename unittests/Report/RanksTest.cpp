@@ -12,10 +12,13 @@
 
 #include "tpuprof/report/model/Ranks.h"
 #include "tpuprof/report/views/Ranks.h"
+#include "tpuprof/report/views/Trace.h"
 
+#include "llvm/Support/JSON.h"
 #include "gtest/gtest.h"
 
 #include <cstring>
+#include <map>
 
 using namespace tpuprof;
 using namespace tpuprof::report;
@@ -362,6 +365,52 @@ TEST(Overlap, MergedRanksCarryIt) {
   llvm::raw_string_ostream os(text);
   printRanks(job, 0, os);
   EXPECT_TRUE(contains(text, "Overlap (ms)  Overlap %"));
+}
+
+TEST(Ranks, TracePutsTheRanksOnOneAxis) {
+  // Node b's clock reads 5 s ahead; its ping-pong says so. In the trace its
+  // allreduce begins 300 us after rank 0's, as it truly did, and the
+  // processes are named and sorted by rank.
+  DumpBuilder b0 = rankDump(0, "node-a", 100000, 200000, 0);
+  b0.process->offsets[TPUPROF_OFFSET_INIT] = {0, 1, 0};
+  DumpBuilder b1 = rankDump(1, "node-b", 400000, 500000, kFiveSeconds);
+  b1.process->offsets[TPUPROF_OFFSET_INIT] = {-kFiveSeconds,
+                                              b1.header.calib_ns0, 2000};
+  TempFile r0(b0.build()), r1(b1.build());
+  std::string out;
+  llvm::raw_string_ostream os(out);
+  ASSERT_FALSE(bool(writeTrace(input({r1.str(), r0.str()}, true, false),
+                               TraceOptions(), os)));
+  llvm::Expected<llvm::json::Value> v = llvm::json::parse(out);
+  ASSERT_TRUE(bool(v)) << llvm::toString(v.takeError());
+  const llvm::json::Array *events = v->getAsObject()->getArray("traceEvents");
+  ASSERT_TRUE(events);
+  std::map<int64_t, std::string> names;
+  std::map<int64_t, int64_t> sortIndex;
+  std::map<int64_t, double> allreduceTs;
+  for (const llvm::json::Value &e : *events) {
+    const llvm::json::Object *o = e.getAsObject();
+    int64_t pid = o->getInteger("pid").value_or(-1);
+    std::string name = o->getString("name").value_or("").str();
+    const llvm::json::Object *args = o->getObject("args");
+    if (name == "process_name" && args)
+      names[pid] = args->getString("name").value_or("").str();
+    else if (name == "process_sort_index" && args)
+      sortIndex[pid] = args->getInteger("sort_index").value_or(0);
+    else if (name == "MPI_Allreduce" && o->getString("ph") == "X")
+      allreduceTs[pid] = o->getNumber("ts").value_or(0);
+  }
+  int64_t pid0 = -1, pid1 = -1;
+  for (auto &[pid, name] : names) {
+    if (contains(name, "rank 0,"))
+      pid0 = pid;
+    if (contains(name, "rank 1,"))
+      pid1 = pid;
+  }
+  ASSERT_TRUE(pid0 >= 0 && pid1 >= 0) << out;
+  EXPECT_LT(sortIndex[pid0], sortIndex[pid1]);
+  ASSERT_TRUE(allreduceTs.count(pid0) && allreduceTs.count(pid1));
+  EXPECT_NEAR(allreduceTs[pid1] - allreduceTs[pid0], 300.0, 1.0);
 }
 
 } // namespace

@@ -22,6 +22,7 @@
 #include "llvm/Support/Error.h"
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -187,6 +188,14 @@ struct RankOptions {
 /// launcher) are ranked by their runs' start order.
 llvm::Expected<JobProfile> mergeRanks(llvm::ArrayRef<std::string> inputs,
                                       const RankOptions &opts = {});
+
+/// The clock alignment of each rank among `dumps` (by their PROCESS
+/// sections; dumps without a rank are left out), as mergeRanks aligns them:
+/// the lowest rank's CLOCK_MONOTONIC is the axis. What the trace uses to put
+/// a job's ranks on one time axis.
+std::map<uint32_t, ClockAlignment>
+alignRanks(llvm::ArrayRef<const DumpInfo *> dumps,
+           std::vector<std::string> *warnings = nullptr);
 
 /// Parses a rank list, "0,2-4,7", into its ranks, in order, no repeats.
 llvm::Expected<std::vector<uint32_t>> parseRankList(llvm::StringRef list);
