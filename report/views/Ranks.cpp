@@ -227,8 +227,6 @@ void tpuprof::report::writeRanksJson(const JobProfile &job, raw_ostream &os) {
           j.attribute(key(RanksKey::RankComputeNs), r.computeNs);
           j.attribute(key(RanksKey::RankCommNs), r.commNs);
           j.attribute(key(RanksKey::RankWaitNs), r.waitNs);
-          j.attribute(key(RanksKey::RankCommInFlightNs), r.commInFlightNs);
-          j.attribute(key(RanksKey::RankOverlapNs), r.overlapNs);
           j.attribute(key(RanksKey::RankRecords), r.records);
           j.attribute(key(RanksKey::RankClock),
                       clockMethodName(r.clock.method));
@@ -238,6 +236,8 @@ void tpuprof::report::writeRanksJson(const JobProfile &job, raw_ostream &os) {
             j.attribute(key(RanksKey::RankClockErrorNs), r.clock.errorNs);
           else
             j.attribute(key(RanksKey::RankClockErrorNs), nullptr);
+          j.attribute(key(RanksKey::RankCommInFlightNs), r.commInFlightNs);
+          j.attribute(key(RanksKey::RankOverlapNs), r.overlapNs);
         });
     });
     j.attributeArray(key(RanksKey::JobOps), [&] {
