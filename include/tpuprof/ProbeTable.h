@@ -43,6 +43,10 @@ struct ProbeInfo {
   /// A communication probe that all ranks call together
   /// (TPUPROF_PROBE_COLLECTIVE).
   bool collective = false;
+  /// A nonblocking communication call (TPUPROF_PROBE_STARTS_REQUEST).
+  bool startsRequest = false;
+  /// A call that completes requests (TPUPROF_PROBE_COMPLETES_REQUESTS).
+  bool completesRequests = false;
 };
 
 /// Serializes `probes` into the binary probe table of format.h.
@@ -89,6 +93,10 @@ inline std::string serializeProbeTable(llvm::StringRef moduleName,
     }
     if (p.collective)
       d.flags |= TPUPROF_PROBE_COLLECTIVE;
+    if (p.startsRequest)
+      d.flags |= TPUPROF_PROBE_STARTS_REQUEST;
+    if (p.completesRequests)
+      d.flags |= TPUPROF_PROBE_COMPLETES_REQUESTS;
   }
   while (strtab.size() % 8)
     strtab.push_back('\0');

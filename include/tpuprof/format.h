@@ -176,11 +176,18 @@ typedef struct tpuprof_probe_desc {
 /// tpuprof_probe_desc::flags. Readers ignore bits they do not know, and
 /// tables written before these fields have zeros there: no output shapes.
 enum tpuprof_probe_flags {
-  TPUPROF_PROBE_OUT_SHAPES = 1u << 0, ///< `out_shapes` is a string offset.
-  TPUPROF_PROBE_COLLECTIVE = 1u << 1, ///< A communication probe that every
-                                      ///< rank of its communicator calls
-                                      ///< together (a collective, not a
-                                      ///< point-to-point call).
+  TPUPROF_PROBE_OUT_SHAPES = 1u << 0,     ///< `out_shapes` is a string offset.
+  TPUPROF_PROBE_COLLECTIVE = 1u << 1,     ///< A communication probe that every
+                                          ///< rank of its communicator calls
+                                          ///< together (a collective, not a
+                                          ///< point-to-point call).
+  TPUPROF_PROBE_STARTS_REQUEST = 1u << 2, ///< A nonblocking communication
+                                          ///< call: its transfer goes on
+                                          ///< after it returns, until a
+                                          ///< call that completes requests.
+  TPUPROF_PROBE_COMPLETES_REQUESTS = 1u << 3, ///< Completes requests (a
+                                              ///< wait); its first dynamic
+                                              ///< dim is how many.
 };
 
 /*===-- Records (per thread, inside a dump's THREAD section) -------------===*/

@@ -86,7 +86,7 @@ Profile Aggregator::take() {
 }
 
 uint32_t Aggregator::runOf(const DumpInfo &info) {
-  RunId id{info.pid, info.calibNs0};
+  RunId id{info.pid, info.calibNs0, info.process.rank};
   auto it = llvm::find(result.runs, id);
   if (it != result.runs.end())
     return uint32_t(it - result.runs.begin());

@@ -106,6 +106,11 @@ public:
 
   /// Whether an optional key is present.
   bool has(llvm::StringRef key) const { return o && o->get(key); }
+  /// Whether the key is present and null.
+  bool isNull(llvm::StringRef key) const {
+    const llvm::json::Value *v = o ? o->get(key) : nullptr;
+    return v && v->kind() == llvm::json::Value::Null;
+  }
 
   /// Records `what` as the problem with this object, unless one came first.
   void fail(const llvm::Twine &what) {
@@ -208,6 +213,7 @@ public:
   /// of keys that older exports lack look first.
   bool present() const { return in.has(name); }
   bool present(ExportKey other) const { return in.has(exportKeyName(other)); }
+  bool isNull() const { return in.isNull(name); }
 
   uint64_t u64() { return in.u64(name); }
   int64_t i64() { return in.i64(name); }

@@ -63,6 +63,18 @@ void readUnwound(KeyIn &in, ExportKey drops, uint64_t &unwound) {
 constexpr Field<RunId> kRunFields[] = {
     plain<K::RunPid, &RunId::pid>(),
     plain<K::RunStartNs, &RunId::startNs>(),
+    // null for a process without a rank; exports from before ranks lack it.
+    {K::RunRank,
+     [](KeyOut &out, const RunId &r) {
+       if (r.rank == TPUPROF_RANK_UNKNOWN)
+         out.value(nullptr);
+       else
+         out.value(r.rank);
+     },
+     [](KeyIn &in, RunId &r) {
+       if (in.present() && !in.isNull())
+         in.read(r.rank);
+     }},
 };
 static_assert(coversPart(ExportPart::Run, kRunFields),
               "one entry per key of the part in ExportKeys.def, in order");

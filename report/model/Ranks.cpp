@@ -100,6 +100,90 @@ Expected<std::vector<uint32_t>> tpuprof::report::parseRankList(StringRef list) {
   return out;
 }
 
+void RequestPairing::complete(uint64_t count, uint64_t endNs) {
+  for (; count && oldest != open.size(); --count, ++oldest)
+    inFlight.push_back({open[oldest], std::max(open[oldest], endNs)});
+  if (oldest == open.size()) { // Keep the queue as small as what is open.
+    open.clear();
+    oldest = 0;
+  }
+}
+
+namespace {
+
+/// `spans` sorted by begin, overlapping and touching ones joined, empty
+/// ones dropped.
+std::vector<Interval> unionOf(std::vector<Interval> spans) {
+  llvm::sort(spans, [](const Interval &a, const Interval &b) {
+    return std::tie(a.begin, a.end) < std::tie(b.begin, b.end);
+  });
+  std::vector<Interval> out;
+  for (const Interval &s : spans) {
+    if (s.end <= s.begin)
+      continue;
+    if (!out.empty() && s.begin <= out.back().end)
+      out.back().end = std::max(out.back().end, s.end);
+    else
+      out.push_back(s);
+  }
+  return out;
+}
+
+/// a intersected with b, both unions (unionOf).
+std::vector<Interval> intersect(ArrayRef<Interval> a, ArrayRef<Interval> b) {
+  std::vector<Interval> out;
+  for (size_t i = 0, j = 0; i != a.size() && j != b.size();) {
+    uint64_t lo = std::max(a[i].begin, b[j].begin);
+    uint64_t hi = std::min(a[i].end, b[j].end);
+    if (lo < hi)
+      out.push_back({lo, hi});
+    (a[i].end < b[j].end ? i : j)++;
+  }
+  return out;
+}
+
+/// a less b, both unions.
+std::vector<Interval> subtract(ArrayRef<Interval> a, ArrayRef<Interval> b) {
+  std::vector<Interval> out;
+  size_t j = 0;
+  for (Interval s : a) {
+    while (j != b.size() && b[j].end <= s.begin)
+      ++j;
+    for (size_t k = j; k != b.size() && b[k].begin < s.end; ++k) {
+      if (b[k].begin > s.begin)
+        out.push_back({s.begin, b[k].begin});
+      s.begin = std::max(s.begin, b[k].end);
+    }
+    if (s.begin < s.end)
+      out.push_back(s);
+  }
+  return out;
+}
+
+uint64_t lengthOf(ArrayRef<Interval> spans) {
+  uint64_t n = 0;
+  for (const Interval &s : spans)
+    n += s.end - s.begin;
+  return n;
+}
+
+} // namespace
+
+CommOverlap tpuprof::report::measureOverlap(ArrayRef<ThreadActivity> threads) {
+  std::vector<Interval> compute, comm;
+  for (const ThreadActivity &t : threads) {
+    std::vector<Interval> calls = unionOf(t.commCalls);
+    append_range(compute, subtract(unionOf(t.compute), calls));
+    append_range(comm, calls);
+    append_range(comm, t.inFlight);
+  }
+  CommOverlap o;
+  comm = unionOf(std::move(comm));
+  o.inFlightNs = lengthOf(comm);
+  o.overlapNs = lengthOf(intersect(unionOf(std::move(compute)), comm));
+  return o;
+}
+
 namespace {
 
 /// What one dump contributes.
@@ -111,6 +195,9 @@ struct DumpPart {
   /// ns of each call's begin, in time order.
   std::map<uint64_t, std::pair<std::string, std::vector<uint64_t>>>
       collectiveBegins;
+  /// Hashes of its collective communication probes.
+  std::set<uint64_t> collectiveHashes;
+  CommOverlap overlap;
 };
 
 Expected<DumpPart> readPart(const std::string &path, bool correction) {
@@ -123,22 +210,50 @@ Expected<DumpPart> readPart(const std::string &path, bool correction) {
   Aggregator agg(correction);
   agg.add(*reader);
   part.profile = agg.take();
-  bool anyCollective = false;
+  bool anyComm = false;
   for (const Module &m : reader->modules())
     for (const Probe &p : m.table.probes)
-      anyCollective |= p.kind == TPUPROF_KIND_COMM && p.collective;
-  if (!anyCollective)
+      if (p.kind == TPUPROF_KIND_COMM) {
+        anyComm = true;
+        if (p.collective)
+          part.collectiveHashes.insert(p.hash);
+      }
+  // Without communication there is nothing to match or overlap.
+  if (!anyComm)
     return std::move(part);
-  for (const ThreadInfo &t : reader->threads())
+  std::vector<ThreadActivity> activity;
+  for (const ThreadInfo &t : reader->threads()) {
+    ThreadActivity &a = activity.emplace_back();
+    RequestPairing requests(a.inFlight);
     reader->forEachRecord(t, [&](const RecordView &r) {
       const Probe *p = reader->findProbe(r.probe);
-      if (!p || !p->collective || p->kind != TPUPROF_KIND_COMM)
+      if (!p)
+        return;
+      // An unfinished record lasts to its window's end.
+      Interval span{
+          absoluteNs(part.info, r.begin),
+          absoluteNs(part.info, r.isFinished() ? r.end : part.info.windowEnd)};
+      span.end = std::max(span.begin, span.end);
+      if (p->kind != TPUPROF_KIND_COMM) {
+        a.compute.push_back(span);
+        return;
+      }
+      a.commCalls.push_back(span);
+      if (p->startsRequest)
+        requests.start(span.begin);
+      if (p->completesRequests)
+        requests.complete(
+            r.numDims ? uint64_t(std::max<int64_t>(0, r.dim(0))) : 1, span.end);
+      // A nonblocking collective's begin is no arrival: the rank goes on.
+      if (!p->collective || p->startsRequest)
         return;
       auto &slot = part.collectiveBegins[p->hash];
       if (slot.first.empty())
         slot.first = p->name.str();
-      slot.second.push_back(absoluteNs(part.info, r.begin));
+      slot.second.push_back(span.begin);
     });
+  }
+  part.overlap = measureOverlap(activity);
   for (auto &entry : part.collectiveBegins)
     llvm::sort(entry.second.second);
   return std::move(part);
@@ -146,21 +261,28 @@ Expected<DumpPart> readPart(const std::string &path, bool correction) {
 
 /// The dump of a rank whose PROCESS section says most about its clock:
 /// the most ping-pong measurements, then the latest.
-const DumpInfo::ProcessInfo *bestProcess(ArrayRef<const DumpPart *> parts) {
+const DumpInfo::ProcessInfo *bestProcess(ArrayRef<const DumpInfo *> dumps) {
   const DumpInfo::ProcessInfo *best = nullptr;
   int bestScore = -1;
-  for (const DumpPart *p : parts) {
-    if (!p->info.hasProcess)
+  for (const DumpInfo *d : dumps) {
+    if (!d->hasProcess)
       continue;
     int score = 0;
-    for (const auto &o : p->info.process.offsets)
+    for (const auto &o : d->process.offsets)
       score += o.measured();
     if (score >= bestScore) {
-      best = &p->info.process;
+      best = &d->process;
       bestScore = score;
     }
   }
   return best;
+}
+
+const DumpInfo::ProcessInfo *bestProcess(ArrayRef<const DumpPart *> parts) {
+  std::vector<const DumpInfo *> infos;
+  for (const DumpPart *p : parts)
+    infos.push_back(&p->info);
+  return bestProcess(ArrayRef<const DumpInfo *>(infos));
 }
 
 /// Aligns `proc`'s clock onto the axis of `ref` (the reference rank's
@@ -240,6 +362,25 @@ ClockAlignment align(const DumpInfo::ProcessInfo *proc,
 
 } // namespace
 
+std::map<uint32_t, ClockAlignment>
+tpuprof::report::alignRanks(ArrayRef<const DumpInfo *> dumps,
+                            std::vector<std::string> *warnings) {
+  std::map<uint32_t, std::vector<const DumpInfo *>> byRank;
+  for (const DumpInfo *d : dumps)
+    if (d->hasProcess && d->process.ranked())
+      byRank[d->process.rank].push_back(d);
+  std::map<uint32_t, ClockAlignment> out;
+  if (byRank.empty())
+    return out;
+  uint32_t reference = byRank.begin()->first;
+  const DumpInfo::ProcessInfo *ref = bestProcess(byRank.begin()->second);
+  std::vector<std::string> unused;
+  for (auto &[rank, list] : byRank)
+    out[rank] = align(bestProcess(list), ref, rank == reference,
+                      warnings ? *warnings : unused, rank);
+  return out;
+}
+
 Expected<JobProfile> tpuprof::report::mergeRanks(ArrayRef<std::string> inputs,
                                                  const RankOptions &opts) {
   Expected<std::vector<std::string>> files = expandDumpPaths(inputs);
@@ -308,6 +449,8 @@ Expected<JobProfile> tpuprof::report::mergeRanks(ArrayRef<std::string> inputs,
         rs.jobId = pi.jobId;
       }
       rs.pid = p->info.pid;
+      rs.commInFlightNs += p->overlap.inFlightNs;
+      rs.overlapNs += p->overlap.overlapNs;
       mergeProfile(merged, p->profile);
       for (const DumpSummary &d : p->profile.dumps) {
         rs.windowNs += d.windowNs;
@@ -371,7 +514,7 @@ Expected<JobProfile> tpuprof::report::mergeRanks(ArrayRef<std::string> inputs,
     }
   for (auto &[rank, list] : byRank)
     for (const DumpPart *p : list)
-      for (auto &[hash, entry] : p->collectiveBegins)
+      for (uint64_t hash : p->collectiveHashes)
         for (OpAcrossRanks &op : job.ops)
           if (op.hash == hash && op.kind == TPUPROF_KIND_COMM)
             op.collective = true;

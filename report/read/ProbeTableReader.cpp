@@ -120,6 +120,8 @@ Expected<ProbeTable> tpuprof::report::parseProbeTable(StringRef bytes,
     probe.numOuts = TPUPROF_READ_FIELD(d, tpuprof_probe_desc, num_outs);
     uint8_t flags = TPUPROF_READ_FIELD(d, tpuprof_probe_desc, flags);
     probe.collective = (flags & TPUPROF_PROBE_COLLECTIVE) != 0;
+    probe.startsRequest = (flags & TPUPROF_PROBE_STARTS_REQUEST) != 0;
+    probe.completesRequests = (flags & TPUPROF_PROBE_COMPLETES_REQUESTS) != 0;
     if (probe.kind >= TPUPROF_KIND_COUNT)
       return formatError(
           file, TPUPROF_FIELD_OFFSET(base + off, tpuprof_probe_desc, kind),

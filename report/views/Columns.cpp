@@ -232,6 +232,15 @@ const Column kColumns[] = {
        return c.profile.runsMerged ? text("")
                                    : num(runNumber(c.profile, r.run));
      }},
+    // The run's rank in its job: empty without one, or with runs merged.
+    {"rank", "Rank", true, Column::ExportOnly, nullptr,
+     [](const Row &a, const Row &b) { return cmp(a.run, b.run); }, "rank",
+     [](const Row &r, const Ctx &c) {
+       if (c.profile.runsMerged || r.run >= c.profile.runs.size() ||
+           c.profile.runs[r.run].rank == TPUPROF_RANK_UNKNOWN)
+         return text("");
+       return num(c.profile.runs[r.run].rank);
+     }},
     {"count", "Count", true, Column::Default,
      [](const Row &r, const Ctx &) { return utostr(r.count); },
      [](const Row &a, const Row &b) { return cmp(a.count, b.count); }, "count",
@@ -397,7 +406,7 @@ const char *const kExportOrder[] = {
     "p90",        "p99",       "max",    "flops",      "bytes",
     "gflops",     "bandwidth", "run",    "outputs",    "migrations",
     "resolution", "approx",    "alloc",  "self_alloc", "freed",
-    "peak"};
+    "peak",       "rank"};
 
 } // namespace
 

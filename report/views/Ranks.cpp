@@ -131,8 +131,9 @@ void tpuprof::report::printRanks(const JobProfile &job, unsigned top,
   ranks.addColumn("Rank", TextTable::Align::Right);
   ranks.addColumn("Host", TextTable::Align::Left);
   ranks.addColumn("Pid", TextTable::Align::Right);
-  for (const char *t : {"Window (ms)", "Busy (ms)", "Compute (ms)", "Comm (ms)",
-                        "Wait (ms)", "Compute %", "Comm %", "Records"})
+  for (const char *t :
+       {"Window (ms)", "Busy (ms)", "Compute (ms)", "Comm (ms)", "Wait (ms)",
+        "Compute %", "Comm %", "Overlap (ms)", "Overlap %", "Records"})
     ranks.addColumn(t, TextTable::Align::Right);
   ranks.addColumn("Clock", TextTable::Align::Left);
   for (const RankStats &r : job.ranks)
@@ -140,7 +141,8 @@ void tpuprof::report::printRanks(const JobProfile &job, unsigned top,
                   ms(double(r.windowNs)), ms(double(r.coveredNs)),
                   ms(double(r.computeNs)), ms(double(r.commNs)),
                   ms(double(r.waitNs)), pct(r.computeNs, r.windowNs),
-                  pct(r.commNs, r.windowNs), utostr(r.records),
+                  pct(r.commNs, r.windowNs), ms(double(r.overlapNs)),
+                  pct(r.overlapNs, r.commInFlightNs), utostr(r.records),
                   describeClock(r.clock)});
   ranks.print(os);
   os << "\n";
@@ -234,6 +236,8 @@ void tpuprof::report::writeRanksJson(const JobProfile &job, raw_ostream &os) {
             j.attribute(key(RanksKey::RankClockErrorNs), r.clock.errorNs);
           else
             j.attribute(key(RanksKey::RankClockErrorNs), nullptr);
+          j.attribute(key(RanksKey::RankCommInFlightNs), r.commInFlightNs);
+          j.attribute(key(RanksKey::RankOverlapNs), r.overlapNs);
         });
     });
     j.attributeArray(key(RanksKey::JobOps), [&] {

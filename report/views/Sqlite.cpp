@@ -33,7 +33,8 @@ CREATE TABLE dumps(id INTEGER PRIMARY KEY, path TEXT, device INTEGER,
   window_begin_ns INTEGER, window_ns INTEGER, dropped INTEGER,
   overhead_correction TEXT, calib_self_ns REAL, calib_nested_ns REAL,
   calib_read_ns REAL, run INTEGER);
-CREATE TABLE runs(run INTEGER PRIMARY KEY, pid INTEGER, start_ns INTEGER);
+CREATE TABLE runs(run INTEGER PRIMARY KEY, pid INTEGER, start_ns INTEGER,
+  rank INTEGER);
 CREATE TABLE modules(dump_id INTEGER, module_id INTEGER, name TEXT,
   first_probe INTEGER, num_probes INTEGER);
 CREATE TABLE probes(dump_id INTEGER, probe_id INTEGER, module_id INTEGER,
@@ -128,11 +129,16 @@ Error writeDatabase(const Input &in, StringRef outPath, StringRef name) {
     Stmt dumpRow(db,
                  "INSERT INTO dumps VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                  failed);
-    Stmt runRow(db, "INSERT INTO runs VALUES(?,?,?)", failed);
-    for (uint32_t r = 0; r != in.profile.runs.size(); ++r)
-      runRow(int64_t(r + 1))(int64_t(in.profile.runs[r].pid))(
-          int64_t(in.profile.runs[r].startNs))
-          .run();
+    Stmt runRow(db, "INSERT INTO runs VALUES(?,?,?,?)", failed);
+    for (uint32_t r = 0; r != in.profile.runs.size(); ++r) {
+      const RunId &run = in.profile.runs[r];
+      runRow(int64_t(r + 1))(int64_t(run.pid))(int64_t(run.startNs));
+      if (run.rank == TPUPROF_RANK_UNKNOWN)
+        runRow.null();
+      else
+        runRow(int64_t(run.rank));
+      runRow.run();
+    }
     Stmt moduleRow(db, "INSERT INTO modules VALUES(?,?,?,?,?)", failed);
     Stmt probeRow(db, "INSERT INTO probes VALUES(?,?,?,?,?,?,?,?,?,?,?)",
                   failed);

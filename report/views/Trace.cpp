@@ -17,6 +17,11 @@
 // first window's begin and a warning says so. All are shifted by the same
 // origin.
 //
+// A job's ranks (dumps with a PROCESS section) share one axis: each rank's
+// clock is mapped onto the lowest rank's as `tpuprof-report ranks` aligns
+// them (model/Ranks.h; exact on one host), and its process is named and
+// sorted by its rank.
+//
 //===----------------------------------------------------------------------===//
 
 #include "tpuprof/report/model/Walk.h"
@@ -27,6 +32,7 @@
 #include "tpuprof/report/model/Json.h"
 #include "tpuprof/report/model/Load.h"
 #include "tpuprof/report/model/Memory.h"
+#include "tpuprof/report/model/Ranks.h"
 #include "tpuprof/report/model/Timeline.h"
 #include "tpuprof/report/read/InputFile.h"
 #include "tpuprof/report/views/Trace.h"
@@ -204,9 +210,26 @@ Error tpuprof::report::writeTrace(const Input &in, const TraceOptions &opts,
   if (Error err = in.needDumps("trace"))
     return err;
   ArrayRef<DumpSummary> dumps = in.profile.dumps;
-  uint64_t origin = UINT64_MAX;
+  std::vector<const DumpInfo *> infos;
   for (const DumpSummary &d : dumps)
-    origin = std::min(origin, absoluteNs(d.info, d.info.windowBegin));
+    infos.push_back(&d.info);
+  const std::map<uint32_t, ClockAlignment> clocks = alignRanks(infos);
+  // What a dump's times gain on the job's axis: its rank's offset at its
+  // window's begin (the drift within one window is below a microsecond).
+  auto shiftOf = [&](const DumpInfo &info) -> int64_t {
+    auto it =
+        info.process.ranked() ? clocks.find(info.process.rank) : clocks.end();
+    if (!info.hasProcess || it == clocks.end())
+      return 0;
+    uint64_t begin = absoluteNs(info, info.windowBegin);
+    return it->second.toAxis(begin) - int64_t(begin);
+  };
+  uint64_t axisOrigin = UINT64_MAX;
+  for (const DumpSummary &d : dumps) {
+    int64_t begin =
+        int64_t(absoluteNs(d.info, d.info.windowBegin)) + shiftOf(d.info);
+    axisOrigin = std::min(axisOrigin, uint64_t(std::max<int64_t>(0, begin)));
+  }
 
   // The external trace is parsed before anything is written, so a bad file
   // leaves no half-written output.
@@ -245,6 +268,19 @@ Error tpuprof::report::writeTrace(const Input &in, const TraceOptions &opts,
   for (const DumpSummary &d : dumps)
     pids.try_emplace({d.run, d.info.device}, int64_t(pids.size()) + 1);
   const Profile &profile = in.profile;
+  // Viewers list processes by sort index: a job's ranks in rank order, then
+  // the processes without a rank in start order.
+  std::vector<std::tuple<uint32_t, uint32_t, uint32_t>> order;
+  for (auto &entry : pids) {
+    uint32_t run = entry.first.first;
+    order.emplace_back(run < profile.runs.size() ? profile.runs[run].rank
+                                                 : TPUPROF_RANK_UNKNOWN,
+                       run, entry.first.second);
+  }
+  llvm::sort(order);
+  std::map<std::pair<uint32_t, uint32_t>, int64_t> sortIndex;
+  for (const auto &[rank, run, device] : order)
+    sortIndex[{run, device}] = int64_t(sortIndex.size()) + 1;
 
   json::OStream j(os);
   j.objectBegin();
@@ -252,7 +288,7 @@ Error tpuprof::report::writeTrace(const Input &in, const TraceOptions &opts,
   j.attributeObject("otherData", [&] {
     j.attribute("generator", "tpuprof-report trace");
     j.attribute("clock", "CLOCK_MONOTONIC");
-    j.attribute("origin_ns", origin);
+    j.attribute("origin_ns", axisOrigin);
     // Records full buffers dropped (never silent), and dumps cut short.
     uint64_t dropped = 0, incomplete = 0;
     for (const DumpSummary &d : dumps) {
@@ -309,7 +345,8 @@ Error tpuprof::report::writeTrace(const Input &in, const TraceOptions &opts,
       j.attribute("ph", "M");
       j.attribute("name", "process_sort_index");
       j.attribute("pid", pid);
-      j.attributeObject("args", [&] { j.attribute("sort_index", pid); });
+      j.attributeObject(
+          "args", [&] { j.attribute("sort_index", sortIndex[entry.first]); });
     });
   }
   DenseSet<std::pair<int64_t, uint64_t>> namedThreads;
@@ -317,6 +354,8 @@ Error tpuprof::report::writeTrace(const Input &in, const TraceOptions &opts,
   Error err = in.forEachDump("trace", [&](const DumpReader &reader,
                                           const DumpSummary &d) {
     const DumpInfo &info = reader.info();
+    // This dump's times less `origin` are its times on the job's axis.
+    const uint64_t origin = uint64_t(int64_t(axisOrigin) - shiftOf(info));
     int64_t pid = pids[{d.run, info.device}];
     ArrayRef<std::string> events = reader.events();
     uint64_t tid = 0;
@@ -489,8 +528,8 @@ Error tpuprof::report::writeTrace(const Input &in, const TraceOptions &opts,
         if (std::optional<int64_t> p = o->getInteger("pid"))
           if (*p >= 1 && *p <= int64_t(pids.size()))
             pidShift = 1000000;
-    double originUs = double(origin) / 1000.0;
-    double shiftUs = externalShiftUs(in.profile, *external, opts, origin);
+    double originUs = double(axisOrigin) / 1000.0;
+    double shiftUs = externalShiftUs(in.profile, *external, opts, axisOrigin);
     for (json::Value &e : *external->getAsArray()) {
       if (json::Object *o = e.getAsObject()) {
         if (std::optional<double> ts = o->getNumber("ts"))

@@ -56,7 +56,10 @@ static const uint8_t dims_count[] = {3, 2, 3, 1};
   X(ALLGATHER, "MPI_Allgather", DIMS_COLLECTIVE)                               \
   X(ALLTOALL, "MPI_Alltoall", DIMS_COLLECTIVE)                                 \
   X(REDUCE_SCATTER_BLOCK, "MPI_Reduce_scatter_block", DIMS_COLLECTIVE)         \
-  X(SCAN, "MPI_Scan", DIMS_COLLECTIVE)
+  X(SCAN, "MPI_Scan", DIMS_COLLECTIVE)                                         \
+  X(IBARRIER, "MPI_Ibarrier", DIMS_COLLECTIVE)                                 \
+  X(IBCAST, "MPI_Ibcast", DIMS_ROOTED)                                         \
+  X(IALLREDUCE, "MPI_Iallreduce", DIMS_COLLECTIVE)
 
 enum call {
 #define X(id, name, dims) CALL_##id,
@@ -88,6 +91,27 @@ static uint64_t call_hash(const char *name) {
   for (const char *p = name; *p; ++p)
     h = (h ^ (uint8_t)*p) * 0x100000001b3ull;
   return h;
+}
+
+/// The probe flags of call `c`: collectives, and the requests a nonblocking
+/// call starts and a wait completes (what the report's overlap pairs).
+static uint8_t call_flags(enum call c) {
+  uint8_t f = calls[c].dims == DIMS_COLLECTIVE || calls[c].dims == DIMS_ROOTED
+                  ? TPUPROF_PROBE_COLLECTIVE
+                  : 0;
+  switch (c) {
+  case CALL_ISEND:
+  case CALL_IRECV:
+  case CALL_IBARRIER:
+  case CALL_IBCAST:
+  case CALL_IALLREDUCE:
+    return f | TPUPROF_PROBE_STARTS_REQUEST;
+  case CALL_WAIT:
+  case CALL_WAITALL:
+    return f | TPUPROF_PROBE_COMPLETES_REQUESTS;
+  default:
+    return f;
+  }
 }
 
 /// Builds the table of format.h (strings: "", the module name, the shapes,
@@ -134,9 +158,7 @@ static void register_table(void) {
     d.function = name_at[i];
     d.kind = TPUPROF_KIND_COMM;
     d.num_dyn_dims = dims_count[calls[i].dims];
-    d.flags = calls[i].dims == DIMS_COLLECTIVE || calls[i].dims == DIMS_ROOTED
-                  ? TPUPROF_PROBE_COLLECTIVE
-                  : 0;
+    d.flags = call_flags((enum call)i);
     memcpy(t + sizeof(h) + (size_t)i * sizeof(d), &d, sizeof(d));
   }
   uint32_t id = TPUPROF_IGNORED_PROBE_BASE;
@@ -395,4 +417,22 @@ int MPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type,
              MPI_Op op, MPI_Comm comm) {
   COLL(CALL_SCAN, type_bytes(count, type), comm);
   DONE(PMPI_Scan(sendbuf, recvbuf, count, type, op, comm));
+}
+
+int MPI_Ibarrier(MPI_Comm comm, MPI_Request *request) {
+  COLL(CALL_IBARRIER, 0, comm);
+  DONE(PMPI_Ibarrier(comm, request));
+}
+
+int MPI_Ibcast(void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm,
+               MPI_Request *request) {
+  ROOTED(CALL_IBCAST, type_bytes(count, type), root, comm);
+  DONE(PMPI_Ibcast(buf, count, type, root, comm, request));
+}
+
+int MPI_Iallreduce(const void *sendbuf, void *recvbuf, int count,
+                   MPI_Datatype type, MPI_Op op, MPI_Comm comm,
+                   MPI_Request *request) {
+  COLL(CALL_IALLREDUCE, type_bytes(count, type), comm);
+  DONE(PMPI_Iallreduce(sendbuf, recvbuf, count, type, op, comm, request));
 }

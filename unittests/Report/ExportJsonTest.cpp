@@ -132,7 +132,8 @@ Profile everyField(bool runsMerged) {
   Values v;
   Profile p;
   p.events = {"perf::TASK-CLOCK", "perf::PAGE-FAULTS"};
-  p.runs = {{uint32_t(v()), v()}, {uint32_t(v()), v()}};
+  p.runs = {{uint32_t(v()), v(), uint32_t(v())},
+            {uint32_t(v()), v(), TPUPROF_RANK_UNKNOWN}};
   p.runsMerged = runsMerged;
   uint32_t second = runsMerged ? 0 : 1;
   p.dumps = {dump(v, 0, true), dump(v, second, false)};
@@ -366,6 +367,7 @@ TEST(ExportJson, EveryFieldRoundTrips) {
     for (size_t n = 0; n != p.runs.size(); ++n) {
       EXPECT_EQ(back.runs[n].pid, p.runs[n].pid);
       EXPECT_EQ(back.runs[n].startNs, p.runs[n].startNs);
+      EXPECT_EQ(back.runs[n].rank, p.runs[n].rank);
     }
     EXPECT_EQ(back.runsMerged, p.runsMerged);
     EXPECT_EQ(back.coveredNs, p.coveredNs);

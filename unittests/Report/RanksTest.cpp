@@ -2,8 +2,9 @@
 //
 // The PROCESS section read back; ranks merged (model/Ranks.h) from dumps
 // built by hand, one per rank: op statistics across ranks, collective waits
-// and stragglers, and the alignment of clocks, with one host's clock faked
-// five seconds off and the offsets measured (ping-pong) or not.
+// and stragglers, the alignment of clocks, with one host's clock faked
+// five seconds off and the offsets measured (ping-pong) or not, and the
+// overlap of communication and computation on constructed intervals.
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,10 +12,13 @@
 
 #include "tpuprof/report/model/Ranks.h"
 #include "tpuprof/report/views/Ranks.h"
+#include "tpuprof/report/views/Trace.h"
 
+#include "llvm/Support/JSON.h"
 #include "gtest/gtest.h"
 
 #include <cstring>
+#include <map>
 
 using namespace tpuprof;
 using namespace tpuprof::report;
@@ -252,6 +256,161 @@ TEST(Ranks, TextNamesTheSlowRankAndTheStraggler) {
                              "1.60, slowest rank 1, 0.150 ms over the mean)"));
   EXPECT_TRUE(contains(text, "Straggler in MPI_Allreduce: rank 1, last to "
                              "arrive in 1 of 1 calls"));
+}
+
+TEST(Overlap, BlockingCommunicationDoesNotOverlap) {
+  // Compute 0-100, then a blocking call 100-200; and a blocking call nested
+  // inside a computation (20-40 of 300-400): neither overlaps.
+  ThreadActivity t;
+  t.compute = {{0, 100}, {300, 400}};
+  t.commCalls = {{100, 200}, {320, 340}};
+  CommOverlap o = measureOverlap({t});
+  EXPECT_EQ(o.inFlightNs, 120u);
+  EXPECT_EQ(o.overlapNs, 0u);
+}
+
+TEST(Overlap, ComputationWhileARequestIsInFlight) {
+  // MPI_Iallreduce 0-10, compute 10-60, MPI_Wait 60-100: the request is in
+  // flight 0-100, and the 50 of computation overlap it.
+  ThreadActivity t;
+  t.commCalls = {{0, 10}, {60, 100}};
+  t.compute = {{10, 60}, {100, 150}};
+  t.inFlight = {{0, 100}};
+  CommOverlap o = measureOverlap({t});
+  EXPECT_EQ(o.inFlightNs, 100u);
+  EXPECT_EQ(o.overlapNs, 50u);
+}
+
+TEST(Overlap, OtherThreadsComputationOverlaps) {
+  // Thread a blocks in a call 0-100; thread b computes 50-150 (nested
+  // records counted once) and makes a call of its own 60-70.
+  ThreadActivity a, b;
+  a.commCalls = {{0, 100}};
+  b.compute = {{50, 150}, {55, 65}};
+  b.commCalls = {{60, 70}};
+  CommOverlap o = measureOverlap({a, b});
+  EXPECT_EQ(o.inFlightNs, 100u);
+  EXPECT_EQ(o.overlapNs, 40u); // 50-60 and 70-100.
+  // Empty and backwards spans count for nothing.
+  ThreadActivity e;
+  e.compute = {{5, 5}, {9, 3}};
+  e.commCalls = {{7, 7}};
+  o = measureOverlap({e});
+  EXPECT_EQ(o.inFlightNs, 0u);
+  EXPECT_EQ(o.overlapNs, 0u);
+}
+
+TEST(Overlap, RequestsPairWithTheirWaitsInOrder) {
+  std::vector<Interval> spans;
+  RequestPairing r(spans);
+  r.start(0);
+  r.start(10);
+  r.start(20);
+  r.complete(2, 50); // The two oldest.
+  r.complete(5, 70); // More than are open: the one left.
+  r.complete(1, 80); // None open.
+  r.start(90);
+  r.complete(0, 95); // A wait on nothing.
+  ASSERT_EQ(spans.size(), 3u);
+  EXPECT_EQ(spans[0].begin, 0u);
+  EXPECT_EQ(spans[0].end, 50u);
+  EXPECT_EQ(spans[1].begin, 10u);
+  EXPECT_EQ(spans[1].end, 50u);
+  EXPECT_EQ(spans[2].begin, 20u);
+  EXPECT_EQ(spans[2].end, 70u);
+}
+
+TEST(Overlap, MergedRanksCarryIt) {
+  // Rank 0 computes while its MPI_Iallreduce is in flight (10-20, compute
+  // 20-520, MPI_Waitall 520-600); rank 1 (rankDump) only blocks.
+  DumpBuilder b = rankDump(0, "node-a", 0, 0, 0);
+  ProbeInfo work = probe("work", "", "", 55);
+  ProbeInfo iallreduce = probe("MPI_Iallreduce", "", "", 78);
+  iallreduce.kind = TPUPROF_KIND_COMM;
+  iallreduce.collective = iallreduce.startsRequest = true;
+  ProbeInfo waitall = probe("MPI_Waitall", "requests[?]", "", 79);
+  waitall.kind = TPUPROF_KIND_COMM;
+  waitall.numDynDims = 1;
+  waitall.completesRequests = true;
+  b.modules.clear();
+  b.addModule(0, 0, "m", {work, iallreduce, waitall});
+  b.threads[0].records = {{1, 0, ticksAt(10), ticksAt(20), {}, {}},
+                          {0, 0, ticksAt(20), ticksAt(520), {}, {}},
+                          {2, 0, ticksAt(520), ticksAt(600), {1}, {}}};
+  TempFile r0(b.build());
+  TempFile r1(rankDump(1, "node-a", 400000, 500000, 0).build());
+  JobProfile job = merge({r0.str(), r1.str()});
+  ASSERT_EQ(job.ranks.size(), 2u);
+  EXPECT_NEAR(double(job.ranks[0].commInFlightNs), 590, 2);
+  EXPECT_NEAR(double(job.ranks[0].overlapNs), 500, 2);
+  EXPECT_EQ(job.ranks[1].overlapNs, 0u);
+  EXPECT_NEAR(double(job.ranks[1].commInFlightNs), 500000, 2);
+  // A nonblocking collective is no arrival: only rank 1's blocking
+  // MPI_Allreduce is matched (one rank: no wait), yet it is a collective.
+  for (const CollectiveWaits &cw : job.collectives) {
+    EXPECT_NE(cw.name, "MPI_Iallreduce");
+  }
+  for (const OpAcrossRanks &op : job.ops) {
+    if (op.name == "MPI_Iallreduce") {
+      EXPECT_TRUE(op.collective);
+    }
+  }
+  // The flags reach the reader.
+  llvm::Expected<DumpReader> r = DumpReader::fromBytes(b.build());
+  ASSERT_TRUE(bool(r));
+  EXPECT_TRUE(r->findProbe(1)->startsRequest);
+  EXPECT_FALSE(r->findProbe(1)->completesRequests);
+  EXPECT_TRUE(r->findProbe(2)->completesRequests);
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  printRanks(job, 0, os);
+  EXPECT_TRUE(contains(text, "Overlap (ms)  Overlap %"));
+}
+
+TEST(Ranks, TracePutsTheRanksOnOneAxis) {
+  // Node b's clock reads 5 s ahead; its ping-pong says so. In the trace its
+  // allreduce begins 300 us after rank 0's, as it truly did, and the
+  // processes are named and sorted by rank.
+  DumpBuilder b0 = rankDump(0, "node-a", 100000, 200000, 0);
+  b0.process->offsets[TPUPROF_OFFSET_INIT] = {0, 1, 0};
+  DumpBuilder b1 = rankDump(1, "node-b", 400000, 500000, kFiveSeconds);
+  b1.process->offsets[TPUPROF_OFFSET_INIT] = {-kFiveSeconds,
+                                              b1.header.calib_ns0, 2000};
+  TempFile r0(b0.build()), r1(b1.build());
+  std::string out;
+  llvm::raw_string_ostream os(out);
+  ASSERT_FALSE(bool(writeTrace(input({r1.str(), r0.str()}, true, false),
+                               TraceOptions(), os)));
+  llvm::Expected<llvm::json::Value> v = llvm::json::parse(out);
+  ASSERT_TRUE(bool(v)) << llvm::toString(v.takeError());
+  const llvm::json::Array *events = v->getAsObject()->getArray("traceEvents");
+  ASSERT_TRUE(events);
+  std::map<int64_t, std::string> names;
+  std::map<int64_t, int64_t> sortIndex;
+  std::map<int64_t, double> allreduceTs;
+  for (const llvm::json::Value &e : *events) {
+    const llvm::json::Object *o = e.getAsObject();
+    int64_t pid = o->getInteger("pid").value_or(-1);
+    std::string name = o->getString("name").value_or("").str();
+    const llvm::json::Object *args = o->getObject("args");
+    if (name == "process_name" && args)
+      names[pid] = args->getString("name").value_or("").str();
+    else if (name == "process_sort_index" && args)
+      sortIndex[pid] = args->getInteger("sort_index").value_or(0);
+    else if (name == "MPI_Allreduce" && o->getString("ph") == "X")
+      allreduceTs[pid] = o->getNumber("ts").value_or(0);
+  }
+  int64_t pid0 = -1, pid1 = -1;
+  for (auto &[pid, name] : names) {
+    if (contains(name, "rank 0,"))
+      pid0 = pid;
+    if (contains(name, "rank 1,"))
+      pid1 = pid;
+  }
+  ASSERT_TRUE(pid0 >= 0 && pid1 >= 0) << out;
+  EXPECT_LT(sortIndex[pid0], sortIndex[pid1]);
+  ASSERT_TRUE(allreduceTs.count(pid0) && allreduceTs.count(pid1));
+  EXPECT_NEAR(allreduceTs[pid1] - allreduceTs[pid0], 300.0, 1.0);
 }
 
 } // namespace

@@ -58,9 +58,25 @@ def main():
         if r != slow and not ns > wait[slow]:
             fail("rank %d waited %d ns in MPI_Allreduce, not more than the slow rank's %d" % (r, ns, wait[slow]))
 
+    # Overlap: odd ranks compute (overlap_step) while their MPI_Iallreduce is
+    # in flight, so at least that computation overlaps; even ranks wait for
+    # theirs at once and block in every other call: exactly none.
+    for rank in job["ranks"]:
+        r, overlap, in_flight = rank["rank"], rank["overlap_ns"], rank["comm_in_flight_ns"]
+        if not 0 <= overlap <= in_flight or not in_flight >= rank["comm_ns"] > 0:
+            fail("rank %d: overlap %d ns, in flight %d ns, comm %d ns" % (r, overlap, in_flight, rank["comm_ns"]))
+        if r % 2 == 0 and overlap != 0:
+            fail("rank %d: overlap %d ns, expected none" % (r, overlap))
+        step = [p["total_ns"] for o in job["ops"] if o["name"] == "overlap_step"
+                for p in o["per_rank"] if p["rank"] == r and p["calls"]]
+        if r % 2 == 1 and not (step and overlap >= step[0] > 0):
+            fail("rank %d: overlap %d ns, less than its overlap_step's %s ns" % (r, overlap, step))
+
     # Each rank's totals are its own report's, op by op.
     for r, path in enumerate(args.own):
         own = json.load(open(path))
+        if [run["rank"] for run in own["runs"]] != [r]:
+            fail("rank %d's own export has runs of ranks %s" % (r, [run["rank"] for run in own["runs"]]))
         mine = defaultdict(lambda: [0, 0])
         for row in own["rows"]:
             mine[row["name"]][0] += row["count"]

@@ -1,8 +1,11 @@
 // An MPI job with a straggler: each of ITERS steps computes (one rank does
 // SLOW_FACTOR times the work of the others), allreduces a sum and passes a
-// buffer around a ring. Built with the LLVM plugin (compute_step is
-// annotated) and run with libtpuprof_mpi preloaded, its merged report must
-// name the slow rank, the imbalanced op and the allreduce's wait.
+// buffer around a ring; then it starts a nonblocking allreduce, which odd
+// ranks overlap with a quarter step of computation (overlap_step) and even
+// ranks wait for at once. Built with the LLVM plugin (compute_step and
+// overlap_step are annotated) and run with libtpuprof_mpi preloaded, its
+// merged report must name the slow rank, the imbalanced op, the allreduce's
+// wait, and overlap on the odd ranks only.
 //
 //   ring SLOW_RANK SLOW_FACTOR ITERS WORK
 #include <mpi.h>
@@ -14,6 +17,14 @@ compute_step(long work) {
   volatile double x = 0;
   for (long i = 0; i < work; ++i)
     x = x + 1.0 / (double)(i + 1);
+  return x;
+}
+
+__attribute__((annotate("tpuprof"))) __attribute__((noinline)) double
+overlap_step(long work) {
+  volatile double x = 0;
+  for (long i = 0; i < work; ++i)
+    x = x + 1.0 / (double)(i + 2);
   return x;
 }
 
@@ -39,6 +50,14 @@ int main(int argc, char **argv) {
                  MPI_DOUBLE, (rank + size - 1) % size, 0, MPI_COMM_WORLD,
                  MPI_STATUS_IGNORE);
     total += sum + in[0];
+    MPI_Request request;
+    double mine = rank, all = 0;
+    MPI_Iallreduce(&mine, &all, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD,
+                   &request);
+    if (rank % 2)
+      total += overlap_step(work / 4);
+    MPI_Wait(&request, MPI_STATUS_IGNORE);
+    total += all;
   }
   if (rank == 0)
     printf("ranks=%d iters=%d done\n", size, iters);

@@ -39,6 +39,9 @@ namespace report {
 struct RunId {
   uint32_t pid = 0;
   uint64_t startNs = 0; ///< CLOCK_MONOTONIC ns when its runtime started.
+  /// The process's rank in its job (its dumps' PROCESS section), or
+  /// TPUPROF_RANK_UNKNOWN; it names the run, it does not tell runs apart.
+  uint32_t rank = TPUPROF_RANK_UNKNOWN;
   bool operator==(const RunId &o) const {
     return pid == o.pid && startNs == o.startNs;
   }

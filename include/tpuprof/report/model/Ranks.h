@@ -22,6 +22,7 @@
 #include "llvm/Support/Error.h"
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -73,6 +74,11 @@ struct RankStats {
   uint64_t commNs = 0;    ///< Time in communication probes.
   uint64_t waitNs = 0;    ///< Part of commNs spent waiting in collectives
                           ///< for the last rank to arrive.
+  /// Time some communication of the rank was in progress: its calls, and
+  /// its nonblocking requests from start to completion (CommOverlap).
+  uint64_t commInFlightNs = 0;
+  /// Part of commInFlightNs during which the rank also computed.
+  uint64_t overlapNs = 0;
   uint64_t records = 0;
   ClockAlignment clock;
 };
@@ -107,6 +113,49 @@ struct CollectiveWaits {
   bool countsDiffer = false; ///< Ranks made different numbers of calls.
 };
 
+/// A span of one timeline, [begin, end), in ns.
+struct Interval {
+  uint64_t begin = 0, end = 0;
+};
+
+/// One thread's activity, for the overlap of communication and computation:
+/// its computation (records of kinds other than comm), its communication
+/// calls, and the lifetimes of its nonblocking requests (RequestPairing).
+struct ThreadActivity {
+  std::vector<Interval> compute, commCalls, inFlight;
+};
+
+/// Pairs a thread's nonblocking calls with the waits that complete them, in
+/// call order: a wait completing K requests completes the K oldest ones
+/// still open (the records do not say which request a wait names; programs
+/// wait for their requests in the order they started them far more often
+/// than not). A request is in flight from its call's begin to its wait's
+/// end; one never completed in the window is not counted.
+class RequestPairing {
+public:
+  explicit RequestPairing(std::vector<Interval> &inFlight)
+      : inFlight(inFlight) {}
+  void start(uint64_t beginNs) { open.push_back(beginNs); }
+  void complete(uint64_t count, uint64_t endNs);
+
+private:
+  std::vector<Interval> &inFlight;
+  std::vector<uint64_t> open; ///< Begins of open requests, oldest first.
+  size_t oldest = 0;          ///< open[oldest..] are still open.
+};
+
+/// Communication against computation on one timeline (HTA's overlap).
+struct CommOverlap {
+  /// |C|: C = the union over threads of their communication calls and
+  /// requests in flight.
+  uint64_t inFlightNs = 0;
+  /// |P intersected with C|: P = the union over threads of each thread's
+  /// computation less its own communication calls (a blocking call inside a
+  /// computation is not computation).
+  uint64_t overlapNs = 0;
+};
+CommOverlap measureOverlap(llvm::ArrayRef<ThreadActivity> threads);
+
 /// A job merged by rank.
 struct JobProfile {
   std::vector<RankStats> ranks;             ///< By rank.
@@ -139,6 +188,14 @@ struct RankOptions {
 /// launcher) are ranked by their runs' start order.
 llvm::Expected<JobProfile> mergeRanks(llvm::ArrayRef<std::string> inputs,
                                       const RankOptions &opts = {});
+
+/// The clock alignment of each rank among `dumps` (by their PROCESS
+/// sections; dumps without a rank are left out), as mergeRanks aligns them:
+/// the lowest rank's CLOCK_MONOTONIC is the axis. What the trace uses to put
+/// a job's ranks on one time axis.
+std::map<uint32_t, ClockAlignment>
+alignRanks(llvm::ArrayRef<const DumpInfo *> dumps,
+           std::vector<std::string> *warnings = nullptr);
 
 /// Parses a rank list, "0,2-4,7", into its ranks, in order, no repeats.
 llvm::Expected<std::vector<uint32_t>> parseRankList(llvm::StringRef list);

@@ -208,6 +208,11 @@ struct Probe {
   /// A communication probe every rank of its communicator calls together
   /// (TPUPROF_PROBE_COLLECTIVE).
   bool collective = false;
+  /// A nonblocking communication call (TPUPROF_PROBE_STARTS_REQUEST).
+  bool startsRequest = false;
+  /// Completes requests, its first dim how many
+  /// (TPUPROF_PROBE_COMPLETES_REQUESTS).
+  bool completesRequests = false;
 };
 
 /// A parsed probe table (the payload of a MODULE section after its header).
