@@ -181,6 +181,13 @@ enum tpuprof_probe_flags {
                                       ///< rank of its communicator calls
                                       ///< together (a collective, not a
                                       ///< point-to-point call).
+  TPUPROF_PROBE_NODE = 1u << 2,       ///< The string after `location`'s
+                                      ///< NUL in the string table is the
+                                      ///< probe's node: the name part of
+                                      ///< its source location (an ONNX
+                                      ///< node, a layer), a kernel's
+                                      ///< several joined by
+                                      ///< TPUPROF_LOCATION_SEPARATOR.
 };
 
 /*===-- Records (per thread, inside a dump's THREAD section) -------------===*/
