@@ -127,18 +127,19 @@ TEST(Approx, ExportsCarryTheMark) {
   writeCsv(in, cs);
   llvm::StringRef header =
       llvm::StringRef(csv).take_until([](char c) { return c == '\r'; });
-  // The memory columns follow, empty without memory tracking.
+  // The memory columns follow, empty without memory tracking, then the
+  // node, empty without one.
   EXPECT_TRUE(header.ends_with(",resolution_ns,approx,alloc_bytes,"
-                               "self_alloc_bytes,freed_bytes,peak_bytes"))
+                               "self_alloc_bytes,freed_bytes,peak_bytes,node"))
       << header.str();
   EXPECT_TRUE(contains(csv, "\nchild,op,0,")) << csv;
   llvm::StringRef child = llvm::StringRef(csv).substr(csv.find("\nchild,"));
   EXPECT_TRUE(
-      child.take_until([](char c) { return c == '\r'; }).ends_with(",1,,,,"))
+      child.take_until([](char c) { return c == '\r'; }).ends_with(",1,,,,,"))
       << csv;
   llvm::StringRef edge = llvm::StringRef(csv).substr(csv.find("\nedge,"));
   EXPECT_TRUE(
-      edge.take_until([](char c) { return c == '\r'; }).ends_with(",0,,,,"))
+      edge.take_until([](char c) { return c == '\r'; }).ends_with(",0,,,,,"))
       << csv;
 
   std::string json;
