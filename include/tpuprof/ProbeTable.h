@@ -27,6 +27,9 @@ struct ProbeInfo {
   std::string name;     ///< e.g. "tosa.matmul", or a kernel symbol.
   std::string shapes;   ///< e.g. "f32[1, 784], f32[784, 128]"; '?' = dynamic.
   std::string location; ///< "file:line:col" or "".
+  /// The name part of the op's location (an ONNX node, a layer), "" when
+  /// it has none; written after `location` (TPUPROF_PROBE_NODE).
+  std::string node;
   std::string function; ///< Enclosing function.
   uint64_t hash = 0;
   uint64_t flops = 0; ///< 0 = unknown.
@@ -82,7 +85,14 @@ inline std::string serializeProbeTable(llvm::StringRef moduleName,
     d.bytes = p.bytes;
     d.name = intern(p.name);
     d.shapes = intern(p.shapes);
-    d.location = intern(p.location);
+    if (p.node.empty()) {
+      d.location = intern(p.location);
+    } else {
+      // One string-table entry "location\0node": the node is the string
+      // after the location's NUL.
+      d.location = intern(p.location + std::string(1, '\0') + p.node);
+      d.flags |= TPUPROF_PROBE_NODE;
+    }
     d.function = intern(p.function);
     d.kind = p.kind;
     d.num_dyn_dims = p.numDynDims;

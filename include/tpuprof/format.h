@@ -188,6 +188,12 @@ enum tpuprof_probe_flags {
   TPUPROF_PROBE_COMPLETES_REQUESTS = 1u << 3, ///< Completes requests (a
                                               ///< wait); its first dynamic
                                               ///< dim is how many.
+  TPUPROF_PROBE_NODE = 1u << 4, ///< The string after `location`'s NUL in
+                                ///< the string table is the probe's node:
+                                ///< the name part of its source location
+                                ///< (an ONNX node, a layer), a kernel's
+                                ///< several joined by
+                                ///< TPUPROF_LOCATION_SEPARATOR.
 };
 
 /*===-- Records (per thread, inside a dump's THREAD section) -------------===*/

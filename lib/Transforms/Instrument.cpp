@@ -112,6 +112,35 @@ void setLocation(ProbeEntry &entry, Location loc) {
     entry.location = name ? name : StringAttr::get(loc->getContext());
 }
 
+/// Appends the name part of `loc` to `names` (once each): a NameLoc's name
+/// (not the names inside it: an importer's `loc("node"("OpType"))` names
+/// the node, its child the op type), every one inside a FusedLoc, a
+/// CallSiteLoc's callee's (else its caller's).
+void collectNodeNames(Location loc, SmallVectorImpl<StringRef> &names) {
+  if (auto n = dyn_cast<NameLoc>(loc)) {
+    StringRef name = n.getName().getValue();
+    if (!name.empty() && !llvm::is_contained(names, name))
+      names.push_back(name);
+  } else if (auto fused = dyn_cast<FusedLoc>(loc)) {
+    for (Location inner : fused.getLocations())
+      collectNodeNames(inner, names);
+  } else if (auto site = dyn_cast<CallSiteLoc>(loc)) {
+    size_t before = names.size();
+    collectNodeNames(site.getCallee(), names);
+    if (names.size() == before)
+      collectNodeNames(site.getCaller(), names);
+  } else if (auto opaque = dyn_cast<OpaqueLoc>(loc)) {
+    collectNodeNames(opaque.getFallbackLocation(), names);
+  }
+}
+
+/// The probe table's node of `names`: null when there are none.
+StringAttr joinNodeNames(MLIRContext *ctx, ArrayRef<StringRef> names) {
+  if (names.empty())
+    return StringAttr();
+  return StringAttr::get(ctx, llvm::join(names, TPUPROF_LOCATION_SEPARATOR));
+}
+
 /// "file:line:col" of the first file location inside `loc`, else its first
 /// name, else "" (what setLocation and formatLocation make of it).
 std::string formatSourceLocation(Location loc) {
@@ -167,6 +196,7 @@ std::string kernelKind(Operation *op) {
 struct KernelSources {
   SmallVector<StringRef> names;
   SmallVector<std::string> locations;
+  SmallVector<StringRef> nodes; ///< Name parts of the source locations.
 };
 
 KernelSources kernelSources(Operation *kernel) {
@@ -181,6 +211,7 @@ KernelSources kernelSources(Operation *kernel) {
           std::string where = formatSourceLocation(fused);
           if (!where.empty() && !llvm::is_contained(sources.locations, where))
             sources.locations.push_back(std::move(where));
+          collectNodeNames(fused, sources.nodes);
         }
       return WalkResult::advance();
     });
@@ -348,6 +379,9 @@ ProbeEntry TpuProfileInstrumentPass::describe(Operation *op, OpHasher &hasher,
   entry.shapes = StringAttr::get(op->getContext(),
                                  hasher.shapeSignature(op->getOperandTypes()));
   setLocation(entry, op->getLoc());
+  SmallVector<StringRef> nodes;
+  collectNodeNames(op->getLoc(), nodes);
+  entry.node = joinNodeNames(op->getContext(), nodes);
   entry.function = enclosingFunctionName(op);
   auto [cost, isNew] = costs.try_emplace(entry.hash);
   if (isNew)
@@ -449,10 +483,14 @@ void TpuProfileInstrumentPass::nameKernels(
     for (std::string &where : own.locations)
       if (!llvm::is_contained(sources.locations, where))
         sources.locations.push_back(std::move(where));
+    for (StringRef node : own.nodes)
+      if (!llvm::is_contained(sources.nodes, node))
+        sources.nodes.push_back(node);
     if (sources.names.empty())
       continue; // Not lowered from a tagged op: keeps its own name.
     ProbeEntry &entry = entries[i];
     entry.name = StringAttr::get(ctx, llvm::join(sources.names, "+"));
+    entry.node = joinNodeNames(ctx, sources.nodes);
     if (sources.locations.size() > 1) {
       entry.location = StringAttr::get(
           ctx, llvm::join(sources.locations, TPUPROF_LOCATION_SEPARATOR));
@@ -528,6 +566,7 @@ void TpuProfileInstrumentPass::writeManifest(ArrayRef<ProbeEntry> probes) {
                                  /*Width=*/16)},
         {"location", probe.formatLocation()},
         {"name", probe.name.str()},
+        {"node", probe.node ? probe.node.str() : std::string()},
         {"shapes", probe.shapes.str()},
     });
   std::error_code ec;

@@ -55,7 +55,7 @@ std::string tpuprof::report::substituteShapes(StringRef shapes,
 
 RowKey tpuprof::report::rowKey(const Row &row) {
   return RowKey(!row.unknownProbe, row.unknownProbe ? row.probeId : row.hash,
-                row.shapes, row.device, row.run);
+                row.shapes, row.device, row.run, row.node);
 }
 
 void tpuprof::report::sortRuns(Profile &p) {
@@ -108,9 +108,11 @@ size_t Aggregator::rowFor(const DumpReader &dump, uint32_t run,
         dims.push_back(record.dim(i));
       shapes = substituteShapes(probe->shapes, dims);
     }
-    key = RowKey(true, probe->hash, std::move(shapes), device, run);
+    key = RowKey(true, probe->hash, std::move(shapes), device, run,
+                 probe->node.str());
   } else {
-    key = RowKey(false, record.probe, std::string(), device, run);
+    key =
+        RowKey(false, record.probe, std::string(), device, run, std::string());
   }
 
   auto [it, inserted] = rowIndex.try_emplace(std::move(key), 0);
@@ -129,6 +131,7 @@ size_t Aggregator::rowFor(const DumpReader &dump, uint32_t run,
     row.numOuts = probe->numOuts;
     row.outShapes = probe->outShapes.str();
     addLocations(row.locations, probe->location);
+    row.node = probe->node.str();
     row.function = probe->function.str();
     row.hash = probe->hash;
     row.kind = probe->kind;

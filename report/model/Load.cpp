@@ -63,6 +63,8 @@ void mergeRow(Row &into, const Row &from, ArrayRef<unsigned> slot) {
                     from.unknownProbe != into.unknownProbe;
   into.mixedShapes |= from.mixedShapes || from.shapes != into.shapes;
   into.mixedName |= from.mixedName || from.name != into.name;
+  if (from.node != into.node)
+    into.node = "*";
 }
 
 } // namespace
@@ -351,9 +353,11 @@ Expected<GroupBy> tpuprof::report::parseGroupBy(StringRef name) {
     return GroupBy::Location;
   if (name == "shape")
     return GroupBy::Shape;
+  if (name == "node")
+    return GroupBy::Node;
   return createStringError("unknown grouping '" + name +
                            "' (expected one of: op, name, function, "
-                           "location, shape)");
+                           "location, shape, node)");
 }
 
 std::vector<Row> tpuprof::report::groupRows(ArrayRef<Row> rows, GroupBy by) {
@@ -381,6 +385,9 @@ std::vector<Row> tpuprof::report::groupRows(ArrayRef<Row> rows, GroupBy by) {
       break;
     case GroupBy::Location:
       name = row.locations.empty() ? "-" : row.locations.front();
+      break;
+    case GroupBy::Node:
+      name = row.node.empty() ? "-" : row.node;
       break;
     }
     auto [it, inserted] =

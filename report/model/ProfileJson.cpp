@@ -359,6 +359,16 @@ constexpr Field<Row> kRowFields[] = {
     {K::RowLocations,
      [](KeyOut &out, const Row &r) { out.values(r.locations); },
      [](KeyIn &in, Row &r) { r.locations = in.strings(); }},
+    // Rows of probes with a node only; exports from before lack it.
+    {K::RowNode,
+     [](KeyOut &out, const Row &r) {
+       if (!r.node.empty())
+         out.value(r.node);
+     },
+     [](KeyIn &in, Row &r) {
+       if (in.present())
+         in.read(r.node);
+     }},
     plain<K::RowFunction, &Row::function>(),
     plain<K::RowFlops, &Row::flops>(),
     plain<K::RowBytes, &Row::bytes>(),

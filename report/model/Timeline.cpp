@@ -274,9 +274,10 @@ Error tpuprof::report::buildTimeline(const Input &in,
               key = RowKey(true, f.probe->hash,
                            r.numDims ? substituteShapes(f.probe->shapes, dims)
                                      : f.probe->shapes.str(),
-                           info.device, d.run);
+                           info.device, d.run, f.probe->node.str());
             } else {
-              key = RowKey(false, r.probe, std::string(), info.device, d.run);
+              key = RowKey(false, r.probe, std::string(), info.device, d.run,
+                           std::string());
             }
             auto row = rowOf.find(key);
             if (row == rowOf.end())

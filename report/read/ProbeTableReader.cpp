@@ -147,6 +147,19 @@ Expected<ProbeTable> tpuprof::report::parseProbeTable(StringRef bytes,
         return s.takeError();
       *f.out = *s;
     }
+    if (flags & TPUPROF_PROBE_NODE) {
+      // The node is the string after the location's NUL (inside the
+      // table, so the offset fits its 32 bits).
+      size_t fieldOffset = offsetof(tpuprof_probe_desc, location);
+      uint32_t nodeOff = detail::readLE<uint32_t>(d + fieldOffset) +
+                         uint32_t(probe.location.size()) + 1;
+      Expected<StringRef> s =
+          strtab.get(nodeOff, file, "probe " + Twine(i) + " node",
+                     base + off + fieldOffset);
+      if (!s)
+        return s.takeError();
+      probe.node = *s;
+    }
     if (flags & TPUPROF_PROBE_OUT_SHAPES) {
       size_t fieldOffset = offsetof(tpuprof_probe_desc, out_shapes);
       Expected<StringRef> s = strtab.get(

@@ -288,6 +288,13 @@ const Column kColumns[] = {
      },
      "location",
      [](const Row &r, const Ctx &) { return text(r.location().str()); }},
+    // The name part of the location (an ONNX node, a layer): shown when
+    // some row has one.
+    {"node", "Node", false, Column::Default,
+     [](const Row &r, const Ctx &) { return orDash(r.node); },
+     [](const Row &a, const Row &b) { return a.node.compare(b.node); }, "node",
+     [](const Row &r, const Ctx &) { return text(r.node); },
+     [](const Row &r, const Ctx &) { return !r.node.empty(); }},
     {"function", "Function", false, Column::Extra,
      [](const Row &r, const Ctx &) { return orDash(r.function); },
      [](const Row &a, const Row &b) { return a.function.compare(b.function); },
@@ -406,7 +413,7 @@ const char *const kExportOrder[] = {
     "p90",        "p99",       "max",    "flops",      "bytes",
     "gflops",     "bandwidth", "run",    "outputs",    "migrations",
     "resolution", "approx",    "alloc",  "self_alloc", "freed",
-    "peak",       "rank"};
+    "peak",       "rank",      "node"};
 
 } // namespace
 

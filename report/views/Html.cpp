@@ -134,6 +134,7 @@ void writeRows(json::OStream &j, const ReportData &data) {
                 j.value(line);
           }
         });
+        j.attribute("node", r.node);
         j.attribute("function", r.function);
         j.attribute("count", r.count);
         j.attribute("unfinished", r.unfinished);

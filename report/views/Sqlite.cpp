@@ -39,7 +39,7 @@ CREATE TABLE modules(dump_id INTEGER, module_id INTEGER, name TEXT,
   first_probe INTEGER, num_probes INTEGER);
 CREATE TABLE probes(dump_id INTEGER, probe_id INTEGER, module_id INTEGER,
   hash TEXT, name TEXT, kind TEXT, shapes TEXT, location TEXT,
-  function TEXT, flops INTEGER, bytes INTEGER,
+  function TEXT, flops INTEGER, bytes INTEGER, node TEXT,
   PRIMARY KEY(dump_id, probe_id));
 CREATE TABLE records(dump_id INTEGER, tid INTEGER, seq INTEGER,
   probe_id INTEGER, depth INTEGER, parent_seq INTEGER, begin_ns INTEGER,
@@ -140,7 +140,7 @@ Error writeDatabase(const Input &in, StringRef outPath, StringRef name) {
       runRow.run();
     }
     Stmt moduleRow(db, "INSERT INTO modules VALUES(?,?,?,?,?)", failed);
-    Stmt probeRow(db, "INSERT INTO probes VALUES(?,?,?,?,?,?,?,?,?,?,?)",
+    Stmt probeRow(db, "INSERT INTO probes VALUES(?,?,?,?,?,?,?,?,?,?,?,?)",
                   failed);
     Stmt recordRow(db, "INSERT INTO records VALUES(?,?,?,?,?,?,?,?,?,?,?)",
                    failed);
@@ -167,7 +167,7 @@ Error writeDatabase(const Input &in, StringRef outPath, StringRef name) {
           probeRow(dumpId)(int64_t(m.firstProbe + i))(int64_t(m.moduleId))(
               StringRef(hashName(pr.hash)))(pr.name)(kindName(pr.kind))(
               pr.shapes)(pr.location)(pr.function)(int64_t(pr.flops))(
-              int64_t(pr.bytes))
+              int64_t(pr.bytes))(pr.node)
               .run();
         }
       }

@@ -568,5 +568,6 @@ Error tpuprof::report::printTable(ArrayRef<std::string> dumpPaths,
   Expected<Input> in = loadInput(dumpPaths, load);
   if (!in)
     return in.takeError();
+  in->profile.rows = groupRows(in->profile.rows, opts.by);
   return printTable(*in, opts, os);
 }

@@ -427,6 +427,8 @@ Error tpuprof::report::writeTrace(const Input &in, const TraceOptions &opts,
                 j.attribute("shapes", shapes);
               if (!f.probe->location.empty())
                 j.attribute("location", f.probe->location);
+              if (!f.probe->node.empty())
+                j.attribute("node", f.probe->node);
               if (!f.probe->function.empty())
                 j.attribute("function", f.probe->function);
             }

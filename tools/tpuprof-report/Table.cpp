@@ -56,7 +56,8 @@ cl::opt<unsigned> tableTop(
 cl::opt<std::string>
     tableBy("by",
             cl::desc("Row key: op (hash + shapes + device; the default), name, "
-                     "function, location or shape (op name + shapes)"),
+                     "function, location, shape (op name + shapes) or node "
+                     "(the location's name: one row per ONNX node)"),
             cl::value_desc("KEY"), cl::init("op"), cl::sub(tableCmd),
             cl::cat(options));
 cl::opt<std::string> tableColumns(

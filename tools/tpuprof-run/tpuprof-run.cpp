@@ -139,6 +139,12 @@ cl::opt<std::string> sortSpec("sort",
                               cl::init("duration"), cl::cat(category));
 cl::opt<unsigned> top("top", cl::desc("Print only the first N rows"),
                       cl::init(0), cl::cat(category));
+cl::opt<std::string>
+    tableBy("by",
+            cl::desc("Table row key, as tpuprof-report table's --by: op (the "
+                     "default), name, function, location, shape or node (one "
+                     "row per ONNX node)"),
+            cl::value_desc("KEY"), cl::init("op"), cl::cat(category));
 cl::opt<bool> noOverheadCorrection(
     "no-overhead-correction",
     cl::desc("Print raw probe intervals: do not subtract the probe cost the "
@@ -428,6 +434,11 @@ int main(int argc, char **argv) {
   if (llvm::Error err = tpuprof::report::parseSortSpec(sortSpec, session.table))
     return fail(llvm::toString(std::move(err)));
   session.table.top = top;
+  llvm::Expected<tpuprof::report::GroupBy> by =
+      tpuprof::report::parseGroupBy(tableBy);
+  if (!by)
+    return fail("--by: " + llvm::toString(by.takeError()));
+  session.table.by = *by;
   // On a terminal the table fits its width and has colours, as
   // tpuprof-report table's does.
   session.table.width = tpuprof::report::terminalColumns(STDOUT_FILENO);

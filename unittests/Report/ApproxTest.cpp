@@ -128,9 +128,10 @@ TEST(Approx, ExportsCarryTheMark) {
   llvm::StringRef header =
       llvm::StringRef(csv).take_until([](char c) { return c == '\r'; });
   // The memory columns follow, empty without memory tracking, then the
-  // rank, empty without one.
+  // rank and the node, empty without them.
   EXPECT_TRUE(header.ends_with(",resolution_ns,approx,alloc_bytes,"
-                               "self_alloc_bytes,freed_bytes,peak_bytes,rank"))
+                               "self_alloc_bytes,freed_bytes,peak_bytes,rank,"
+                               "node"))
       << header.str();
   EXPECT_TRUE(contains(csv, "\nchild,op,0,")) << csv;
   llvm::StringRef child = llvm::StringRef(csv).substr(csv.find("\nchild,"));

@@ -501,6 +501,42 @@ TEST(DumpReaderErrors, ProbeStringNotTerminated) {
                 std::to_string(strtab + 6));
 }
 
+TEST(DumpReader, ReadsTheNodeAfterTheLocation) {
+  // TPUPROF_PROBE_NODE: the node is the string after the location's; a
+  // probe without one, and a reader that ignores the flag, see the location
+  // alone.
+  DumpBuilder b;
+  ProbeInfo withNode = probe("tosa.mul", "f32[4]", "model.py:12:5", 1);
+  withNode.node = "encoder/layer0/mul";
+  ProbeInfo sameLocation = probe("tosa.add", "f32[4]", "model.py:12:5", 2);
+  b.addModule(0, 0, "m", {withNode, sameLocation});
+  std::vector<uint64_t> secs;
+  std::string image = b.build(&secs);
+  llvm::Expected<Dump> dump = readDumpBuffer(image, "t.dump");
+  ASSERT_TRUE(bool(dump)) << llvm::toString(dump.takeError());
+  const ProbeTable &table = dump->modules[0].table;
+  EXPECT_EQ(table.probes[0].location, "model.py:12:5");
+  EXPECT_EQ(table.probes[0].node, "encoder/layer0/mul");
+  EXPECT_EQ(table.probes[1].location, "model.py:12:5");
+  EXPECT_EQ(table.probes[1].node, "");
+
+  // A flagged probe whose location is the table's last string has no node
+  // string after it: an error that names the field.
+  DumpBuilder last;
+  ProbeInfo p = probe("op", "", "", 1);
+  p.function = "";
+  p.node = "n";
+  last.addModule(0, 0, "m", {p});
+  std::vector<uint64_t> secs2;
+  std::string cut = last.build(&secs2);
+  // strtab: "m\0op\0" "\0" (shapes, function) "\0n\0" (location, node),
+  // padded; end it after the location.
+  patch<uint32_t>(
+      cut, tableOffset(secs2) + offsetof(tpuprof_table_header, strtab_size), 7);
+  EXPECT_TRUE(contains(readError(cut), "probe 0 node string offset 7 is "
+                                       "outside the 7-byte string table"));
+}
+
 TEST(DumpReaderErrors, ProbeUnknownKind) {
   std::vector<uint64_t> secs;
   std::string image = sampleDump().build(&secs);

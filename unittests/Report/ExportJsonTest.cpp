@@ -99,6 +99,7 @@ Row row(Values &v, const std::string &name, uint8_t kind, uint32_t run,
   r.numOuts = 1;
   r.outShapes = "f32[2, " + llvm::utostr(v()) + "]";
   r.locations = {"m.mlir:" + llvm::utostr(v()) + ":2", "m.mlir:9:4"};
+  r.node = "layer" + llvm::utostr(v());
   r.function = "forward" + llvm::utostr(v());
   r.flops = v();
   r.bytes = v();
@@ -328,6 +329,7 @@ void expectSameRow(const Row &a, const Row &b) {
   EXPECT_EQ(a.shapes, b.shapes);
   EXPECT_EQ(a.numOuts, b.numOuts);
   EXPECT_EQ(a.outShapes, b.outShapes);
+  EXPECT_EQ(a.node, b.node);
   EXPECT_EQ(a.cpuRecorded, b.cpuRecorded);
   EXPECT_EQ(a.migrations, b.migrations);
   EXPECT_EQ(a.memoryRecorded, b.memoryRecorded);

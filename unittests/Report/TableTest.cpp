@@ -161,7 +161,7 @@ TEST(Table, ParseSortSpecDefaultsAndErrors) {
   EXPECT_FALSE(o.ascending);
   // Every column of Columns.h that sorts (Cum Self % does not: it follows the
   // order).
-  EXPECT_EQ(sortColumnNames().size(), 34u);
+  EXPECT_EQ(sortColumnNames().size(), 35u);
   ASSERT_FALSE(bool(parseSortSpec("p99", o)));
   EXPECT_FALSE(o.ascending);
   ASSERT_FALSE(bool(parseSortSpec("bound", o)));
@@ -173,7 +173,8 @@ TEST(Table, ParseSortSpecDefaultsAndErrors) {
             "unknown sort column 'speed' (expected one of: name, kind, "
             "duration, self, device_total, device_self, device_cmds, "
             "queue_delay, approx, percent, device, count, unfinished, "
-            "shapes, outputs, hash, location, function, migrations, alloc, "
+            "shapes, outputs, hash, location, node, function, migrations, "
+            "alloc, "
             "self_alloc, freed, peak, min, mean, median, p90, p99, max, "
             "flops, gflops, bytes, bandwidth, bound)");
   EXPECT_TRUE(bool(parseSortSpec("cum", o)));

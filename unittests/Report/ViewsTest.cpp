@@ -511,3 +511,99 @@ TEST(Views, CsvCellsNeverStartAFormula) {
   EXPECT_EQ(csvField("a=b"), "a=b");
   EXPECT_EQ(csvField("f32[1, 2]"), "\"f32[1, 2]\"");
 }
+
+/// An imported model's ops (TPUPROF_PROBE_NODE): conv [0, 100) and its bias
+/// add [100, 130) from node /conv/Conv, an equal conv [200, 260) from
+/// /conv2/Conv, a clamp [300, 310) from /relu/Relu, and a negate [400, 405)
+/// without a node.
+static DumpBuilder nodesDump() {
+  DumpBuilder b;
+  ProbeInfo conv = probe("tosa.conv2d", "f32[1, 8, 8, 3]", "/conv/Conv", 0xaa);
+  conv.node = "/conv/Conv";
+  ProbeInfo add = probe("tosa.add", "f32[1, 8, 8, 8]", "/conv/Conv", 0xbb);
+  add.node = "/conv/Conv";
+  ProbeInfo conv2 = conv;
+  conv2.location = conv2.node = "/conv2/Conv";
+  ProbeInfo clamp = probe("tosa.clamp", "f32[1, 8, 8, 8]", "m.py:3:1", 0xcc);
+  clamp.node = "/relu/Relu";
+  b.addModule(0, 0, "model",
+              {conv, add, conv2, clamp,
+               probe("tosa.negate", "f32[1, 8, 8, 8]", "m.py:4:1", 0xdd)});
+  TestThread t;
+  t.tid = 7;
+  t.records = {{0, 0, ticksAt(0), ticksAt(100), {}, {}},
+               {1, 0, ticksAt(100), ticksAt(130), {}, {}},
+               {2, 0, ticksAt(200), ticksAt(260), {}, {}},
+               {3, 0, ticksAt(300), ticksAt(310), {}, {}},
+               {4, 0, ticksAt(400), ticksAt(405), {}, {}}};
+  b.header.window_end = ticksAt(500);
+  b.threads = {t};
+  return b;
+}
+
+TEST(Views, NodesAreRowsAColumnAndAGrouping) {
+  TempFile d(nodesDump().build());
+  Profile p = load({d.str()});
+  // Equal convs of two nodes are two rows, each with its node.
+  ASSERT_EQ(p.rows.size(), 5u);
+  const Row *conv = nullptr, *conv2 = nullptr;
+  for (const Row &r : p.rows) {
+    if (r.name == "tosa.conv2d" && r.node == "/conv/Conv")
+      conv = &r;
+    if (r.name == "tosa.conv2d" && r.node == "/conv2/Conv")
+      conv2 = &r;
+  }
+  ASSERT_TRUE(conv && conv2);
+  EXPECT_EQ(conv->durationNs, 100u);
+  EXPECT_EQ(conv2->durationNs, 60u);
+  EXPECT_EQ(row(p, "tosa.negate").node, "");
+  EXPECT_EQ(row(p, "tosa.clamp").node, "/relu/Relu");
+  EXPECT_EQ(row(p, "tosa.clamp").location(), "m.py:3:1");
+
+  // The table shows a Node column when some row has a node ...
+  std::string table = tableOf(p);
+  EXPECT_TRUE(contains(table, "Node"));
+  EXPECT_TRUE(contains(table, "/relu/Relu"));
+  // ... and none when no row does.
+  TempFile plain(opsDump().build());
+  EXPECT_FALSE(contains(tableOf(load({plain.str()})), "Node").operator bool());
+
+  // --by node: one row per node, named by it; rows without one share "-".
+  std::vector<Row> byNode = groupRows(p.rows, GroupBy::Node);
+  ASSERT_EQ(byNode.size(), 4u);
+  std::map<std::string, const Row *> rows;
+  for (const Row &r : byNode)
+    rows[r.name] = &r;
+  ASSERT_TRUE(rows.count("/conv/Conv") && rows.count("/conv2/Conv") &&
+              rows.count("/relu/Relu") && rows.count("-"));
+  EXPECT_EQ(rows["/conv/Conv"]->count, 2u);
+  EXPECT_EQ(rows["/conv/Conv"]->durationNs, 130u);
+  EXPECT_EQ(rows["/conv/Conv"]->node, "/conv/Conv");
+  EXPECT_TRUE(rows["/conv/Conv"]->mixedHash);
+  EXPECT_EQ(rows["/conv2/Conv"]->durationNs, 60u);
+  EXPECT_EQ(rows["-"]->durationNs, 5u);
+  llvm::Expected<GroupBy> by = parseGroupBy("node");
+  ASSERT_TRUE(bool(by));
+  EXPECT_EQ(*by, GroupBy::Node);
+  // Grouping by anything else marks a group of several nodes "*".
+  std::vector<Row> byFunction = groupRows(p.rows, GroupBy::Function);
+  ASSERT_EQ(byFunction.size(), 1u);
+  EXPECT_EQ(byFunction[0].node, "*");
+
+  // The exports carry it: CSV's last column, JSON's "node" (read back).
+  std::string csv;
+  llvm::raw_string_ostream os(csv);
+  writeCsv(p, os);
+  auto records = parseCsv(csv);
+  ASSERT_FALSE(records.empty());
+  EXPECT_EQ(records[0].back(), "node");
+  std::string json;
+  llvm::raw_string_ostream js(json);
+  writeProfileJson(p, js);
+  EXPECT_TRUE(contains(json, "\"node\""));
+  EXPECT_TRUE(contains(json, "/conv2/Conv"));
+  TempFile j(json, "json");
+  Profile back = load({j.str()});
+  ASSERT_EQ(back.rows.size(), 5u);
+  EXPECT_EQ(tableOf(back), table);
+}

@@ -174,6 +174,8 @@ bool TpuProfileLowerPass::readTable(ModuleOp module,
     p.hash = e.hash;
     p.shapes = e.shapes.str();
     p.location = e.formatLocation();
+    if (e.node)
+      p.node = e.node.str();
     p.function = e.function.str();
     p.flops = e.flops;
     p.bytes = e.bytes;

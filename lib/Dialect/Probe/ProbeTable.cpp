@@ -32,7 +32,8 @@ bool ProbeEntry::operator==(const ProbeEntry &other) const {
          column == other.column && hasPosition == other.hasPosition &&
          function == other.function && flops == other.flops &&
          bytes == other.bytes && dynDims == other.dynDims &&
-         numOuts == other.numOuts && outShapes == other.outShapes;
+         numOuts == other.numOuts && outShapes == other.outShapes &&
+         node == other.node;
 }
 
 /// Hashes the fields that tell entries apart in practice (op hash and
@@ -66,6 +67,7 @@ void setLocationFromText(ProbeEntry &entry, StringRef s, MLIRContext *ctx) {
 struct EntryFields {
   StringAttr name, shapes, function;
   StringAttr outShapes;            ///< Optional: tables from before lack it.
+  StringAttr node;                 ///< Optional, likewise.
   std::optional<uint64_t> numOuts; ///< Optional, likewise.
   std::optional<StringRef> hash, location;
   std::optional<uint64_t> flops, bytes, dynDims;
@@ -101,6 +103,7 @@ makeEntry(const EntryFields &f, MLIRContext *ctx, size_t index,
     return malformed(emitError(), index, tableName);
   entry.numOuts = static_cast<uint8_t>(f.numOuts.value_or(0));
   entry.outShapes = f.outShapes;
+  entry.node = f.node;
   return entry;
 }
 } // namespace
@@ -133,6 +136,7 @@ tpuprof::readProbeEntries(ArrayAttr table, StringRef tableName,
     f.dynDims = num("dyn_dims");
     f.outShapes = str("out_shapes");
     f.numOuts = num("num_outs");
+    f.node = str("node");
     FailureOr<ProbeEntry> entry =
         makeEntry(f, table.getContext(), i, tableName, emitError);
     if (failed(entry))
@@ -221,6 +225,8 @@ FailureOr<SmallVector<ProbeEntry>> parseEntries(AsmParser &parser,
         return attr(f.outShapes);
       if (key == "num_outs")
         return integer(f.numOuts);
+      if (key == "node")
+        return attr(f.node);
       Attribute unknown;
       return parser.parseAttribute(unknown);
     };
@@ -274,6 +280,10 @@ void printEntries(raw_ostream &os, ArrayRef<ProbeEntry> entries,
         if (e.outShapes) {
           os << ", out_shapes = ";
           quoted(e.outShapes.getValue());
+        }
+        if (e.node && !e.node.getValue().empty()) {
+          os << ", node = ";
+          quoted(e.node.getValue());
         }
         os << '}';
       },

@@ -21,6 +21,7 @@
     ...(rows.some((r) => r.outputShapes) ? [{ title: 'Output Shapes', value: (r) => r.outputShapes || '-' }] : []),
     { title: 'Hash', value: (r) => r.hash },
     { title: 'Location', value: (r) => locationOf(r) },
+    ...(rows.some((r) => r.node) ? [{ title: 'Node', value: (r) => r.node || '-' }] : []),
     ...(rows.some((r) => r.migrations !== undefined) ? [{ title: 'Migrations', num: true, value: (r) => r.migrations }] : []),
     ...(rows.some((r) => r.allocBytes !== undefined) ? [
       ['Alloc (B)', 'allocBytes'], ['Self Alloc (B)', 'selfAllocBytes'], ['Freed (B)', 'freedBytes'], ['Peak (B)', 'peakBytes'],
@@ -32,7 +33,7 @@
     (r) => (r.key === selectedRow ? 'selected' : null));
   function applyFilter() {
     const q = $('filter').value.trim().toLowerCase();
-    const shown = q ? opItems.filter((r) => [r.name, r.shapes, r.hash, r.function, r.kind, ...r.locations]
+    const shown = q ? opItems.filter((r) => [r.name, r.shapes, r.hash, r.function, r.kind, r.node, ...r.locations]
       .some((s) => String(s).toLowerCase().includes(q))) : opItems;
     $('row-count').textContent = `${shown.length} of ${rows.length} rows`;
     refreshOps(shown);

@@ -356,7 +356,7 @@
       if (row >= 0) {
         const r = rows[row];
         lines.push(['top op', r.name], ['its share', `${pct(l.topNs[b], w)} %`], ['hash', r.hash], ['shapes', r.shapes || '-'],
-          ['location', r.locations[sites[l.top[b]][1]] || '-']);
+          ['location', r.locations[sites[l.top[b]][1]] || '-'], ...(r.node ? [['node', r.node]] : []));
       }
     } else {
       const l = h.lane, i = h.i, s = l.site[i], row = rowOfSite(s), r = rows[row];
@@ -368,7 +368,7 @@
       lines.push(
         ...(runsApart ? [['run', runs[l.info.run].label]] : []),
         ['begin', fmtDur(l.begin[i]) + (runsApart ? ' after its run began' : '')], ['hash', r.hash], ['shapes', r.shapes || '-'],
-        ['location', r.locations[sites[s][1]] || '-'], ['function', r.function || '-'], ['depth', l.depth[i]]);
+        ['location', r.locations[sites[s][1]] || '-'], ...(r.node ? [['node', r.node]] : []), ['function', r.function || '-'], ['depth', l.depth[i]]);
       if (l.counters) data.events.forEach((e, ei) => lines.push([e, l.counters[i * data.events.length + ei].toLocaleString('en-US')]));
     }
     const table = el('table');

@@ -4,7 +4,7 @@
 
 // A TPU-MLIR style graph of unregistered `top` ops is instrumented as is;
 // the op that ends the block (which may be its terminator) is not.
-// CHECK-LABEL: tpuprof.probes [{{.*}}location = "conv1", name = "top.Conv", shapes = "f32[1, 3, 32, 32], f32[8, 3, 3, 3]", out_shapes = "f32[1, 8, 30, 30]"},
+// CHECK-LABEL: tpuprof.probes [{{.*}}location = "conv1", name = "top.Conv", shapes = "f32[1, 3, 32, 32], f32[8, 3, 3, 3]", out_shapes = "f32[1, 8, 30, 30]", node = "conv1"},
 // CHECK-NEXT: {{.*}}name = "top.Relu", shapes = "f32[1, 8, 30, 30]", out_shapes = "f32[1, 8, 30, 30]"}]
 // CHECK: func.func @graph
 // CHECK: %[[IN:.*]]:2 = tpuprof.begin 0(%arg0, %arg1)

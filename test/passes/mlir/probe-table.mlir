@@ -18,7 +18,7 @@
 
 // CHECK-LABEL: module {
 // CHECK-NEXT: tpuprof.probes [{bytes = 48, dyn_dims = 0, flops = 4, function = "locs", hash = "{{[0-9a-f]+}}", location = "model.py:7:3", name = "tosa.add", shapes = "f32[4], f32[4]", out_shapes = "f32[4]"},
-// CHECK-NEXT: {{^    }}{bytes = 32, {{.*}}, location = "conv\22 1", name = "tosa.abs", shapes = "f32[4]", out_shapes = "f32[4]"},
+// CHECK-NEXT: {{^    }}{bytes = 32, {{.*}}, location = "conv\22 1", name = "tosa.abs", shapes = "f32[4]", out_shapes = "f32[4]", node = "conv\22 1"},
 // CHECK-NEXT: {{^    }}{bytes = 32, {{.*}}, location = "", name = "tosa.negate", shapes = "f32[4]", out_shapes = "f32[4]"}]{{$}}
 // CHECK-NEXT: func.func @locs
 // CANON-LABEL: module {

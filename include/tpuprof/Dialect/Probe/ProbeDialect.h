@@ -41,6 +41,10 @@ struct ProbeEntry {
   /// (null when it has none or numOuts says).
   uint8_t numOuts = 0;
   mlir::StringAttr outShapes;
+  /// The name part of the op's location (an ONNX node, a layer); a
+  /// kernel's source nodes joined by TPUPROF_LOCATION_SEPARATOR. Null or
+  /// "" when it has none.
+  mlir::StringAttr node;
 
   /// The location as the table prints it: "file:line:col", a name, or "".
   std::string formatLocation() const;

@@ -1,7 +1,7 @@
 //===- tpuprof/report/model/Aggregate.h - Per-op rows -----------*- C++ -*-===//
 //
 // Folds the records of one or more dumps into rows keyed by (op hash, actual
-// argument shapes, device), the unit every report view shows: the per-op
+// argument shapes, device, node), the unit every report view shows: the per-op
 // table, and later the summary, export and diff subcommands.
 //
 // Aggregation streams: it visits records in place (DumpReader) and keeps only
@@ -52,7 +52,8 @@ struct RunId {
 };
 
 /// One line of the per-op table: every record of one op (by hash) with one
-/// set of actual shapes on one device, in one run (unless runs are merged).
+/// set of actual shapes on one device, from one node, in one run (unless
+/// runs are merged).
 struct Row {
   std::string name;   ///< Op name, or "<unknown probe N>".
   std::string shapes; ///< Actual shapes: the probe's '?'s replaced by dims.
@@ -65,6 +66,12 @@ struct Row {
   /// order first seen. Ops with equal hashes share a row even when they sit
   /// at different places in the IR (the hash ignores locations by design).
   std::vector<std::string> locations;
+  /// The node the row's probes carry (format.h TPUPROF_PROBE_NODE: the name
+  /// part of their source location, e.g. an ONNX node; a kernel's source
+  /// nodes joined by TPUPROF_LOCATION_SEPARATOR), "" when none. Part of the
+  /// row's key: equal ops of two nodes are two rows. "*" once regrouping
+  /// merged rows of different nodes.
+  std::string node;
   std::string function;      ///< Enclosing function of the first probe seen.
   uint64_t hash = 0;         ///< Op hash; 0 for an unknown probe.
   bool unknownProbe = false; ///< No module declared the record's probe id.
@@ -255,8 +262,9 @@ inline bool isApprox(const Row &row, uint64_t approxBelowNs) {
 }
 
 /// What tells rows apart: (known probe?, hash or unknown probe id, actual
-/// shapes, device, run).
-using RowKey = std::tuple<bool, uint64_t, std::string, uint32_t, uint32_t>;
+/// shapes, device, run, node).
+using RowKey =
+    std::tuple<bool, uint64_t, std::string, uint32_t, uint32_t, std::string>;
 RowKey rowKey(const Row &row);
 
 /// Accumulates dumps into a Profile.

@@ -115,16 +115,18 @@ llvm::Error needOneRun(const Profile &p, llvm::StringRef view);
 llvm::Expected<Profile> readProfileJson(llvm::StringRef path);
 
 /// Row keys of `table --by`.
-enum class GroupBy { Op, Name, Function, Location, Shape };
+enum class GroupBy { Op, Name, Function, Location, Shape, Node };
 
-/// "op", "name", "function", "location" or "shape".
+/// "op", "name", "function", "location", "shape" or "node".
 llvm::Expected<GroupBy> parseGroupBy(llvm::StringRef name);
 
 /// Merges rows with the same group key (and device): counts, times,
 /// distributions and counters add up; FLOPs/Bytes become the per-call mean;
 /// fields that differ inside a group are flagged (Row::mixed*). The Name of
-/// a row is the key: op name (name, shape), function symbol (function) or
-/// first location (location). GroupBy::Op returns the rows unchanged.
+/// a row is the key: op name (name, shape), function symbol (function),
+/// first location (location) or node (node: the rows of one ONNX node's
+/// ops become one; rows without a node share "-"). GroupBy::Op returns the
+/// rows unchanged.
 std::vector<Row> groupRows(llvm::ArrayRef<Row> rows, GroupBy by);
 
 } // namespace report

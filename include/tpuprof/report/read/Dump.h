@@ -199,6 +199,8 @@ struct Probe {
   llvm::StringRef name;
   llvm::StringRef shapes; ///< '?' for each dynamic dimension.
   llvm::StringRef location;
+  /// The name part of the op's location (TPUPROF_PROBE_NODE), "" when none.
+  llvm::StringRef node;
   llvm::StringRef function;
   /// The op's result shapes (TPUPROF_PROBE_OUT_SHAPES), "" when unknown.
   llvm::StringRef outShapes;

@@ -55,6 +55,8 @@ struct TableOptions {
   unsigned width = 0;
   /// ANSI colours (a terminal without NO_COLOR).
   bool colour = false;
+  /// The row key (groupRows()) the dump-reading printTable() regroups by.
+  GroupBy by = GroupBy::Op;
 };
 
 /// The sortable column ids, in table order.
