@@ -374,6 +374,7 @@ tpuprof::import::importOnnxFile(llvm::StringRef path, MLIRContext &context,
   builder.create<func::ReturnOp>(fileLoc, results);
   fn.setFunctionType(
       builder.getFunctionType(argTypes, ValueRange(results).getTypes()));
+  reduceLayoutTransposes(fn);
   if (failed(verify(*module)))
     return fail(path + ": the imported module does not verify (see above)");
   return std::move(module);
