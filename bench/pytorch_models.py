@@ -6,10 +6,14 @@
 MODEL is mlp (examples/mlp.mlir: 784 -> 128 -> 64 -> 10, relu, softmax) or
 convnet (examples/convnet.mlir: 3x3 conv 3 -> 8 channels, relu, 2x2 max
 pool, dense 1800 -> 10), with the same shapes and the same work as the MLIR
-models (PyTorch's NCHW where the MLIR model is NHWC). One thread, no
-autograd, random inputs; after 20 warm-up calls, CALLS calls are timed one
-by one. Prints `min_ms median_ms torch_version blas`.
+models (PyTorch's NCHW where the MLIR model is NHWC), or a model
+bench/export-torchvision.py exports (resnet50, mobilenet_v2, encoder, ...:
+the module it builds from the same seeds, on the same input; BATCH must be
+1). One thread, no autograd, random inputs; after 20 warm-up calls, CALLS
+calls are timed one by one. Prints `min_ms median_ms torch_version blas`.
 """
+import importlib.util
+import os
 import statistics
 import sys
 import time
@@ -43,6 +47,19 @@ def convnet(batch):
     return call
 
 
+def exported(name, batch):
+    """A model of bench/export-torchvision.py, built as it builds it."""
+    if batch != 1:
+        sys.exit(f"pytorch_models.py: {name} is batch 1 only")
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                        "export-torchvision.py")
+    spec = importlib.util.spec_from_file_location("export_torchvision", path)
+    exporter = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(exporter)
+    model, x = exporter.build(name)
+    return lambda: model(x)
+
+
 def blas():
     """Which BLAS this torch build calls (Debian's is the system libblas)."""
     for line in torch.__config__.show().splitlines():
@@ -54,7 +71,8 @@ def blas():
 def main():
     model, batch, calls = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
     torch.set_num_threads(1)
-    call = {"mlp": mlp, "convnet": convnet}[model](batch)
+    builders = {"mlp": mlp, "convnet": convnet}
+    call = builders.get(model, lambda b: exported(model, b))(batch)
     with torch.no_grad():
         for _ in range(20):
             call()

@@ -51,3 +51,12 @@ if [ ! -d "$browser_test/node_modules/playwright-core" ]; then
   echo "tpuprof: npm ci in $browser_test" >&2
   (cd "$browser_test" && npm ci --no-audit --no-fund --loglevel=error)
 fi
+
+# onnxruntime-node (pinned in package-lock.json), ONNX Runtime's CPU build:
+# the peer of bench/vs_models.py. Its install script would fetch CUDA
+# libraries from the network; the CPU build is in the package itself.
+ort_bench=$(cd "$(dirname "$0")/.." && pwd)/bench/onnxruntime
+if [ ! -d "$ort_bench/node_modules/onnxruntime-node" ]; then
+  echo "tpuprof: npm ci in $ort_bench" >&2
+  (cd "$ort_bench" && ONNXRUNTIME_NODE_INSTALL=skip npm ci --no-audit --no-fund --loglevel=error)
+fi

@@ -19,9 +19,16 @@
 //
 // Tile sizes divide the loop ranges: every tile is full and static.
 //
+// First, TOSA's convolutions (linalg.conv_2d_nhwc_fhwc: filters OHWI, each
+// output channel's weights contiguous) with constant filters become
+// linalg.conv_2d_nhwc_hwcf on the filter rearranged once, here: upstream
+// decomposes and vectorizes only that form, with the output channels in
+// vector lanes; FHWC would stay a scalar loop nest.
+//
 //===----------------------------------------------------------------------===//
 
 #include "tpuprof/CpuCompiler/Pipelines.h"
+#include "tpuprof/Dialect/Probe/ProbeDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -35,6 +42,8 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/TargetParser/Host.h"
 
@@ -88,6 +97,68 @@ std::optional<unsigned> loopOf(AffineMap map, unsigned result) {
   if (auto d = dyn_cast<AffineDimExpr>(map.getResult(result)))
     return d.getPosition();
   return std::nullopt;
+}
+
+/// The constant `v` holds, looking through the probes that forward it.
+ElementsAttr constantOf(Value v) {
+  while (auto result = dyn_cast<OpResult>(v)) {
+    auto begin = dyn_cast<tpuprof::BeginOp>(result.getOwner());
+    if (!begin)
+      break;
+    v = begin.getInputs()[result.getResultNumber()];
+  }
+  ElementsAttr attr;
+  if (!matchPattern(v, m_Constant(&attr)))
+    return nullptr;
+  return attr;
+}
+
+/// The f32 values of `attr` (dense or a dense resource), if it has them.
+std::optional<std::vector<float>> floatValues(ElementsAttr attr) {
+  if (!attr.getElementType().isF32())
+    return std::nullopt;
+  if (auto dense = dyn_cast<DenseElementsAttr>(attr)) {
+    auto values = dense.getValues<float>();
+    return std::vector<float>(values.begin(), values.end());
+  }
+  if (auto resource = dyn_cast<DenseF32ResourceElementsAttr>(attr))
+    if (std::optional<ArrayRef<float>> data = resource.tryGetAsArrayRef())
+      return std::vector<float>(data->begin(), data->end());
+  return std::nullopt;
+}
+
+/// conv_2d_nhwc_fhwc with a constant filter -> conv_2d_nhwc_hwcf with the
+/// filter transposed now (a dense resource, as the importer keeps weights).
+bool convertToHwcf(linalg::Conv2DNhwcFhwcOp op, IRRewriter &rewriter) {
+  if (!op.hasPureTensorSemantics())
+    return false;
+  auto filterType = dyn_cast<RankedTensorType>(op.getInputs()[1].getType());
+  ElementsAttr attr = constantOf(op.getInputs()[1]);
+  if (!filterType || !filterType.hasStaticShape() || !attr)
+    return false;
+  std::optional<std::vector<float>> fhwc = floatValues(attr);
+  if (!fhwc)
+    return false;
+  ArrayRef<int64_t> s = filterType.getShape();
+  int64_t f = s[0], h = s[1], w = s[2], c = s[3];
+  std::vector<float> hwcf(fhwc->size());
+  for (int64_t fi = 0; fi < f; ++fi)
+    for (int64_t hi = 0; hi < h; ++hi)
+      for (int64_t wi = 0; wi < w; ++wi)
+        for (int64_t ci = 0; ci < c; ++ci)
+          hwcf[((hi * w + wi) * c + ci) * f + fi] =
+              (*fhwc)[((fi * h + hi) * w + wi) * c + ci];
+  auto type = RankedTensorType::get({h, w, c, f}, filterType.getElementType());
+  auto value = DenseF32ResourceElementsAttr::get(
+      type, "conv_filter_hwcf",
+      HeapAsmResourceBlob::allocateAndCopyInferAlign(ArrayRef<float>(hwcf)));
+  rewriter.setInsertionPoint(op);
+  Value filter = rewriter.create<arith::ConstantOp>(op.getLoc(), type,
+                                                    cast<TypedAttr>(value));
+  rewriter.replaceOpWithNewOp<linalg::Conv2DNhwcHwcfOp>(
+      op, op.getResultTypes(), ValueRange{op.getInputs()[0], filter},
+      op.getOutputs(), op.getStrides(), op.getDilations());
+  return true;
 }
 
 class TileAndVectorizePass
@@ -170,8 +241,16 @@ std::optional<SmallVector<int64_t>> TileAndVectorizePass::convolutionTiles(
       c && *c != ow)
     tiles[*c] = divisorAtMost(ranges[*c], 2 * vl, vl);
   tiles[dims->filterLoop[1]] = 0;
+  // Input channels: as many per tile as keep the decomposed 1-D tile within
+  // the vector budget (all of them in a small convolution), so that a deep
+  // one (512 channels) still vectorizes, as a loop over channel blocks.
+  int64_t perChannel = ranges[dims->filterLoop[1]];
+  for (unsigned d : llvm::concat<unsigned>(
+           dims->outputImage, dims->outputChannel, dims->depth, dims->batch))
+    perChannel *= tiles[d] ? tiles[d] : ranges[d];
   for (unsigned c : dims->inputChannel)
-    tiles[c] = 0;
+    tiles[c] = divisorAtMost(
+        ranges[c], std::max<int64_t>(1, kMaxVectorElements / perChannel));
   return tiles;
 }
 
@@ -247,6 +326,13 @@ void TileAndVectorizePass::runOnOperation() {
   }
   MLIRContext *ctx = &getContext();
   IRRewriter rewriter(ctx);
+
+  // 0. Convolutions in the form upstream vectorizes.
+  SmallVector<linalg::Conv2DNhwcFhwcOp> convs;
+  getOperation().walk(
+      [&](linalg::Conv2DNhwcFhwcOp op) { convs.push_back(op); });
+  for (linalg::Conv2DNhwcFhwcOp conv : convs)
+    convertToHwcf(conv, rewriter);
 
   // 1. Tile. Collected first: tiling replaces the ops.
   SmallVector<linalg::LinalgOp> ops;

@@ -13,6 +13,7 @@
 #define TPUPROF_LIB_IMPORT_ONNXGRAPH_H
 
 #include "OnnxModel.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -135,6 +136,11 @@ OpConverter findConverter(llvm::StringRef opType);
 
 /// The op types the importer converts, sorted.
 std::vector<std::string> supportedOpTypes();
+
+/// Sinks the NCHW/NHWC transposes of convolutions and pools through the
+/// elementwise ops and reductions between them and merges those that meet
+/// (OnnxLayout.cpp).
+void reduceLayoutTransposes(mlir::func::FuncOp fn);
 
 } // namespace import
 } // namespace tpuprof

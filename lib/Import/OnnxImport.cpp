@@ -434,6 +434,7 @@ importOnce(llvm::StringRef path, MLIRContext &context,
   builder.create<func::ReturnOp>(fileLoc, results);
   fn.setFunctionType(
       builder.getFunctionType(argTypes, ValueRange(results).getTypes()));
+  reduceLayoutTransposes(fn);
   if (failed(verify(*module)))
     return fail(path + ": the imported module does not verify (see above)");
   return std::move(module);

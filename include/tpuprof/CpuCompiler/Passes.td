@@ -18,6 +18,9 @@ def TpuProfTileAndVectorize
     : Pass<"tpu-profile-tile-and-vectorize", "::mlir::func::FuncOp"> {
   let summary = "Tile linalg ops into register-sized blocks and vectorize them";
   let description = [{
+    First turns each `linalg.conv_2d_nhwc_fhwc` (TOSA's convolution) whose
+    filter is a constant into `linalg.conv_2d_nhwc_hwcf` on the filter
+    rearranged at compile time, the form upstream decomposes and vectorizes.
     For each linalg op of static shape: folds a 2-D `linalg.transpose` feeding
     a matmul's right operand into the matmul (`linalg.matmul_transpose_b`),
     tiles the op with `scf.for` loops so that one tile is a register block
