@@ -39,26 +39,13 @@ static struct {
   vk_result (*device_extensions)(vk_handle, const char *, uint32_t *, void *);
   vk_void_fn (*device_proc)(vk_handle, const char *);
   vk_result (*create_query_pool)(vk_handle, const vk_query_pool_ci *,
-                                const void *, vk_handle *);
+                                 const void *, vk_handle *);
   void (*destroy_query_pool)(vk_handle, vk_handle, const void *);
   void (*reset_query_pool)(vk_handle, vk_handle, uint32_t, uint32_t);
   void (*write_timestamp)(vk_handle, uint32_t, vk_handle, uint32_t);
-  void (*memory_properties)(vk_handle, void *);
-  vk_result (*create_buffer)(vk_handle, const vk_buffer_ci *, const void *,
-                            vk_handle *);
-  void (*destroy_buffer)(vk_handle, vk_handle, const void *);
-  void (*buffer_requirements)(vk_handle, vk_handle, vk_memory_requirements *);
-  vk_result (*allocate_memory)(vk_handle, const vk_memory_ai *, const void *,
-                              vk_handle *);
-  void (*free_memory)(vk_handle, vk_handle, const void *);
-  vk_result (*bind_buffer_memory)(vk_handle, vk_handle, vk_handle, uint64_t);
-  vk_result (*map_memory)(vk_handle, vk_handle, uint64_t, uint64_t, uint32_t,
-                         void **);
-  void (*copy_query_results)(vk_handle, vk_handle, uint32_t, uint32_t,
-                             vk_handle, uint64_t, uint64_t, uint32_t);
-  void (*pipeline_barrier)(vk_handle, uint32_t, uint32_t, uint32_t, uint32_t,
-                           const vk_memory_barrier *, uint32_t, const void *,
-                           uint32_t, const void *);
+  vk_result (*query_results)(vk_handle, vk_handle, uint32_t, uint32_t, size_t,
+                             void *, uint64_t, uint32_t);
+  vk_result (*fence_status)(vk_handle, vk_handle);
 } vk;
 
 /// 1 loaded, -1 unusable (said once), 0 not tried. Set under the mutex.
@@ -83,25 +70,14 @@ static int load_locked(void) {
     LOAD(destroy_query_pool, vkDestroyQueryPool);
     LOAD(reset_query_pool, vkCmdResetQueryPool);
     LOAD(write_timestamp, vkCmdWriteTimestamp);
-    LOAD(memory_properties, vkGetPhysicalDeviceMemoryProperties);
-    LOAD(create_buffer, vkCreateBuffer);
-    LOAD(destroy_buffer, vkDestroyBuffer);
-    LOAD(buffer_requirements, vkGetBufferMemoryRequirements);
-    LOAD(allocate_memory, vkAllocateMemory);
-    LOAD(free_memory, vkFreeMemory);
-    LOAD(bind_buffer_memory, vkBindBufferMemory);
-    LOAD(map_memory, vkMapMemory);
-    LOAD(copy_query_results, vkCmdCopyQueryPoolResults);
-    LOAD(pipeline_barrier, vkCmdPipelineBarrier);
+    LOAD(query_results, vkGetQueryPoolResults);
+    LOAD(fence_status, vkGetFenceStatus);
 #undef LOAD
   }
   int ok = lib && vk.physical_properties && vk.queue_families &&
            vk.device_extensions && vk.device_proc && vk.create_query_pool &&
            vk.destroy_query_pool && vk.reset_query_pool && vk.write_timestamp &&
-           vk.memory_properties && vk.create_buffer && vk.destroy_buffer &&
-           vk.buffer_requirements && vk.allocate_memory && vk.free_memory &&
-           vk.bind_buffer_memory && vk.map_memory && vk.copy_query_results &&
-           vk.pipeline_barrier;
+           vk.query_results && vk.fence_status;
   if (!ok)
     fprintf(stderr, "tpuprof: no Vulkan device timing: cannot load "
                     "libvulkan.so.1\n");
@@ -147,8 +123,7 @@ static uint32_t slot_of(const handle_map *m, vk_handle key) {
 static uint32_t map_get(const handle_map *m, vk_handle key) {
   if (!m->size || !key)
     return 0;
-  for (uint32_t s = slot_of(m, key); m->keys[s];
-       s = (s + 1u) & (m->size - 1u))
+  for (uint32_t s = slot_of(m, key); m->keys[s]; s = (s + 1u) & (m->size - 1u))
     if (m->keys[s] == key)
       return m->values[s];
   return 0;
@@ -197,19 +172,18 @@ static int map_put(handle_map *m, vk_handle key, uint32_t value) {
 /*===-- Devices ----------------------------------------------------------===*/
 
 typedef vk_result (*calibrated_fn)(vk_handle, uint32_t,
-                                  const vk_calibrated_ts_info *, uint64_t *,
-                                  uint64_t *);
+                                   const vk_calibrated_ts_info *, uint64_t *,
+                                   uint64_t *);
 
 typedef struct vk_device {
   vk_handle handle;
   vk_handle physical;
-  uint32_t host_memory; ///< A host-visible, coherent memory type (bits).
   char name[256];
-  double period;       ///< ns per timestamp tick (timestampPeriod).
-  uint64_t valid_mask; ///< Timestamp bits that count (timestampValidBits).
+  double period;            ///< ns per timestamp tick (timestampPeriod).
+  uint64_t valid_mask;      ///< Timestamp bits that count (timestampValidBits).
   calibrated_fn calibrated; ///< vkGetCalibratedTimestampsEXT, or NULL.
-  int64_t offset_ns;   ///< CLOCK_MONOTONIC − device ns, at the last pair.
-  uint32_t calibrated_gen; ///< Window the offset was taken in.
+  int64_t offset_ns;        ///< CLOCK_MONOTONIC − device ns, at the last pair.
+  uint32_t calibrated_gen;  ///< Window the offset was taken in.
   int live;
 } vk_device;
 
@@ -267,19 +241,6 @@ static void add_device_locked(vk_handle device, vk_handle physical,
   d->handle = device;
   d->physical = physical;
   d->live = 1;
-  uint8_t memory[VKABI_MEMORY_PROPS_SIZE];
-  memset(memory, 0, sizeof(memory));
-  vk.memory_properties(physical, memory);
-  uint32_t num_types;
-  memcpy(&num_types, memory, sizeof(num_types));
-  for (uint32_t i = 0; i < num_types && i < 32u; ++i) {
-    uint32_t flags;
-    memcpy(&flags, memory + VKABI_MEMORY_TYPES + 8u * i, sizeof(flags));
-    uint32_t want = VKABI_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
-                    VKABI_MEMORY_PROPERTY_HOST_COHERENT_BIT;
-    if ((flags & want) == want)
-      d->host_memory |= 1u << i;
-  }
   uint8_t props[VKABI_PROPS_SIZE];
   memset(props, 0, sizeof(props));
   vk.physical_properties(physical, props);
@@ -291,14 +252,15 @@ static void add_device_locked(vk_handle device, vk_handle physical,
   // family counts.
   uint32_t families = 0, bits = 64;
   vk.queue_families(physical, &families, NULL);
-  uint8_t *fam = families ? (uint8_t *)calloc(families, VKABI_QUEUE_FAMILY_SIZE)
-                          : NULL;
+  uint8_t *fam =
+      families ? (uint8_t *)calloc(families, VKABI_QUEUE_FAMILY_SIZE) : NULL;
   if (fam) {
     vk.queue_families(physical, &families, fam);
     for (uint32_t i = 0; i < families; ++i) {
       uint32_t b;
-      memcpy(&b, fam + (size_t)i * VKABI_QUEUE_FAMILY_SIZE +
-                     VKABI_QUEUE_FAMILY_VALID_BITS,
+      memcpy(&b,
+             fam + (size_t)i * VKABI_QUEUE_FAMILY_SIZE +
+                 VKABI_QUEUE_FAMILY_VALID_BITS,
              sizeof(b));
       if (b && b < bits)
         bits = b;
@@ -326,18 +288,14 @@ static void add_device_locked(vk_handle device, vk_handle physical,
 
 typedef struct vk_cb {
   vk_handle handle;
-  vk_handle pool;         ///< The program's command pool.
-  uint32_t device;        ///< Index in `devices`.
-  vk_handle queries;      ///< Our timestamp pool (2 per dispatch), or NULL.
+  vk_handle pool;          ///< The program's command pool.
+  uint32_t device;         ///< Index in `devices`.
+  vk_handle queries;       ///< Our timestamp pool (2 per dispatch), or NULL.
   uint32_t num_dispatches; ///< Pairs recorded since vkBeginCommandBuffer.
-  uint32_t skipped;       ///< Dispatches recorded past MAX_DISPATCHES.
-  uint32_t pipeline_name; ///< Name of the bound compute pipeline.
-  uint32_t pending;       ///< Submissions of it in the FIFO.
-  uint32_t copied;        ///< Pairs the buffer copies out at its end.
-  uint32_t *names;        ///< Per pair: kernel name index.
-  vk_handle results;      ///< Host-visible buffer the pairs are copied to,
-  vk_handle memory;       ///< its memory,
-  volatile uint64_t *mapped; ///< mapped: (value, availability) per query.
+  uint32_t skipped;        ///< Dispatches recorded past MAX_DISPATCHES.
+  uint32_t pipeline_name;  ///< Name of the bound compute pipeline.
+  uint32_t pending;        ///< Submissions of it in the FIFO.
+  uint32_t *names;         ///< Per pair: kernel name index.
   int live;
 } vk_cb;
 
@@ -355,15 +313,8 @@ static vk_cb *cb_locked(vk_handle cb) {
 
 /// Frees our part of a command buffer. Mutex held; nothing pending on it.
 static void drop_cb_locked(vk_cb *c) {
-  if (c->device < num_devices && devices[c->device].live) {
-    vk_handle d = devices[c->device].handle;
-    if (c->queries)
-      vk.destroy_query_pool(d, c->queries, NULL);
-    if (c->results)
-      vk.destroy_buffer(d, c->results, NULL);
-    if (c->memory)
-      vk.free_memory(d, c->memory, NULL); // Unmaps it.
-  }
+  if (c->queries && c->device < num_devices && devices[c->device].live)
+    vk.destroy_query_pool(devices[c->device].handle, c->queries, NULL);
   free(c->names);
   (void)map_put(&cb_map, c->handle, 0);
   memset(c, 0, sizeof(*c));
@@ -374,10 +325,13 @@ static void drop_cb_locked(vk_cb *c) {
 /// One command buffer submitted inside a window: its pairs are read once
 /// the device wrote them all.
 typedef struct pending {
-  uint32_t cb;         ///< Index in `cbs`.
-  uint32_t count;      ///< Pairs to read (the buffer's at submission).
-  uint32_t queue;      ///< device.c's queue index.
-  uint64_t submitted;  ///< CLOCK_MONOTONIC ns at the vkQueueSubmit.
+  uint32_t cb;        ///< Index in `cbs`.
+  uint32_t count;     ///< Pairs to read (the buffer's at submission).
+  uint32_t queue;     ///< device.c's queue index.
+  uint64_t submitted; ///< CLOCK_MONOTONIC ns at the vkQueueSubmit.
+  vk_handle queue_handle;
+  vk_handle fence; ///< The submit's fence, or NULL.
+  int complete;    ///< Known to have run: its pairs are final.
   tpuprof_rt_launch_ref ref;
 } pending;
 
@@ -385,12 +339,25 @@ typedef struct pending {
 static pending *ring;
 static uint32_t ring_capacity, ring_head, ring_count;
 
-/// Reads the pairs of `p` from the buffer's host copy: 1 when done
-/// (intervals added, or dropped when they cannot be read), 0 when the
-/// device has not written them all yet. Never waits. Mutex held.
-static int try_finish_locked(const pending *p) {
+/// Whether `p` has run, as far as is known without waiting: the program
+/// waited for it, or its fence has signalled. Mutex held.
+static int known_done(pending *p, const vk_device *d) {
+  if (!p->complete && p->fence &&
+      vk.fence_status(d->handle, p->fence) == VKABI_SUCCESS)
+    p->complete = 1;
+  return p->complete;
+}
+
+/// Reads the pairs of `p`: 1 when done (intervals added, or dropped when
+/// they cannot be read), 0 when it is not known to have run yet. Results
+/// are only read once the run is known to be over, which never waits: some
+/// drivers (lavapipe) wait for the device to go idle in every
+/// vkGetQueryPoolResults. With `settle`, a run not known to be over is read
+/// anyway, its pairs accepted only when available and not an earlier run's
+/// (started before this submission). Mutex held.
+static int try_finish_locked(pending *p, int settle) {
   vk_cb *c = &cbs[p->cb];
-  if (!c->live || !c->mapped || c->device >= num_devices ||
+  if (!c->live || !c->queries || c->device >= num_devices ||
       !devices[c->device].live) {
     __tpuprof_rt_device_drop(p->count);
     if (c->pending)
@@ -398,27 +365,55 @@ static int try_finish_locked(const pending *p) {
     return 1;
   }
   const vk_device *d = &devices[c->device];
-  // (value, availability) per query; the submit cleared the availabilities,
-  // the buffer's last command copies them in once every pair is written.
-  volatile const uint64_t *v = c->mapped;
-  for (uint32_t i = 0; i < 2u * p->count; ++i)
-    if (!v[2u * i + 1u])
-      return 0;
-  __atomic_thread_fence(__ATOMIC_ACQUIRE);
-  for (uint32_t i = 0; i < p->count; ++i) {
-    uint64_t s = v[4u * i] & d->valid_mask, e = v[4u * i + 2u] & d->valid_mask;
-    tpuprof_rt_device_interval iv;
-    iv.start = (uint64_t)((int64_t)((double)s * d->period) + d->offset_ns);
-    iv.end = (uint64_t)((int64_t)((double)e * d->period) + d->offset_ns);
-    iv.queued = p->submitted;
-    iv.submitted = p->submitted;
-    iv.bytes = 0;
-    iv.queue = p->queue;
-    iv.name = c->names[i];
-    iv.op = TPUPROF_DEVICE_KERNEL;
-    iv.ref = p->ref;
-    __tpuprof_rt_device_add(&iv);
+  int done = known_done(p, d);
+  if (!done && !settle)
+    return 0;
+  uint64_t stack[4 * 16];
+  uint64_t *v =
+      p->count <= 16u ? stack : (uint64_t *)malloc((size_t)p->count * 32u);
+  if (!v) {
+    __tpuprof_rt_device_drop(p->count);
+    if (c->pending)
+      --c->pending;
+    return 1;
   }
+  // (value, availability) per query.
+  vk_result rc = vk.query_results(
+      d->handle, c->queries, 0, 2u * p->count, (size_t)p->count * 32u, v, 16u,
+      VKABI_QUERY_RESULT_64_BIT | VKABI_QUERY_RESULT_WITH_AVAILABILITY_BIT);
+  int ready = rc == VKABI_SUCCESS || rc == VKABI_NOT_READY;
+  for (uint32_t i = 0; ready && i < p->count; ++i) {
+    ready = v[4 * i + 1] && v[4 * i + 3];
+    if (ready && !done)
+      ready = (int64_t)((double)(v[4 * i] & d->valid_mask) * d->period) +
+                  d->offset_ns >=
+              (int64_t)p->submitted;
+  }
+  if (!ready && !done) {
+    if (v != stack)
+      free(v);
+    return 0;
+  }
+  if (!ready) {
+    __tpuprof_rt_device_drop(p->count);
+  } else {
+    for (uint32_t i = 0; i < p->count; ++i) {
+      uint64_t s = v[4 * i] & d->valid_mask, e = v[4 * i + 2] & d->valid_mask;
+      tpuprof_rt_device_interval iv;
+      iv.start = (uint64_t)((int64_t)((double)s * d->period) + d->offset_ns);
+      iv.end = (uint64_t)((int64_t)((double)e * d->period) + d->offset_ns);
+      iv.queued = p->submitted;
+      iv.submitted = p->submitted;
+      iv.bytes = 0;
+      iv.queue = p->queue;
+      iv.name = c->names[i];
+      iv.op = TPUPROF_DEVICE_KERNEL;
+      iv.ref = p->ref;
+      __tpuprof_rt_device_add(&iv);
+    }
+  }
+  if (v != stack)
+    free(v);
   if (c->pending)
     --c->pending;
   return 1;
@@ -426,9 +421,10 @@ static int try_finish_locked(const pending *p) {
 
 /// Collects finished submissions from the FIFO's front, at most `max` (0:
 /// every finished one, wherever it is). Mutex held.
-static void collect_locked(uint32_t max) {
+static void collect_locked(uint32_t max, int settle) {
   if (max) {
-    for (uint32_t n = 0; n < max && ring_count && try_finish_locked(&ring[ring_head]);
+    for (uint32_t n = 0;
+         n < max && ring_count && try_finish_locked(&ring[ring_head], settle);
          ++n) {
       ring_head = (ring_head + 1u) % ring_capacity;
       --ring_count;
@@ -438,15 +434,14 @@ static void collect_locked(uint32_t max) {
   uint32_t kept = 0;
   for (uint32_t i = 0; i < ring_count; ++i) {
     pending *p = &ring[(ring_head + i) % ring_capacity];
-    if (!try_finish_locked(p))
+    if (!try_finish_locked(p, settle))
       ring[(ring_head + kept++) % ring_capacity] = *p;
   }
   ring_count = kept;
 }
 
-/// Settles what is pending on command buffer `c` (whose submissions are
-/// complete: the program is about to re-record or free it), dropping what
-/// cannot be read. Mutex held.
+/// Settles what is pending on command buffer `cb`, whose runs are over (the
+/// program is about to submit it again, re-record or free it). Mutex held.
 static void settle_cb_locked(uint32_t cb) {
   if (!cbs[cb].pending)
     return;
@@ -457,10 +452,8 @@ static void settle_cb_locked(uint32_t cb) {
       ring[(ring_head + kept++) % ring_capacity] = *p;
       continue;
     }
-    if (!try_finish_locked(p)) {
-      __tpuprof_rt_device_drop(p->count);
-      --cbs[cb].pending;
-    }
+    p->complete = 1;
+    (void)try_finish_locked(p, 0);
   }
   ring_count = kept;
 }
@@ -468,19 +461,19 @@ static void settle_cb_locked(uint32_t cb) {
 static void close_collect(uint64_t wait_ns);
 static const tpuprof_rt_device_backend backend = {close_collect};
 
-/// The window's close: every finished submission; then waits up to
-/// `wait_ns` for the rest before giving up on it.
+/// The window's close: every submission known to be over; the others are
+/// read as they are, and polled up to `wait_ns` before giving up on them.
 static void close_collect(uint64_t wait_ns) {
   pthread_mutex_lock(&vk_mutex);
   if (__atomic_load_n(&vk_state, __ATOMIC_ACQUIRE) > 0) {
-    collect_locked(0);
+    collect_locked(0, 1);
     uint64_t deadline = monotonic_ns() + wait_ns;
     while (ring_count && monotonic_ns() < deadline) {
       pthread_mutex_unlock(&vk_mutex);
       struct timespec pause = {0, 200000};
       nanosleep(&pause, NULL);
       pthread_mutex_lock(&vk_mutex);
-      collect_locked(0);
+      collect_locked(0, 1);
     }
     if (ring_count) {
       uint64_t n = 0;
@@ -500,22 +493,56 @@ static void close_collect(uint64_t wait_ns) {
   pthread_mutex_unlock(&vk_mutex);
 }
 
-/// After the program waited: collecting what it waited for costs no wait.
-static void collect_finished(void) {
+/// What a program's wait finished: every submission to `queue`, or to any
+/// queue of `device`, or carrying one of `fences`; and on its queue, every
+/// submission before one of those.
+typedef struct waited {
+  vk_handle queue, device;
+  const vk_handle *fences;
+  uint32_t num_fences;
+} waited;
+
+static int fence_waited(const waited *w, vk_handle fence) {
+  for (uint32_t i = 0; fence && i < w->num_fences; ++i)
+    if (w->fences[i] == fence)
+      return 1;
+  return 0;
+}
+
+/// After the program waited: marks what it waited for complete and
+/// collects it (costs no wait).
+static void collect_finished(const waited *w) {
   if (__atomic_load_n(&vk_state, __ATOMIC_ACQUIRE) <= 0)
     return;
   pthread_mutex_lock(&vk_mutex);
+  vk_handle last_queue = NULL;
+  for (uint32_t i = ring_count; i-- > 0;) {
+    pending *p = &ring[(ring_head + i) % ring_capacity];
+    const vk_cb *c = &cbs[p->cb];
+    int done = (w->queue && p->queue_handle == w->queue) ||
+               (w->device && c->device < num_devices &&
+                devices[c->device].handle == w->device) ||
+               fence_waited(w, p->fence);
+    if (!done || p->queue_handle == last_queue)
+      continue;
+    // Earlier submissions to the same queue are over too.
+    last_queue = p->queue_handle;
+    for (uint32_t j = 0; j <= i; ++j) {
+      pending *e = &ring[(ring_head + j) % ring_capacity];
+      if (e->queue_handle == p->queue_handle)
+        e->complete = 1;
+    }
+  }
   if (ring_count)
-    collect_locked(0);
+    collect_locked(0, 0);
   pthread_mutex_unlock(&vk_mutex);
 }
 
 /// Submissions collected at each later submit, from the FIFO's front.
 #define COLLECT_PER_SUBMIT 4u
 
-/// The command buffer `handle` if a submission of it can be timed: its
-/// earlier run settled and its copied availabilities cleared, so that only
-/// the run about to be submitted sets them. Mutex held.
+/// The command buffer `handle` if a submission of it can be timed, its
+/// earlier runs settled. Mutex held.
 static vk_cb *prepare_locked(vk_handle handle) {
   uint32_t idx = map_get(&cb_map, handle);
   if (!idx)
@@ -523,33 +550,27 @@ static vk_cb *prepare_locked(vk_handle handle) {
   vk_cb *c = &cbs[idx - 1u];
   if (c->skipped)
     __tpuprof_rt_device_drop(c->skipped);
-  if (!c->copied || !c->mapped) {
-    if (c->num_dispatches)
-      __tpuprof_rt_device_drop(c->num_dispatches);
+  if (!c->num_dispatches || !c->queries)
     return NULL;
-  }
   // A buffer submitted again has finished its previous run (or the
   // program lets it run twice at once: that run's pairs are lost).
   settle_cb_locked(idx - 1u);
-  for (uint32_t i = 0; i < 2u * c->copied; ++i)
-    c->mapped[2u * i + 1u] = 0;
-  __atomic_thread_fence(__ATOMIC_RELEASE);
   return c;
 }
 
 /// Queues the run of `c` just submitted to `queue`. Mutex held.
-static void track_locked(vk_handle queue, vk_cb *c,
+static void track_locked(vk_handle queue, vk_handle fence, vk_cb *c,
                          const tpuprof_rt_launch_ref *ref, uint64_t now) {
   vk_device *d = &devices[c->device];
   if (d->calibrated_gen != ref->gen) {
     calibrate_locked(d);
     d->calibrated_gen = ref->gen;
   }
-  uint32_t q = __tpuprof_rt_device_queue(TPUPROF_DEVICE_API_VULKAN, queue,
-                                         TPUPROF_DEVICE_CLOCK_MONOTONIC,
-                                         d->name);
+  uint32_t q =
+      __tpuprof_rt_device_queue(TPUPROF_DEVICE_API_VULKAN, queue,
+                                TPUPROF_DEVICE_CLOCK_MONOTONIC, d->name);
   if (q == UINT32_MAX) {
-    __tpuprof_rt_device_drop(c->copied);
+    __tpuprof_rt_device_drop(c->num_dispatches);
     return;
   }
   if (ring_count == ring_capacity) {
@@ -557,7 +578,7 @@ static void track_locked(vk_handle queue, vk_cb *c,
     pending *grown =
         cap <= MAX_PENDING ? (pending *)malloc(cap * sizeof(pending)) : NULL;
     if (!grown) {
-      __tpuprof_rt_device_drop(c->copied);
+      __tpuprof_rt_device_drop(c->num_dispatches);
       return;
     }
     for (uint32_t i = 0; i < ring_count; ++i)
@@ -569,9 +590,12 @@ static void track_locked(vk_handle queue, vk_cb *c,
   }
   pending *p = &ring[(ring_head + ring_count++) % ring_capacity];
   p->cb = (uint32_t)(c - cbs);
-  p->count = c->copied;
+  p->count = c->num_dispatches;
   p->queue = q;
   p->submitted = now;
+  p->queue_handle = queue;
+  p->fence = fence;
+  p->complete = 0;
   p->ref = *ref;
   ++c->pending;
 }
@@ -579,13 +603,13 @@ static void track_locked(vk_handle queue, vk_cb *c,
 /*===-- The wrappers (format.h, TPUPROF_DEVICE_WRAPPED) ------------------===*/
 
 typedef vk_result (*create_device_fn)(vk_handle, const void *, const void *,
-                                     vk_handle *);
+                                      vk_handle *);
 
 TPUPROF_RT_API vk_result __tpuprof_wrap_vkCreateDevice(vk_handle physical,
-                                                      const void *info,
-                                                      const void *allocator,
-                                                      vk_handle *device,
-                                                      void *real) {
+                                                       const void *info,
+                                                       const void *allocator,
+                                                       vk_handle *device,
+                                                       void *real) {
   create_device_fn f = (create_device_fn)real;
   if (!info || !usable())
     return f(physical, info, allocator, device);
@@ -735,14 +759,14 @@ TPUPROF_RT_API void __tpuprof_wrap_vkDestroyCommandPool(vk_handle device,
 }
 
 typedef vk_result (*create_pipelines_fn)(vk_handle, vk_handle, uint32_t,
-                                        const void *, const void *,
-                                        vk_handle *);
+                                         const void *, const void *,
+                                         vk_handle *);
 
 TPUPROF_RT_API vk_result __tpuprof_wrap_vkCreateComputePipelines(
     vk_handle device, vk_handle cache, uint32_t count, const void *infos,
     const void *allocator, vk_handle *pipelines, void *real) {
   vk_result rc = ((create_pipelines_fn)real)(device, cache, count, infos,
-                                            allocator, pipelines);
+                                             allocator, pipelines);
   if (rc < VKABI_SUCCESS || !infos || !pipelines || !usable())
     return rc;
   for (uint32_t i = 0; i < count; ++i) {
@@ -753,8 +777,8 @@ TPUPROF_RT_API vk_result __tpuprof_wrap_vkCreateComputePipelines(
            (const char *)infos + (size_t)i * VKABI_PIPELINE_CI_SIZE +
                VKABI_PIPELINE_CI_ENTRY,
            sizeof(entry));
-    uint32_t name = __tpuprof_rt_device_name(entry && *entry ? entry
-                                                             : "dispatch");
+    uint32_t name =
+        __tpuprof_rt_device_name(entry && *entry ? entry : "dispatch");
     pthread_mutex_lock(&vk_mutex);
     if (name != UINT32_MAX)
       (void)map_put(&pipeline_map, pipelines[i], name + 1u);
@@ -783,8 +807,8 @@ TPUPROF_RT_API void __tpuprof_wrap_vkCmdBindPipeline(vk_handle cb,
 typedef vk_result (*begin_cb_fn)(vk_handle, const void *);
 
 TPUPROF_RT_API vk_result __tpuprof_wrap_vkBeginCommandBuffer(vk_handle cb,
-                                                            const void *info,
-                                                            void *real) {
+                                                             const void *info,
+                                                             void *real) {
   if (__atomic_load_n(&vk_state, __ATOMIC_ACQUIRE) > 0) {
     pthread_mutex_lock(&vk_mutex);
     uint32_t idx = map_get(&cb_map, cb);
@@ -793,7 +817,6 @@ TPUPROF_RT_API vk_result __tpuprof_wrap_vkBeginCommandBuffer(vk_handle cb,
       settle_cb_locked(idx - 1u);
       vk_cb *c = &cbs[idx - 1u];
       c->num_dispatches = 0;
-      c->copied = 0;
       c->skipped = 0;
       c->pipeline_name = 0;
     }
@@ -802,84 +825,22 @@ TPUPROF_RT_API vk_result __tpuprof_wrap_vkBeginCommandBuffer(vk_handle cb,
   return ((begin_cb_fn)real)(cb, info);
 }
 
-typedef vk_result (*end_cb_fn)(vk_handle);
-
-TPUPROF_RT_API vk_result __tpuprof_wrap_vkEndCommandBuffer(vk_handle cb,
-                                                          void *real) {
-  if (__atomic_load_n(&vk_state, __ATOMIC_ACQUIRE) > 0) {
-    pthread_mutex_lock(&vk_mutex);
-    vk_cb *c = cb_locked(cb);
-    if (c && c->num_dispatches && c->mapped) {
-      // The buffer's last commands: every pair, once written, to host
-      // memory with its availability, made visible to the host.
-      vk.copy_query_results(
-          cb, c->queries, 0, 2u * c->num_dispatches, c->results, 0, 16u,
-          VKABI_QUERY_RESULT_64_BIT | VKABI_QUERY_RESULT_WAIT_BIT |
-              VKABI_QUERY_RESULT_WITH_AVAILABILITY_BIT);
-      vk_memory_barrier barrier = {VKABI_STRUCTURE_TYPE_MEMORY_BARRIER, NULL,
-                                   VKABI_ACCESS_TRANSFER_WRITE_BIT,
-                                   VKABI_ACCESS_HOST_READ_BIT};
-      vk.pipeline_barrier(cb, VKABI_PIPELINE_STAGE_TRANSFER_BIT,
-                          VKABI_PIPELINE_STAGE_HOST_BIT, 0, 1, &barrier, 0, NULL,
-                          0, NULL);
-      c->copied = c->num_dispatches;
-    }
-    pthread_mutex_unlock(&vk_mutex);
-  }
-  return ((end_cb_fn)real)(cb);
-}
-
-/// Creates a command buffer's query pool and the host-visible buffer its
-/// pairs are copied to. Mutex held.
+/// Creates a command buffer's query pool. Mutex held.
 static int create_pairs_locked(vk_cb *c) {
-  const vk_device *d = &devices[c->device];
-  vk_handle dev = d->handle;
-  vk_query_pool_ci qci = {VKABI_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO, NULL, 0,
-                          VKABI_QUERY_TYPE_TIMESTAMP, 2u * MAX_DISPATCHES, 0};
-  vk_buffer_ci bci = {VKABI_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
-                      NULL,
-                      0,
-                      2u * MAX_DISPATCHES * 16u,
-                      VKABI_BUFFER_USAGE_TRANSFER_DST_BIT,
-                      0,
-                      0,
-                      NULL};
-  vk_memory_requirements req;
-  memset(&req, 0, sizeof(req));
-  void *mapped = NULL;
+  vk_query_pool_ci qci = {VKABI_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO,
+                          NULL,
+                          0,
+                          VKABI_QUERY_TYPE_TIMESTAMP,
+                          2u * MAX_DISPATCHES,
+                          0};
   if (!c->names)
     c->names = (uint32_t *)calloc(MAX_DISPATCHES, sizeof(uint32_t));
-  if (!c->names ||
-      vk.create_query_pool(dev, &qci, NULL, &c->queries) != VKABI_SUCCESS) {
+  if (!c->names || vk.create_query_pool(devices[c->device].handle, &qci, NULL,
+                                        &c->queries) != VKABI_SUCCESS) {
     c->queries = NULL;
     return -1;
   }
-  if (vk.create_buffer(dev, &bci, NULL, &c->results) != VKABI_SUCCESS)
-    c->results = NULL;
-  if (c->results)
-    vk.buffer_requirements(dev, c->results, &req);
-  uint32_t type = 0;
-  while (type < 32u && !(req.type_bits & d->host_memory & (1u << type)))
-    ++type;
-  vk_memory_ai mai = {VKABI_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, NULL, req.size,
-                      type};
-  if (c->results && type < 32u &&
-      vk.allocate_memory(dev, &mai, NULL, &c->memory) == VKABI_SUCCESS &&
-      vk.bind_buffer_memory(dev, c->results, c->memory, 0) == VKABI_SUCCESS &&
-      vk.map_memory(dev, c->memory, 0, ~0ull, 0, &mapped) == VKABI_SUCCESS &&
-      mapped) {
-    c->mapped = (volatile uint64_t *)mapped;
-    for (uint32_t i = 0; i < 4u * MAX_DISPATCHES; ++i)
-      c->mapped[i] = 0;
-    return 0;
-  }
-  vk.destroy_query_pool(dev, c->queries, NULL);
-  if (c->results)
-    vk.destroy_buffer(dev, c->results, NULL);
-  if (c->memory)
-    vk.free_memory(dev, c->memory, NULL);
-  c->queries = c->results = c->memory = NULL;
-  return -1;
+  return 0;
 }
 
 /// The pair for the next dispatch recorded in `cb`, or UINT32_MAX when it
@@ -921,9 +882,10 @@ static uint32_t next_pair_locked(vk_handle cb, vk_handle *pool) {
       break;                                                                   \
     }                                                                          \
     vk.reset_query_pool(cb, pool, 2u * pair, 2u);                              \
-    vk.write_timestamp(cb, VKABI_PIPELINE_STAGE_TOP_OF_PIPE_BIT, pool, 2u * pair);\
+    vk.write_timestamp(cb, VKABI_PIPELINE_STAGE_TOP_OF_PIPE_BIT, pool,         \
+                       2u * pair);                                             \
     dispatch;                                                                  \
-    vk.write_timestamp(cb, VKABI_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, pool,         \
+    vk.write_timestamp(cb, VKABI_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, pool,      \
                        2u * pair + 1u);                                        \
   } while (0)
 
@@ -965,10 +927,10 @@ static vk_handle submitted_cb(const void *submits, uint32_t count, uint32_t k) {
 }
 
 TPUPROF_RT_API vk_result __tpuprof_wrap_vkQueueSubmit(vk_handle queue,
-                                                     uint32_t count,
-                                                     const void *submits,
-                                                     vk_handle fence,
-                                                     void *real) {
+                                                      uint32_t count,
+                                                      const void *submits,
+                                                      vk_handle fence,
+                                                      void *real) {
   submit_fn f = (submit_fn)real;
   tpuprof_rt_launch_ref ref;
   if (!submits || !__tpuprof_rt_device_timing ||
@@ -979,8 +941,8 @@ TPUPROF_RT_API vk_result __tpuprof_wrap_vkQueueSubmit(vk_handle queue,
   vk_cb *timed[MAX_SUBMIT_CBS];
   uint32_t n = 0;
   pthread_mutex_lock(&vk_mutex);
-  for (vk_handle cb; n < MAX_SUBMIT_CBS &&
-                     (cb = submitted_cb(submits, count, n)) != NULL;)
+  for (vk_handle cb;
+       n < MAX_SUBMIT_CBS && (cb = submitted_cb(submits, count, n)) != NULL;)
     timed[n++] = prepare_locked(cb);
   pthread_mutex_unlock(&vk_mutex);
   uint64_t now = monotonic_ns();
@@ -988,8 +950,8 @@ TPUPROF_RT_API vk_result __tpuprof_wrap_vkQueueSubmit(vk_handle queue,
   pthread_mutex_lock(&vk_mutex);
   for (uint32_t i = 0; i < n; ++i)
     if (timed[i] && rc == VKABI_SUCCESS)
-      track_locked(queue, timed[i], &ref, now);
-  collect_locked(COLLECT_PER_SUBMIT);
+      track_locked(queue, fence, timed[i], &ref, now);
+  collect_locked(COLLECT_PER_SUBMIT, 0);
   pthread_mutex_unlock(&vk_mutex);
   return rc;
 }
@@ -997,44 +959,45 @@ TPUPROF_RT_API vk_result __tpuprof_wrap_vkQueueSubmit(vk_handle queue,
 typedef vk_result (*handle_fn)(vk_handle);
 
 TPUPROF_RT_API vk_result __tpuprof_wrap_vkQueueWaitIdle(vk_handle queue,
-                                                       void *real) {
+                                                        void *real) {
   vk_result rc = ((handle_fn)real)(queue);
+  waited w = {queue, NULL, NULL, 0};
   if (rc == VKABI_SUCCESS)
-    collect_finished();
+    collect_finished(&w);
   return rc;
 }
 
 TPUPROF_RT_API vk_result __tpuprof_wrap_vkDeviceWaitIdle(vk_handle device,
-                                                        void *real) {
+                                                         void *real) {
   vk_result rc = ((handle_fn)real)(device);
+  waited w = {NULL, device, NULL, 0};
   if (rc == VKABI_SUCCESS)
-    collect_finished();
+    collect_finished(&w);
   return rc;
 }
 
 typedef vk_result (*wait_fences_fn)(vk_handle, uint32_t, const vk_handle *,
-                                   uint32_t, uint64_t);
+                                    uint32_t, uint64_t);
 
-TPUPROF_RT_API vk_result __tpuprof_wrap_vkWaitForFences(vk_handle device,
-                                                       uint32_t count,
-                                                       const vk_handle *fences,
-                                                       uint32_t all,
-                                                       uint64_t timeout,
-                                                       void *real) {
-  vk_result rc =
-      ((wait_fences_fn)real)(device, count, fences, all, timeout);
+TPUPROF_RT_API vk_result __tpuprof_wrap_vkWaitForFences(
+    vk_handle device, uint32_t count, const vk_handle *fences, uint32_t all,
+    uint64_t timeout, void *real) {
+  vk_result rc = ((wait_fences_fn)real)(device, count, fences, all, timeout);
+  // With `all` false only one of them is known to have signalled.
+  waited w = {NULL, NULL, fences, all || count == 1 ? count : 0};
   if (rc == VKABI_SUCCESS)
-    collect_finished();
+    collect_finished(&w);
   return rc;
 }
 
 typedef vk_result (*fence_status_fn)(vk_handle, vk_handle);
 
 TPUPROF_RT_API vk_result __tpuprof_wrap_vkGetFenceStatus(vk_handle device,
-                                                        vk_handle fence,
-                                                        void *real) {
+                                                         vk_handle fence,
+                                                         void *real) {
   vk_result rc = ((fence_status_fn)real)(device, fence);
+  waited w = {NULL, NULL, &fence, 1};
   if (rc == VKABI_SUCCESS)
-    collect_finished();
+    collect_finished(&w);
   return rc;
 }

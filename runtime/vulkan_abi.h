@@ -18,24 +18,13 @@ typedef void (*vk_void_fn)(void);
 enum {
   VKABI_SUCCESS = 0,
   VKABI_NOT_READY = 1,
-  VKABI_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO = 5,
   VKABI_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO = 11,
-  VKABI_STRUCTURE_TYPE_BUFFER_CREATE_INFO = 12,
-  VKABI_STRUCTURE_TYPE_MEMORY_BARRIER = 46,
   VKABI_STRUCTURE_TYPE_CALIBRATED_TIMESTAMP_INFO_EXT = 1000184000,
   VKABI_QUERY_TYPE_TIMESTAMP = 2,
   VKABI_QUERY_RESULT_64_BIT = 0x1,
-  VKABI_QUERY_RESULT_WAIT_BIT = 0x2,
   VKABI_QUERY_RESULT_WITH_AVAILABILITY_BIT = 0x4,
   VKABI_PIPELINE_STAGE_TOP_OF_PIPE_BIT = 0x1,
-  VKABI_PIPELINE_STAGE_TRANSFER_BIT = 0x1000,
   VKABI_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT = 0x2000,
-  VKABI_PIPELINE_STAGE_HOST_BIT = 0x4000,
-  VKABI_ACCESS_TRANSFER_WRITE_BIT = 0x1000,
-  VKABI_ACCESS_HOST_READ_BIT = 0x2000,
-  VKABI_BUFFER_USAGE_TRANSFER_DST_BIT = 0x2,
-  VKABI_MEMORY_PROPERTY_HOST_VISIBLE_BIT = 0x2,
-  VKABI_MEMORY_PROPERTY_HOST_COHERENT_BIT = 0x4,
   VKABI_PIPELINE_BIND_POINT_COMPUTE = 1,
   VKABI_TIME_DOMAIN_DEVICE_EXT = 0,
   VKABI_TIME_DOMAIN_CLOCK_MONOTONIC_EXT = 1,
@@ -44,14 +33,14 @@ enum {
 
 /// Byte offsets of the fields read from Vulkan's structs (LP64).
 enum {
-  VKABI_PROPS_SIZE = 824,            // VkPhysicalDeviceProperties
-  VKABI_PROPS_DEVICE_NAME = 20,      // .deviceName[256]
+  VKABI_PROPS_SIZE = 824,             // VkPhysicalDeviceProperties
+  VKABI_PROPS_DEVICE_NAME = 20,       // .deviceName[256]
   VKABI_PROPS_TIMESTAMP_PERIOD = 720, // .limits.timestampPeriod (float)
-  VKABI_QUEUE_FAMILY_SIZE = 24,      // VkQueueFamilyProperties
-  VKABI_QUEUE_FAMILY_VALID_BITS = 8, // .timestampValidBits
-  VKABI_EXTENSION_SIZE = 260,        // VkExtensionProperties
-  VKABI_DEVICE_CI_EXT_COUNT = 48,    // VkDeviceCreateInfo.enabledExtensionCount
-  VKABI_DEVICE_CI_EXT_NAMES = 56,    // .ppEnabledExtensionNames
+  VKABI_QUEUE_FAMILY_SIZE = 24,       // VkQueueFamilyProperties
+  VKABI_QUEUE_FAMILY_VALID_BITS = 8,  // .timestampValidBits
+  VKABI_EXTENSION_SIZE = 260,         // VkExtensionProperties
+  VKABI_DEVICE_CI_EXT_COUNT = 48, // VkDeviceCreateInfo.enabledExtensionCount
+  VKABI_DEVICE_CI_EXT_NAMES = 56, // .ppEnabledExtensionNames
   VKABI_DEVICE_CI_SIZE = 72,
   VKABI_CB_AI_POOL = 16,             // VkCommandBufferAllocateInfo.commandPool
   VKABI_CB_AI_COUNT = 28,            // .commandBufferCount
@@ -60,8 +49,6 @@ enum {
   VKABI_SUBMIT_SIZE = 72,            // VkSubmitInfo
   VKABI_SUBMIT_CB_COUNT = 40,        // .commandBufferCount
   VKABI_SUBMIT_CBS = 48,             // .pCommandBuffers
-  VKABI_MEMORY_PROPS_SIZE = 520,     // VkPhysicalDeviceMemoryProperties
-  VKABI_MEMORY_TYPES = 4,            // .memoryTypes[32], 8 bytes each
 };
 
 typedef struct vk_query_pool_ci {
@@ -69,33 +56,6 @@ typedef struct vk_query_pool_ci {
   const void *next;
   uint32_t flags, query_type, query_count, statistics;
 } vk_query_pool_ci;
-
-typedef struct vk_buffer_ci {
-  uint32_t type;
-  const void *next;
-  uint32_t flags;
-  uint64_t size;
-  uint32_t usage, sharing, num_families;
-  const uint32_t *families;
-} vk_buffer_ci;
-
-typedef struct vk_memory_requirements {
-  uint64_t size, alignment;
-  uint32_t type_bits;
-} vk_memory_requirements;
-
-typedef struct vk_memory_ai {
-  uint32_t type;
-  const void *next;
-  uint64_t size;
-  uint32_t type_index;
-} vk_memory_ai;
-
-typedef struct vk_memory_barrier {
-  uint32_t type;
-  const void *next;
-  uint32_t src_access, dst_access;
-} vk_memory_barrier;
 
 typedef struct vk_calibrated_ts_info {
   uint32_t type;

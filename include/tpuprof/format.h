@@ -83,7 +83,6 @@ extern "C" {
   X(vkCreateComputePipelines)                                                  \
   X(vkCmdBindPipeline)                                                         \
   X(vkBeginCommandBuffer)                                                      \
-  X(vkEndCommandBuffer)                                                        \
   X(vkCmdDispatch)                                                             \
   X(vkCmdDispatchIndirect)                                                     \
   X(vkQueueSubmit)                                                             \

@@ -23,32 +23,17 @@
 
 SAME(VKABI_SUCCESS, VK_SUCCESS);
 SAME(VKABI_NOT_READY, VK_NOT_READY);
-SAME(VKABI_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
-     VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO);
 SAME(VKABI_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO,
      VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO);
-SAME(VKABI_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
-     VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO);
-SAME(VKABI_STRUCTURE_TYPE_MEMORY_BARRIER, VK_STRUCTURE_TYPE_MEMORY_BARRIER);
 SAME(VKABI_STRUCTURE_TYPE_CALIBRATED_TIMESTAMP_INFO_EXT,
      VK_STRUCTURE_TYPE_CALIBRATED_TIMESTAMP_INFO_EXT);
 SAME(VKABI_QUERY_TYPE_TIMESTAMP, VK_QUERY_TYPE_TIMESTAMP);
 SAME(VKABI_QUERY_RESULT_64_BIT, VK_QUERY_RESULT_64_BIT);
-SAME(VKABI_QUERY_RESULT_WAIT_BIT, VK_QUERY_RESULT_WAIT_BIT);
 SAME(VKABI_QUERY_RESULT_WITH_AVAILABILITY_BIT,
      VK_QUERY_RESULT_WITH_AVAILABILITY_BIT);
 SAME(VKABI_PIPELINE_STAGE_TOP_OF_PIPE_BIT, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT);
-SAME(VKABI_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT);
 SAME(VKABI_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT,
      VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT);
-SAME(VKABI_PIPELINE_STAGE_HOST_BIT, VK_PIPELINE_STAGE_HOST_BIT);
-SAME(VKABI_ACCESS_TRANSFER_WRITE_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
-SAME(VKABI_ACCESS_HOST_READ_BIT, VK_ACCESS_HOST_READ_BIT);
-SAME(VKABI_BUFFER_USAGE_TRANSFER_DST_BIT, VK_BUFFER_USAGE_TRANSFER_DST_BIT);
-SAME(VKABI_MEMORY_PROPERTY_HOST_VISIBLE_BIT,
-     VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT);
-SAME(VKABI_MEMORY_PROPERTY_HOST_COHERENT_BIT,
-     VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
 SAME(VKABI_PIPELINE_BIND_POINT_COMPUTE, VK_PIPELINE_BIND_POINT_COMPUTE);
 SAME(VKABI_TIME_DOMAIN_DEVICE_EXT, VK_TIME_DOMAIN_DEVICE_EXT);
 SAME(VKABI_TIME_DOMAIN_CLOCK_MONOTONIC_EXT, VK_TIME_DOMAIN_CLOCK_MONOTONIC_EXT);
@@ -72,38 +57,18 @@ SAME(VKABI_CB_AI_POOL, offsetof(VkCommandBufferAllocateInfo, commandPool));
 SAME(VKABI_CB_AI_COUNT,
      offsetof(VkCommandBufferAllocateInfo, commandBufferCount));
 SAME(VKABI_PIPELINE_CI_SIZE, sizeof(VkComputePipelineCreateInfo));
-SAME(VKABI_PIPELINE_CI_ENTRY, offsetof(VkComputePipelineCreateInfo, stage) +
-                                  offsetof(VkPipelineShaderStageCreateInfo,
-                                           pName));
+SAME(VKABI_PIPELINE_CI_ENTRY,
+     offsetof(VkComputePipelineCreateInfo, stage) +
+         offsetof(VkPipelineShaderStageCreateInfo, pName));
 SAME(VKABI_SUBMIT_SIZE, sizeof(VkSubmitInfo));
 SAME(VKABI_SUBMIT_CB_COUNT, offsetof(VkSubmitInfo, commandBufferCount));
 SAME(VKABI_SUBMIT_CBS, offsetof(VkSubmitInfo, pCommandBuffers));
-SAME(VKABI_MEMORY_PROPS_SIZE, sizeof(VkPhysicalDeviceMemoryProperties));
-SAME(VKABI_MEMORY_TYPES, offsetof(VkPhysicalDeviceMemoryProperties,
-                                  memoryTypes));
-SAME(8u, sizeof(VkMemoryType));
 
 SAME_STRUCT(vk_query_pool_ci, VkQueryPoolCreateInfo);
 SAME(offsetof(vk_query_pool_ci, query_type),
      offsetof(VkQueryPoolCreateInfo, queryType));
 SAME(offsetof(vk_query_pool_ci, query_count),
      offsetof(VkQueryPoolCreateInfo, queryCount));
-SAME_STRUCT(vk_buffer_ci, VkBufferCreateInfo);
-SAME(offsetof(vk_buffer_ci, size), offsetof(VkBufferCreateInfo, size));
-SAME(offsetof(vk_buffer_ci, usage), offsetof(VkBufferCreateInfo, usage));
-SAME(offsetof(vk_buffer_ci, families),
-     offsetof(VkBufferCreateInfo, pQueueFamilyIndices));
-SAME_STRUCT(vk_memory_requirements, VkMemoryRequirements);
-SAME(offsetof(vk_memory_requirements, type_bits),
-     offsetof(VkMemoryRequirements, memoryTypeBits));
-SAME_STRUCT(vk_memory_ai, VkMemoryAllocateInfo);
-SAME(offsetof(vk_memory_ai, size),
-     offsetof(VkMemoryAllocateInfo, allocationSize));
-SAME(offsetof(vk_memory_ai, type_index),
-     offsetof(VkMemoryAllocateInfo, memoryTypeIndex));
-SAME_STRUCT(vk_memory_barrier, VkMemoryBarrier);
-SAME(offsetof(vk_memory_barrier, dst_access),
-     offsetof(VkMemoryBarrier, dstAccessMask));
 SAME_STRUCT(vk_calibrated_ts_info, VkCalibratedTimestampInfoEXT);
 SAME(offsetof(vk_calibrated_ts_info, domain),
      offsetof(VkCalibratedTimestampInfoEXT, timeDomain));
