@@ -94,10 +94,9 @@ int main(int argc, char **argv) {
   VkPhysicalDeviceMemoryProperties mem;
   vkGetPhysicalDeviceMemoryProperties(physical, &mem);
   uint32_t type = 0;
-  while (type < mem.memoryTypeCount &&
-         (!(req.memoryTypeBits & (1u << type)) ||
-          !(mem.memoryTypes[type].propertyFlags &
-            VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT)))
+  while (type < mem.memoryTypeCount && (!(req.memoryTypeBits & (1u << type)) ||
+                                        !(mem.memoryTypes[type].propertyFlags &
+                                          VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT)))
     ++type;
   VkMemoryAllocateInfo mai = {VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
   mai.allocationSize = req.size;

@@ -938,19 +938,22 @@ TPUPROF_RT_API vk_result __tpuprof_wrap_vkQueueSubmit(vk_handle queue,
       !__tpuprof_rt_device_launch_ref(&ref))
     return f(queue, count, submits, fence);
   __tpuprof_rt_device_register(&backend);
-  vk_cb *timed[MAX_SUBMIT_CBS];
+  // Indices: another thread may grow `cbs` while the submit runs unlocked.
+  uint32_t timed[MAX_SUBMIT_CBS];
   uint32_t n = 0;
   pthread_mutex_lock(&vk_mutex);
   for (vk_handle cb;
-       n < MAX_SUBMIT_CBS && (cb = submitted_cb(submits, count, n)) != NULL;)
-    timed[n++] = prepare_locked(cb);
+       n < MAX_SUBMIT_CBS && (cb = submitted_cb(submits, count, n)) != NULL;) {
+    vk_cb *c = prepare_locked(cb);
+    timed[n++] = c ? (uint32_t)(c - cbs) : UINT32_MAX;
+  }
   pthread_mutex_unlock(&vk_mutex);
   uint64_t now = monotonic_ns();
   vk_result rc = f(queue, count, submits, fence);
   pthread_mutex_lock(&vk_mutex);
   for (uint32_t i = 0; i < n; ++i)
-    if (timed[i] && rc == VKABI_SUCCESS)
-      track_locked(queue, fence, timed[i], &ref, now);
+    if (timed[i] != UINT32_MAX && rc == VKABI_SUCCESS && cbs[timed[i]].live)
+      track_locked(queue, fence, &cbs[timed[i]], &ref, now);
   collect_locked(COLLECT_PER_SUBMIT, 0);
   pthread_mutex_unlock(&vk_mutex);
   return rc;
