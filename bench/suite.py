@@ -186,6 +186,16 @@ def components():
                                         build, "--runs", str(runs)] +
             (["--launches", "6000"] if quick else []),
             900, log="device"),
+        Component(
+            "device-vulkan", "device timing per Vulkan dispatch on lavapipe",
+            lambda build: [(src("bench/device_overhead_vulkan.py"), absent),
+                           (os.path.join(build, "lib", "TpuProfilePlugin.so"),
+                            built)],
+            lambda build, runs, quick: [py,
+                                        src("bench/device_overhead_vulkan.py"),
+                                        build, "--runs", str(runs)] +
+            (["--launches", "6000"] if quick else []),
+            900, log="device-vulkan"),
     ]
 
 

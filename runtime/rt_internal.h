@@ -25,6 +25,8 @@
 |*                  DEVICE section (docs/device.md)                           *|
 |*   device_opencl.c  the OpenCL backend (__tpuprof_wrap_cl*, libOpenCL by    *|
 |*                  dlopen)                                                   *|
+|*   device_vulkan.c  the Vulkan compute backend (__tpuprof_wrap_vk*,        *|
+|*                  libvulkan by dlopen)                                      *|
 |*   calibrate.c    the probe pair's own cost, measured when a window opens   *|
 |*   window.c       windows: enable, close, flush, their settings, fork child *|
 |*   schedule.c     step-driven windows (TPUPROF_SCHEDULE, tpuprof_step)      *|

@@ -27,6 +27,9 @@ packages=(
   python3-torch                 # test/report/trace-torch.test: a real torch.profiler trace for --trace-file
   pocl-opencl-icd               # test/device, bench/: OpenCL on the CPU (device timing)
   ocl-icd-opencl-dev            # test/device, bench/: libOpenCL and CL/cl.h for their programs
+  mesa-vulkan-drivers           # test/device, bench/: Vulkan compute on the CPU (lavapipe)
+  libvulkan-dev                 # test/device, bench/: libvulkan and vulkan/vulkan.h for their programs
+  glslang-tools                 # test/device, bench/: glslangValidator compiles their GLSL kernel to SPIR-V
 )
 # node and npm run that test's playwright-core; an existing node will do.
 command -v node > /dev/null && command -v npm > /dev/null || packages+=(nodejs npm)

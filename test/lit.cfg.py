@@ -118,3 +118,20 @@ elif os.environ.get("CI"):
     lit_config.fatal("the MPI tests need libtpuprof_mpi.so, mpicc and mpirun "
                      "(run scripts/install-deps.sh and reconfigure)")
 llvm_config.add_tool_substitutions(tools, tool_dirs)
+# Vulkan compute (test/device): lavapipe from mesa-vulkan-drivers, the
+# loader and headers from libvulkan-dev, glslangValidator from glslang-tools
+# (scripts/install-deps.sh installs them); under CI a missing piece is an
+# error, never a silent skip.
+import glob
+glslang = shutil.which("glslangValidator")
+missing = [what for what, ok in [
+    ("glslangValidator", glslang),
+    ("vulkan/vulkan.h", os.path.exists("/usr/include/vulkan/vulkan.h")),
+    ("a Vulkan device (lavapipe's ICD)",
+     glob.glob("/usr/share/vulkan/icd.d/lvp_icd.*.json"))] if not ok]
+if not missing:
+    config.available_features.add("vulkan")
+    config.substitutions.append(("%glslang", glslang))
+elif os.environ.get("CI"):
+    lit_config.fatal("the Vulkan device tests need " + ", ".join(missing) +
+                     " (run scripts/install-deps.sh)")

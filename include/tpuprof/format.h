@@ -74,7 +74,22 @@ extern "C" {
   X(clEnqueueWriteBuffer)                                                      \
   X(clEnqueueCopyBuffer)                                                       \
   X(clFinish)                                                                  \
-  X(clWaitForEvents)
+  X(clWaitForEvents)                                                           \
+  X(vkCreateDevice)                                                            \
+  X(vkDestroyDevice)                                                           \
+  X(vkAllocateCommandBuffers)                                                  \
+  X(vkFreeCommandBuffers)                                                      \
+  X(vkDestroyCommandPool)                                                      \
+  X(vkCreateComputePipelines)                                                  \
+  X(vkCmdBindPipeline)                                                         \
+  X(vkBeginCommandBuffer)                                                      \
+  X(vkCmdDispatch)                                                             \
+  X(vkCmdDispatchIndirect)                                                     \
+  X(vkQueueSubmit)                                                             \
+  X(vkQueueWaitIdle)                                                           \
+  X(vkDeviceWaitIdle)                                                          \
+  X(vkWaitForFences)                                                           \
+  X(vkGetFenceStatus)
 
 /// Probe ids from here up are never recorded: a module whose table the
 /// runtime rejects gets this as its first id (and a pass may use it for

@@ -46,6 +46,8 @@ constexpr StringLiteral kDefaultLaunches[] = {
     "clEnqueueReadBuffer",
     "clEnqueueWriteBuffer",
     "clEnqueueCopyBuffer",
+    // Vulkan submits: the dispatches of the submitted command buffers.
+    "vkQueueSubmit",
 };
 
 /// The launch APIs whose arguments the pass understands.
