@@ -25,6 +25,8 @@
 |*                  DEVICE section (docs/device.md)                           *|
 |*   device_opencl.c  the OpenCL backend (__tpuprof_wrap_cl*, libOpenCL by    *|
 |*                  dlopen)                                                   *|
+|*   device_cupti.c the CUDA backend (__tpuprof_wrap_cuda*, libcupti by       *|
+|*                  dlopen; cupti_abi.h) and HIP's one line                   *|
 |*   calibrate.c    the probe pair's own cost, measured when a window opens   *|
 |*   window.c       windows: enable, close, flush, their settings, fork child *|
 |*   schedule.c     step-driven windows (TPUPROF_SCHEDULE, tpuprof_step)      *|
@@ -674,6 +676,11 @@ void __tpuprof_rt_device_register(const tpuprof_rt_device_backend *b);
 /// UINT32_MAX when out of memory).
 uint32_t __tpuprof_rt_device_queue(uint32_t api, const void *handle,
                                    uint32_t domain, const char *device_name);
+/// Sets the reader (ns) of TPUPROF_DEVICE_CLOCK_DEVICE (a backend does once,
+/// when it loads) and takes its first pair of the open window: from then on
+/// each window's section converts that domain by its own pairs.
+void __tpuprof_rt_device_clock(uint64_t (*read_ns)(void));
+
 /// Looks a registered queue up; UINT32_MAX when `handle` has none.
 uint32_t __tpuprof_rt_device_find_queue(uint32_t api, const void *handle);
 
