@@ -38,7 +38,9 @@ enum {
 enum {
   TPUPROF_CUPTI_KIND_MEMCPY = 1,
   TPUPROF_CUPTI_KIND_MEMSET = 2,
-  TPUPROF_CUPTI_KIND_KERNEL = 3, ///< Serializes kernels: never enabled; read.
+  TPUPROF_CUPTI_KIND_KERNEL = 3,  ///< Serializes kernels: never enabled; read.
+  TPUPROF_CUPTI_KIND_DRIVER = 4,  ///< Driver API calls: enabled, not read.
+  TPUPROF_CUPTI_KIND_RUNTIME = 5, ///< Runtime API calls: enabled, not read.
   TPUPROF_CUPTI_KIND_CONCURRENT_KERNEL = 10,
   TPUPROF_CUPTI_KIND_EXTERNAL_CORRELATION = 39
 };

@@ -355,6 +355,9 @@ static void read_record_locked(const uint8_t *record, const uint8_t *limit) {
     c.corr = m.correlation_id;
     break;
   }
+  case TPUPROF_CUPTI_KIND_RUNTIME:
+  case TPUPROF_CUPTI_KIND_DRIVER:
+    return; // On only for their external correlations.
   default:
     ++stats.unknown;
     return;
@@ -442,8 +445,13 @@ static void buffer_completed(void *context, uint32_t stream_id, uint8_t *buffer,
 
 /// The activities the backend enables: concurrent kernels (KERNEL would
 /// serialize the program's kernels), copies, fills, and the records that
-/// join them to their launches.
+/// join them to their launches. CUPTI writes external-correlation records
+/// only for API calls whose activity kind is on: the runtime's and the
+/// driver's (a runtime call's commands carry one of the two correlation
+/// ids), whose own records are skipped.
 static const uint32_t kinds[] = {TPUPROF_CUPTI_KIND_EXTERNAL_CORRELATION,
+                                 TPUPROF_CUPTI_KIND_RUNTIME,
+                                 TPUPROF_CUPTI_KIND_DRIVER,
                                  TPUPROF_CUPTI_KIND_CONCURRENT_KERNEL,
                                  TPUPROF_CUPTI_KIND_MEMCPY,
                                  TPUPROF_CUPTI_KIND_MEMSET};

@@ -62,6 +62,7 @@ constexpr size_t kMemcpy5Bytes = 88;
 constexpr size_t kMemset4Bytes = 88;
 constexpr size_t kExternalBytes = 24;
 constexpr size_t kMarker2Bytes = 56;
+constexpr size_t kApiBytes = 40; // CUpti_ActivityAPI: runtime, driver calls.
 constexpr uint32_t kMarkerKind = 12; // CUPTI_ACTIVITY_KIND_MARKER
 
 size_t recordBytes(uint32_t kind) {
@@ -77,6 +78,9 @@ size_t recordBytes(uint32_t kind) {
     return kExternalBytes;
   case kMarkerKind:
     return kMarker2Bytes;
+  case TPUPROF_CUPTI_KIND_RUNTIME:
+  case TPUPROF_CUPTI_KIND_DRIVER:
+    return kApiBytes;
   default:
     return 0;
   }
@@ -139,6 +143,17 @@ public:
     m.stream_id = 7;
     m.correlation_id = corr;
     add(m, kMemset4Bytes);
+  }
+  /// A runtime or driver API call's record (kind, cbid, start, end, process,
+  /// thread, correlation id, return value).
+  void apiCall(uint32_t kind, uint32_t corr) {
+    struct {
+      uint32_t kind, cbid;
+      uint64_t start, end;
+      uint32_t process, thread, corr, result;
+    } a{kind, 13, 1, 2, 100, 101, corr, 0};
+    static_assert(sizeof(a) == kApiBytes, "CUpti_ActivityAPI");
+    add(a, kApiBytes);
   }
   void marker() {
     tpuprof_cupti_record r{kMarkerKind};
@@ -369,6 +384,7 @@ TEST_F(Cupti, TheRealLibcuptiWalksTheseBuffers) {
   b.kernel(3, 100, 200, "k");
   b.memcpy(4, TPUPROF_CUPTI_MEMCPY_HTOD, 64, 300, 400);
   b.memset(5, 64, 500, 600);
+  b.apiCall(TPUPROF_CUPTI_KIND_RUNTIME, 6);
   b.marker();
   std::vector<uint32_t> kinds;
   void *record = nullptr;
@@ -378,11 +394,11 @@ TEST_F(Cupti, TheRealLibcuptiWalksTheseBuffers) {
     std::memcpy(&kind, record, sizeof(kind));
     kinds.push_back(kind);
   }
-  EXPECT_EQ(kinds,
-            (std::vector<uint32_t>{TPUPROF_CUPTI_KIND_EXTERNAL_CORRELATION,
-                                   TPUPROF_CUPTI_KIND_CONCURRENT_KERNEL,
-                                   TPUPROF_CUPTI_KIND_MEMCPY,
-                                   TPUPROF_CUPTI_KIND_MEMSET, kMarkerKind}));
+  EXPECT_EQ(kinds, (std::vector<uint32_t>{
+                       TPUPROF_CUPTI_KIND_EXTERNAL_CORRELATION,
+                       TPUPROF_CUPTI_KIND_CONCURRENT_KERNEL,
+                       TPUPROF_CUPTI_KIND_MEMCPY, TPUPROF_CUPTI_KIND_MEMSET,
+                       TPUPROF_CUPTI_KIND_RUNTIME, kMarkerKind}));
 }
 
 TEST_F(Cupti, KernelJoinsItsLaunchInTheHostClock) {
@@ -394,17 +410,29 @@ TEST_F(Cupti, KernelJoinsItsLaunchInTheHostClock) {
   ASSERT_NE(id, 0u);
   EXPECT_TRUE(fake.pushed.empty()); // Popped after the call.
   // Activities on, kernels concurrent.
-  EXPECT_NE(std::find(fake.enabled.begin(), fake.enabled.end(),
-                      uint32_t(TPUPROF_CUPTI_KIND_CONCURRENT_KERNEL)),
+  for (uint32_t kind :
+       {TPUPROF_CUPTI_KIND_CONCURRENT_KERNEL, TPUPROF_CUPTI_KIND_MEMCPY,
+        TPUPROF_CUPTI_KIND_MEMSET, TPUPROF_CUPTI_KIND_EXTERNAL_CORRELATION,
+        TPUPROF_CUPTI_KIND_RUNTIME, TPUPROF_CUPTI_KIND_DRIVER})
+    EXPECT_NE(std::find(fake.enabled.begin(), fake.enabled.end(), kind),
+              fake.enabled.end())
+        << kind;
+  EXPECT_EQ(std::find(fake.enabled.begin(), fake.enabled.end(),
+                      uint32_t(TPUPROF_CUPTI_KIND_KERNEL)),
             fake.enabled.end());
   // The kernel ran [r1, r2) in raw ns; CUPTI says so in its own clock.
   uint64_t r1 = rawNs();
   struct timespec pause = {0, 10000000};
   nanosleep(&pause, nullptr);
   uint64_t r2 = rawNs();
+  // The runtime call and the driver call under it each get an external
+  // correlation; the kernel carries the driver call's id.
   Buffer b;
+  b.apiCall(TPUPROF_CUPTI_KIND_RUNTIME, 42);
   b.external(id, 42);
-  b.kernel(42, deviceNs(r1), deviceNs(r2), "_Z6kernelPf");
+  b.apiCall(TPUPROF_CUPTI_KIND_DRIVER, 43);
+  b.external(id, 43);
+  b.kernel(43, deviceNs(r1), deviceNs(r2), "_Z6kernelPf");
   deliver(b); // On CUPTI's thread, before the close.
   ASSERT_EQ(tpuprof_disable(), 0);
   EXPECT_TRUE(fake.enabled.empty()); // Off between windows.
