@@ -233,6 +233,10 @@ typedef struct clock_pair {
   uint64_t device, ticks, width;
 } clock_pair;
 
+/// The reader of TPUPROF_DEVICE_CLOCK_DEVICE a backend registered (ns),
+/// or NULL: only then do sections carry that domain's clock.
+static uint64_t (*device_clock)(void);
+
 static clockid_t clock_id(uint32_t domain) {
   return domain == TPUPROF_DEVICE_CLOCK_MONOTONIC ? CLOCK_MONOTONIC
                                                   : CLOCK_MONOTONIC_RAW;
@@ -242,12 +246,19 @@ static clockid_t clock_id(uint32_t domain) {
 static clock_pair read_pair(uint32_t domain) {
   clock_pair best = {0, 0, UINT64_MAX};
   for (int i = 0; i < 5; ++i) {
-    struct timespec ts;
+    struct timespec ts = {0, 0};
+    uint64_t dev = 0;
     uint64_t a = __tpuprof_rt_now();
-    clock_gettime(clock_id(domain), &ts);
+    if (domain == TPUPROF_DEVICE_CLOCK_DEVICE)
+      dev = __atomic_load_n(&device_clock, __ATOMIC_ACQUIRE)();
+    else
+      clock_gettime(clock_id(domain), &ts);
     uint64_t b = __tpuprof_rt_now();
     if (b - a < best.width) {
-      best.device = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+      best.device =
+          domain == TPUPROF_DEVICE_CLOCK_DEVICE
+              ? dev
+              : (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
       best.ticks = a + (b - a) / 2u;
       best.width = b - a;
     }
@@ -255,18 +266,36 @@ static clock_pair read_pair(uint32_t domain) {
   return best;
 }
 
-/// Pairs taken when the open window opened, per host-readable domain.
+/// Pairs taken when the open window opened, per domain: the host-readable
+/// ones, then the device clock once registered.
 #define HOST_DOMAINS 2u
-static clock_pair open_pairs[HOST_DOMAINS];
+#define ALL_DOMAINS 3u
+static clock_pair open_pairs[ALL_DOMAINS];
+
+/// The domains a window's pairs are read in (device_clock set: all three).
+static uint32_t num_domains(void) {
+  return __atomic_load_n(&device_clock, __ATOMIC_ACQUIRE) ? ALL_DOMAINS
+                                                          : HOST_DOMAINS;
+}
 
 void __tpuprof_rt_device_window_open(void) {
   if (!__tpuprof_rt_device_timing)
     return;
-  clock_pair p[HOST_DOMAINS];
-  for (uint32_t d = 0; d < HOST_DOMAINS; ++d)
+  clock_pair p[ALL_DOMAINS];
+  uint32_t n = num_domains();
+  for (uint32_t d = 0; d < n; ++d)
     p[d] = read_pair(d);
   pthread_mutex_lock(&device_mutex);
-  memcpy(open_pairs, p, sizeof(p));
+  memcpy(open_pairs, p, n * sizeof(p[0]));
+  pthread_mutex_unlock(&device_mutex);
+}
+
+void __tpuprof_rt_device_clock(uint64_t (*read_ns)(void)) {
+  __atomic_store_n(&device_clock, read_ns, __ATOMIC_RELEASE);
+  // The open window's first pair of this clock is taken now.
+  clock_pair p = read_pair(TPUPROF_DEVICE_CLOCK_DEVICE);
+  pthread_mutex_lock(&device_mutex);
+  open_pairs[TPUPROF_DEVICE_CLOCK_DEVICE] = p;
   pthread_mutex_unlock(&device_mutex);
 }
 
@@ -318,10 +347,11 @@ static int by_start(const void *a, const void *b) {
 
 /// Builds the DEVICE payload of the first `count` intervals. Mutex held.
 static void *build_section_locked(const clock_pair *open, const clock_pair *cl,
-                                  uint32_t count, uint64_t *size) {
+                                  uint32_t ndomains, uint32_t count,
+                                  uint64_t *size) {
   double nspt = ns_per_tick();
-  tpuprof_device_clock clocks[HOST_DOMAINS];
-  for (uint32_t d = 0; d < HOST_DOMAINS; ++d)
+  tpuprof_device_clock clocks[ALL_DOMAINS];
+  for (uint32_t d = 0; d < ndomains; ++d)
     clocks[d] = make_clock(d, open[d], cl[d], nspt);
   // Only the names the records use, renumbered.
   uint32_t *renum = (uint32_t *)malloc(((size_t)num_names + 1u) * 4u);
@@ -346,7 +376,7 @@ static void *build_section_locked(const clock_pair *open, const clock_pair *cl,
   }
   uint64_t empty = used_names++; // "" for an unknown name.
   uint64_t bytes = sizeof(tpuprof_device_section) +
-                   HOST_DOMAINS * sizeof(tpuprof_device_clock) +
+                   ndomains * sizeof(tpuprof_device_clock) +
                    (uint64_t)num_queues * sizeof(tpuprof_device_queue) +
                    (uint64_t)count * sizeof(tpuprof_device_record) + used_names;
   uint8_t *buf = (uint8_t *)calloc(1, bytes);
@@ -355,18 +385,18 @@ static void *build_section_locked(const clock_pair *open, const clock_pair *cl,
     return NULL;
   }
   tpuprof_device_section *h = (tpuprof_device_section *)buf;
-  h->num_clocks = HOST_DOMAINS;
+  h->num_clocks = ndomains;
   h->num_queues = num_queues;
   h->num_records = count;
   h->names_size = used_names;
   h->dropped = dropped;
   uint8_t *p = buf + sizeof(*h);
-  memcpy(p, clocks, sizeof(clocks));
-  p += sizeof(clocks);
+  memcpy(p, clocks, ndomains * sizeof(clocks[0]));
+  p += ndomains * sizeof(clocks[0]);
   for (uint32_t q = 0; q < num_queues; ++q, p += sizeof(tpuprof_device_queue)) {
     tpuprof_device_queue dq;
     dq.api = queues[q].api;
-    dq.clock = queues[q].domain < HOST_DOMAINS ? queues[q].domain : 0;
+    dq.clock = queues[q].domain < ndomains ? queues[q].domain : 0;
     dq.device_name = renum[queues[q].device_name];
     dq.number = q;
     memcpy(p, &dq, sizeof(dq));
@@ -375,9 +405,8 @@ static void *build_section_locked(const clock_pair *open, const clock_pair *cl,
   for (uint32_t i = 0; i < count; ++i) {
     const tpuprof_rt_device_interval *iv = &intervals[i];
     const tpuprof_device_clock *c =
-        &clocks[queues[iv->queue].domain < HOST_DOMAINS
-                    ? queues[iv->queue].domain
-                    : 0];
+        &clocks[queues[iv->queue].domain < ndomains ? queues[iv->queue].domain
+                                                    : 0];
     tpuprof_device_record r;
     r.kind = TPUPROF_RECORD_DEVICE;
     r.num_words = 6;
@@ -422,8 +451,9 @@ void __tpuprof_rt_device_window_close(tpuprof_rt_dump *d, uint32_t gen) {
   // Outside the mutex: a backend's collect adds intervals.
   for (uint32_t i = 0; i < n; ++i)
     b[i]->collect(CLOSE_WAIT_NS);
-  clock_pair cl[HOST_DOMAINS];
-  for (uint32_t k = 0; k < HOST_DOMAINS; ++k)
+  clock_pair cl[ALL_DOMAINS];
+  uint32_t ndomains = num_domains();
+  for (uint32_t k = 0; k < ndomains; ++k)
     cl[k] = read_pair(k);
   pthread_mutex_lock(&device_mutex);
   // This window's intervals first; a next window's (a flush opens it at
@@ -438,7 +468,7 @@ void __tpuprof_rt_device_window_close(tpuprof_rt_dump *d, uint32_t gen) {
   void *payload = NULL;
   uint64_t size = 0;
   if ((mine || dropped) && d && d->state == TPUPROF_RT_DUMP_OPEN) {
-    payload = build_section_locked(open_pairs, cl, mine, &size);
+    payload = build_section_locked(open_pairs, cl, ndomains, mine, &size);
     if (payload)
       dropped = 0;
   }
@@ -449,7 +479,7 @@ void __tpuprof_rt_device_window_close(tpuprof_rt_dump *d, uint32_t gen) {
   num_intervals -= mine;
   closed_gen = gen;
   // A window a flush opens now starts where this one ended.
-  memcpy(open_pairs, cl, sizeof(cl));
+  memcpy(open_pairs, cl, ndomains * sizeof(cl[0]));
   pthread_mutex_unlock(&device_mutex);
   if (payload) {
     free(d->device_payload);

@@ -27,6 +27,8 @@
 |*                  dlopen)                                                   *|
 |*   device_vulkan.c  the Vulkan compute backend (__tpuprof_wrap_vk*,        *|
 |*                  libvulkan by dlopen)                                      *|
+|*   device_cupti.c the CUDA backend (__tpuprof_wrap_cuda*, libcupti by       *|
+|*                  dlopen; cupti_abi.h) and HIP's one line                   *|
 |*   calibrate.c    the probe pair's own cost, measured when a window opens   *|
 |*   window.c       windows: enable, close, flush, their settings, fork child *|
 |*   schedule.c     step-driven windows (TPUPROF_SCHEDULE, tpuprof_step)      *|
@@ -676,6 +678,11 @@ void __tpuprof_rt_device_register(const tpuprof_rt_device_backend *b);
 /// UINT32_MAX when out of memory).
 uint32_t __tpuprof_rt_device_queue(uint32_t api, const void *handle,
                                    uint32_t domain, const char *device_name);
+/// Sets the reader (ns) of TPUPROF_DEVICE_CLOCK_DEVICE (a backend does once,
+/// when it loads) and takes its first pair of the open window: from then on
+/// each window's section converts that domain by its own pairs.
+void __tpuprof_rt_device_clock(uint64_t (*read_ns)(void));
+
 /// Looks a registered queue up; UINT32_MAX when `handle` has none.
 uint32_t __tpuprof_rt_device_find_queue(uint32_t api, const void *handle);
 

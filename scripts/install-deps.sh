@@ -30,9 +30,25 @@ packages=(
   mesa-vulkan-drivers           # test/device, bench/: Vulkan compute on the CPU (lavapipe)
   libvulkan-dev                 # test/device, bench/: libvulkan and vulkan/vulkan.h for their programs
   glslang-tools                 # test/device, bench/: glslangValidator compiles their GLSL kernel to SPIR-V
+  libcupti-dev                  # runtime/cupti_layout_check.c: CUPTI's own headers pin the CUDA backend's record layouts (non-free, below)
 )
 # node and npm run that test's playwright-core; an existing node will do.
 command -v node > /dev/null && command -v npm > /dev/null || packages+=(nodejs npm)
+
+# libcupti-dev is in Debian's non-free component: add it (contrib for its
+# dependencies) when no apt source has it yet. Only its headers are used, at
+# build time; nothing links or loads libcupti on a machine without a GPU.
+nonfree_sources=/etc/apt/sources.list.d/tpuprof-non-free.sources
+if ! grep -rqs "non-free\b" /etc/apt/sources.list /etc/apt/sources.list.d/ &&
+  ! dpkg-query -W -f='${Status}' libcupti-dev 2>/dev/null | grep -q "install ok installed"; then
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  echo "tpuprof: adding Debian's contrib and non-free components ($nonfree_sources)" >&2
+  printf '%s\n' 'Types: deb' 'URIs: http://deb.debian.org/debian' \
+    'Suites: bookworm bookworm-updates' 'Components: contrib non-free' \
+    'Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg' |
+    $sudo tee "$nonfree_sources" > /dev/null
+fi
 
 missing=()
 for p in "${packages[@]}"; do

@@ -89,7 +89,13 @@ extern "C" {
   X(vkQueueWaitIdle)                                                           \
   X(vkDeviceWaitIdle)                                                          \
   X(vkWaitForFences)                                                           \
-  X(vkGetFenceStatus)
+  X(vkGetFenceStatus)                                                          \
+  X(cudaLaunchKernel)                                                          \
+  X(cudaMemcpy)                                                                \
+  X(cudaMemcpyAsync)                                                           \
+  X(cudaMemset)                                                                \
+  X(cudaMemsetAsync)                                                           \
+  X(hipLaunchKernel)
 
 /// Probe ids from here up are never recorded: a module whose table the
 /// runtime rejects gets this as its first id (and a pass may use it for
@@ -301,6 +307,7 @@ enum tpuprof_device_op {
   TPUPROF_DEVICE_READ = 1,   ///< A device-to-host copy.
   TPUPROF_DEVICE_WRITE = 2,  ///< A host-to-device copy.
   TPUPROF_DEVICE_COPY = 3,   ///< A device-to-device copy.
+  TPUPROF_DEVICE_FILL = 4,   ///< A device memory fill (cudaMemset).
   TPUPROF_DEVICE_OP_COUNT
 };
 
@@ -679,10 +686,10 @@ TPUPROF_NAME_TABLE(tpuprof_section_kind, tpuprof_section_kind_name,
 TPUPROF_NAME_TABLE(tpuprof_rank_source, tpuprof_rank_source_name,
                    TPUPROF_RANK_SOURCE_COUNT, 0u, "none", "TPUPROF_RANK",
                    "openmpi", "pmi", "torchrun", "slurm")
-/// "kernel", "read", "write", "copy".
+/// "kernel", "read", "write", "copy", "fill".
 TPUPROF_NAME_TABLE(tpuprof_device_op, tpuprof_device_op_name,
                    TPUPROF_DEVICE_OP_COUNT, 0u, "kernel", "read", "write",
-                   "copy")
+                   "copy", "fill")
 /// "opencl", "vulkan", "cuda".
 TPUPROF_NAME_TABLE(tpuprof_device_api, tpuprof_device_api_name,
                    TPUPROF_DEVICE_API_COUNT, 0u, "opencl", "vulkan", "cuda")

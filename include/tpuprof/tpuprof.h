@@ -16,6 +16,7 @@
 |*   TPUPROF_MEMORY=0|1                        record allocations and frees   *|
 |*   TPUPROF_CALIBRATE=1|0                     measure the probe cost, def. 1 *|
 |*   TPUPROF_DEVICE_TIMING=1|0                 time device commands, def. 1   *|
+|*   TPUPROF_CUPTI_LIBRARY=PATH                the libcupti CUDA timing loads *|
 |*   TPUPROF_EVENTS=a,b,...                    libpfm4 events, modes 1 and 2  *|
 |*   TPUPROF_SCHEDULE=wait=1,active=2,...      step-driven windows            *|
 |*   TPUPROF_RANK=N, TPUPROF_WORLD_SIZE=N      rank in a job (else the        *|

@@ -6,6 +6,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/MemAlloc.h"
 
 #include <cstring>
@@ -245,8 +246,16 @@ ElementsAttr tpuprof::import::makeElementsAttr(RankedTensorType type,
         llvm::deallocate_buffer(p, n, align);
       },
       /*dataIsMutable=*/false);
-  return DenseResourceElementsAttr::get(type, name.empty() ? "weight" : name,
-                                        std::move(blob));
+  // The key prints bare in `dense_resource<KEY>`, and the parser reads it
+  // back only as a keyword: ONNX names such as `onnx::Conv_57` or
+  // `/layer1/conv/weight` are spelled with '_' for other characters.
+  std::string key = name.empty() ? std::string("weight") : name.str();
+  for (char &c : key)
+    if (!llvm::isAlnum(c) && c != '_' && c != '.' && c != '$')
+      c = '_';
+  if (!llvm::isAlpha(key[0]) && key[0] != '_')
+    key.insert(key.begin(), '_');
+  return DenseResourceElementsAttr::get(type, key, std::move(blob));
 }
 
 llvm::Expected<ElementsAttr>

@@ -61,7 +61,7 @@ entry:
 ; CHECK-NEXT:    call void @__tpuprof_begin_dims(i32 %tpuprof.id, ptr %tpuprof.dims, i32 2)
 ; CHECK-NEXT:    br label %[[CONT]]
 ; CHECK:       [[CONT]]:
-; CHECK-NEXT:    %r = call i32 @cudaLaunchKernel(ptr @_Z6kernelPf, i64 %gridxy, i32 7, i64 4294967552, i32 1, ptr %args, i64 0, ptr null)
+; CHECK-NEXT:    %r = call i32 @__tpuprof_wrap_cudaLaunchKernel(ptr @_Z6kernelPf, i64 %gridxy, i32 7, i64 4294967552, i32 1, ptr %args, i64 0, ptr null, ptr @cudaLaunchKernel)
 ; CHECK-NEXT:    %tpuprof.on1 = load atomic i32, ptr @__tpuprof_enabled monotonic
 ; CHECK:         call void @__tpuprof_end(i32 %tpuprof.id2)
   %r = call i32 @cudaLaunchKernel(ptr @_Z6kernelPf, i64 %gridxy, i32 7, i64 4294967552, i32 1, ptr %args, i64 0, ptr null), !dbg !6
