@@ -748,9 +748,13 @@ static inline uint32_t current_cpu(void) {
 void __tpuprof_rt_counters_begin(const tpuprof_rt_group *g, uint64_t *words) {
   // CPU first: the counters are read as close to the op as possible.
   if (g->cpu)
-    words[TPUPROF_RT_EVENT_WORDS(g->nev)] = current_cpu();
-  if (g->nev)
+    words[TPUPROF_RT_EVENT_WORDS(g->nev)] = TPUPROF_RT_LE64(current_cpu());
+  if (g->nev) {
     read_group(g, words);
+    if (TPUPROF_RT_BIG_ENDIAN)
+      for (uint32_t i = 0; i < g->nev + 2; ++i)
+        words[i] = TPUPROF_RT_LE64(words[i]);
+  }
 }
 
 void __tpuprof_rt_counters_end(const tpuprof_rt_group *g, uint64_t *words) {
@@ -762,11 +766,14 @@ void __tpuprof_rt_counters_end(const tpuprof_rt_group *g, uint64_t *words) {
   // are atomic. It only trusts them once it sees `end` != 0, which the
   // caller stores after this (release).
   for (uint32_t i = 0; i < n; ++i)
-    __atomic_store_n(&words[i], now[i] - words[i], __ATOMIC_RELAXED);
+    __atomic_store_n(&words[i],
+                     TPUPROF_RT_LE64(now[i] - TPUPROF_RT_LE64(words[i])),
+                     __ATOMIC_RELAXED);
   if (g->cpu) {
     uint32_t c = TPUPROF_RT_EVENT_WORDS(g->nev);
-    uint64_t b = words[c] & 0xffffffffu;
-    __atomic_store_n(&words[c], b | ((uint64_t)current_cpu() << 32),
+    uint64_t b = TPUPROF_RT_LE64(words[c]) & 0xffffffffu;
+    __atomic_store_n(&words[c],
+                     TPUPROF_RT_LE64(b | ((uint64_t)current_cpu() << 32)),
                      __ATOMIC_RELAXED);
   }
 }
