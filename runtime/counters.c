@@ -350,10 +350,29 @@ static int try_open(rt_event *ev, int leader) {
   return fd >= 0 ? fd : -errno;
 }
 
+/// Appends `s` to the `*len` bytes of `buf` (`n` bytes), truncating as
+/// snprintf would. (Not snprintf itself: with unbounded %s arguments GCC
+/// warns on 32-bit hosts that the output may pass INT_MAX.)
+static void append(char *buf, size_t n, size_t *len, const char *s) {
+  if (*len + 1 >= n)
+    return;
+  size_t k = strlen(s);
+  if (k > n - 1 - *len)
+    k = n - 1 - *len;
+  memcpy(buf + *len, s, k);
+  *len += k;
+  buf[*len] = '\0';
+}
+
 /// Appends "name (cause)" to a warning buffer.
 static void note(char *buf, size_t n, const char *name, const char *cause) {
   size_t len = strlen(buf);
-  snprintf(buf + len, n - len, "%s%s (%s)", len ? ", " : "", name, cause);
+  if (len)
+    append(buf, n, &len, ", ");
+  append(buf, n, &len, name);
+  append(buf, n, &len, " (");
+  append(buf, n, &len, cause);
+  append(buf, n, &len, ")");
 }
 
 /// Encodes and test-opens `names` on this thread; the ones that open become
