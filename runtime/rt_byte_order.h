@@ -1,4 +1,4 @@
-/*===- runtime/rt_byte_order.h - Little-endian dumps on every host -*- C -*-===*\
+/*===- runtime/rt_byte_order.h - Little-endian dumps on any host --*- C -*-===*\
 |*                                                                            *|
 |* Dumps and probe tables are little-endian whatever the host (format.h). On  *|
 |* a little-endian host everything here is nothing at all, so the hot path    *|
