@@ -92,6 +92,23 @@ static uint64_t word_of(const tpuprof_record *r, uint32_t i) {
   return ((const uint64_t *)(r + 1))[r->num_dims + i];
 }
 
+/// The first `used` bytes of a private stream of probe pairs, in host
+/// order: records are written in file order (nothing on a little-endian
+/// host).
+static void stream_to_host(uint8_t *buf, uint64_t used) {
+  if (!TPUPROF_RT_BIG_ENDIAN)
+    return;
+  for (uint64_t off = 0; off + sizeof(tpuprof_record) <= used;) {
+    tpuprof_record *r = (tpuprof_record *)(buf + off);
+    uint64_t bytes = TPUPROF_RECORD_BYTES(r->num_dims, r->num_counters);
+    if (off + bytes > used)
+      break;
+    __tpuprof_rt_le_layout(r, TPUPROF_RT_LAYOUT_RECORD, 1);
+    __tpuprof_rt_le_layout(r + 1, "q", (uint64_t)r->num_dims + r->num_counters);
+    off += bytes;
+  }
+}
+
 int __tpuprof_rt_calibrate(uint32_t words, tpuprof_calibration_section *out,
                            tpuprof_calibration_counts *counts) {
   memset(out, 0, sizeof(*out));
@@ -115,6 +132,7 @@ int __tpuprof_rt_calibrate(uint32_t words, tpuprof_calibration_section *out,
     goto done;
   run_pairs(total);
   uint64_t used = __tpuprof_rt_private_end();
+  stream_to_host(buf, used);
 
   // The stream: the outer record, then the inner ones in order. A thread
   // whose group has more words than expected dropped records: use what is

@@ -350,10 +350,29 @@ static int try_open(rt_event *ev, int leader) {
   return fd >= 0 ? fd : -errno;
 }
 
+/// Appends `s` to the `*len` bytes of `buf` (`n` bytes), truncating as
+/// snprintf would. (Not snprintf itself: with unbounded %s arguments GCC
+/// warns on 32-bit hosts that the output may pass INT_MAX.)
+static void append(char *buf, size_t n, size_t *len, const char *s) {
+  if (*len + 1 >= n)
+    return;
+  size_t k = strlen(s);
+  if (k > n - 1 - *len)
+    k = n - 1 - *len;
+  memcpy(buf + *len, s, k);
+  *len += k;
+  buf[*len] = '\0';
+}
+
 /// Appends "name (cause)" to a warning buffer.
 static void note(char *buf, size_t n, const char *name, const char *cause) {
   size_t len = strlen(buf);
-  snprintf(buf + len, n - len, "%s%s (%s)", len ? ", " : "", name, cause);
+  if (len)
+    append(buf, n, &len, ", ");
+  append(buf, n, &len, name);
+  append(buf, n, &len, " (");
+  append(buf, n, &len, cause);
+  append(buf, n, &len, ")");
 }
 
 /// Encodes and test-opens `names` on this thread; the ones that open become
@@ -748,9 +767,13 @@ static inline uint32_t current_cpu(void) {
 void __tpuprof_rt_counters_begin(const tpuprof_rt_group *g, uint64_t *words) {
   // CPU first: the counters are read as close to the op as possible.
   if (g->cpu)
-    words[TPUPROF_RT_EVENT_WORDS(g->nev)] = current_cpu();
-  if (g->nev)
+    words[TPUPROF_RT_EVENT_WORDS(g->nev)] = TPUPROF_RT_LE64(current_cpu());
+  if (g->nev) {
     read_group(g, words);
+    if (TPUPROF_RT_BIG_ENDIAN)
+      for (uint32_t i = 0; i < g->nev + 2; ++i)
+        words[i] = TPUPROF_RT_LE64(words[i]);
+  }
 }
 
 void __tpuprof_rt_counters_end(const tpuprof_rt_group *g, uint64_t *words) {
@@ -762,11 +785,14 @@ void __tpuprof_rt_counters_end(const tpuprof_rt_group *g, uint64_t *words) {
   // are atomic. It only trusts them once it sees `end` != 0, which the
   // caller stores after this (release).
   for (uint32_t i = 0; i < n; ++i)
-    __atomic_store_n(&words[i], now[i] - words[i], __ATOMIC_RELAXED);
+    __atomic_store_n(&words[i],
+                     TPUPROF_RT_LE64(now[i] - TPUPROF_RT_LE64(words[i])),
+                     __ATOMIC_RELAXED);
   if (g->cpu) {
     uint32_t c = TPUPROF_RT_EVENT_WORDS(g->nev);
-    uint64_t b = words[c] & 0xffffffffu;
-    __atomic_store_n(&words[c], b | ((uint64_t)current_cpu() << 32),
+    uint64_t b = TPUPROF_RT_LE64(words[c]) & 0xffffffffu;
+    __atomic_store_n(&words[c],
+                     TPUPROF_RT_LE64(b | ((uint64_t)current_cpu() << 32)),
                      __ATOMIC_RELAXED);
   }
 }

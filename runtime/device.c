@@ -48,7 +48,7 @@ int __tpuprof_rt_device_launch_ref(tpuprof_rt_launch_ref *out) {
     return 1;
   out->thread = t->thread_no;
   out->probe = e->probe;
-  out->begin = e->rec->begin;
+  out->begin = TPUPROF_RT_LE64(e->rec->begin);
   return 1;
 }
 
@@ -432,6 +432,15 @@ static void *build_section_locked(const clock_pair *open, const clock_pair *cl,
     if (renum[n] != UINT32_MAX)
       memcpy(p + renum[n], names + name_at[n], strlen(names + name_at[n]) + 1u);
   free(renum);
+  // Sorted in host order; the file's order last.
+  uint8_t *f = buf;
+  __tpuprof_rt_le_layout(f, TPUPROF_RT_LAYOUT_DEVICE_SECTION, 1);
+  f += sizeof(tpuprof_device_section);
+  __tpuprof_rt_le_layout(f, TPUPROF_RT_LAYOUT_DEVICE_CLOCK, HOST_DOMAINS);
+  f += sizeof(clocks);
+  __tpuprof_rt_le_layout(f, TPUPROF_RT_LAYOUT_DEVICE_QUEUE, num_queues);
+  f += (uint64_t)num_queues * sizeof(tpuprof_device_queue);
+  __tpuprof_rt_le_layout(f, TPUPROF_RT_LAYOUT_DEVICE_RECORD, count);
   *size = bytes;
   return buf;
 }

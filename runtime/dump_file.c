@@ -140,6 +140,7 @@ static uint8_t *put_section(uint8_t *p, uint32_t kind, uint64_t payload) {
   memset(&h, 0, sizeof(h));
   h.kind = kind;
   h.size = (payload + 7u) & ~(uint64_t)7u;
+  __tpuprof_rt_le_layout(&h, TPUPROF_RT_LAYOUT_SECTION_HEADER, 1);
   memcpy(p, &h, sizeof(h));
   return p + sizeof(h);
 }
@@ -148,10 +149,25 @@ static uint64_t section_bytes(uint64_t payload) {
   return sizeof(tpuprof_section_header) + ((payload + 7u) & ~(uint64_t)7u);
 }
 
+/// `d`'s header in file order at `out`.
+static void put_header(const tpuprof_rt_dump *d, void *out) {
+  memcpy(out, &d->h, sizeof(d->h));
+  __tpuprof_rt_le_layout(out, TPUPROF_RT_LAYOUT_DUMP_HEADER, 1);
+}
+
 /// The header as it stands, never claiming to be complete.
 static int write_header(tpuprof_rt_dump *d) {
   d->h.flags &= ~(uint32_t)TPUPROF_DUMP_COMPLETE;
-  return write_all(d->fd, &d->h, sizeof(d->h), 0);
+  tpuprof_dump_header h;
+  put_header(d, &h);
+  return write_all(d->fd, &h, sizeof(h), 0);
+}
+
+/// `d`'s PROCESS payload, in file order, at its place in the file.
+static int write_process(tpuprof_rt_dump *d) {
+  tpuprof_process_section p = d->process;
+  __tpuprof_rt_le_layout(&p, TPUPROF_RT_LAYOUT_PROCESS_SECTION, 1);
+  return write_all(d->fd, &p, sizeof(p), d->process_at);
 }
 
 /*===-- Growing the file -------------------------------------------------===*/
@@ -277,6 +293,7 @@ static uint8_t *put_modules(uint8_t *p, uint32_t from, uint32_t count) {
     uint64_t payload = sizeof(ms) + ms.table_size;
     uint8_t *q = put_section(p, TPUPROF_SECTION_MODULE, payload);
     memcpy(q, &ms, sizeof(ms));
+    __tpuprof_rt_le_layout(q, TPUPROF_RT_LAYOUT_MODULE_SECTION, 1);
     memcpy(q + sizeof(ms), table, ms.table_size);
     p += section_bytes(payload);
   }
@@ -310,6 +327,7 @@ static int write_prefix(tpuprof_rt_dump *d) {
     memset(&ev, 0, sizeof(ev));
     uint8_t *q = put_section(p, TPUPROF_SECTION_EVENTS, sizeof(ev) + names);
     ev.count = __tpuprof_rt_counters_write_names(q + sizeof(ev));
+    __tpuprof_rt_le_layout(&ev, TPUPROF_RT_LAYOUT_EVENTS_SECTION, 1);
     memcpy(q, &ev, sizeof(ev));
     p += events;
     if (d->calibrated) {
@@ -317,10 +335,15 @@ static int write_prefix(tpuprof_rt_dump *d) {
       memcpy(q, &d->calib, sizeof(d->calib));
       memcpy(q + sizeof(d->calib), d->counts,
              d->num_counts * sizeof(d->counts[0]));
+      __tpuprof_rt_le_layout(q, TPUPROF_RT_LAYOUT_CALIBRATION, 1);
+      __tpuprof_rt_le_layout(q + sizeof(d->calib),
+                             TPUPROF_RT_LAYOUT_CALIBRATION_COUNTS,
+                             d->num_counts);
       p += calib;
     }
     q = put_section(p, TPUPROF_SECTION_PROCESS, sizeof(d->process));
     memcpy(q, &d->process, sizeof(d->process));
+    __tpuprof_rt_le_layout(q, TPUPROF_RT_LAYOUT_PROCESS_SECTION, 1);
     d->process_at = (uint64_t)(q - image);
   }
   __tpuprof_rt_modules_unlock();
@@ -330,7 +353,7 @@ static int write_prefix(tpuprof_rt_dump *d) {
   }
   d->h.flags &= TPUPROF_DUMP_MEMORY; // Set by window.c for the window.
   d->h.num_sections = modules + 1 + (d->calibrated ? 1u : 0u) + 1u;
-  memcpy(image, &d->h, sizeof(d->h));
+  put_header(d, image);
   int rc = reserve(d, size) == 0 ? write_all(d->fd, image, size, 0) : -1;
   free(image);
   if (rc != 0)
@@ -454,7 +477,7 @@ void __tpuprof_rt_dump_begin(tpuprof_rt_dump *d, uint64_t window_begin) {
   if (d->state == TPUPROF_RT_DUMP_OPEN) {
     __tpuprof_rt_process_clock_pair(&d->process.realtime_ns0,
                                     &d->process.monotonic_ns0);
-    (void)write_all(d->fd, &d->process, sizeof(d->process), d->process_at);
+    (void)write_process(d);
     (void)write_header(d);
   }
 }
@@ -570,6 +593,7 @@ int __tpuprof_rt_dump_add_segment_locked(tpuprof_rt_dump *d, uint64_t tid,
   head.tid = tid;
   head.thread = thread;
   head.seq = seq;
+  __tpuprof_rt_le_layout(&head, TPUPROF_RT_LAYOUT_SEGMENT_SECTION, 1);
   memcpy(q, &head, sizeof(head)); // stream_size 0: scanned until closed.
   s->section = sec;
   s->capacity = file_end - sec - TPUPROF_RT_SEGMENT_HEADERS;
@@ -606,10 +630,15 @@ int __tpuprof_rt_dump_write_stage_locked(tpuprof_rt_dump *d,
   } h;
   memset(&h, 0, sizeof(h));
   h.sh.kind = TPUPROF_SECTION_SEGMENT;
-  h.sh.size = sizeof(h.head) + used; // Records keep 8-byte multiples.
-  memcpy(&h.head, s->head, sizeof(h.head));
+  h.sh.size = sizeof(h.head) + used;        // Records keep 8-byte multiples.
+  memcpy(&h.head, s->head, sizeof(h.head)); // Live: in file order.
+  __tpuprof_rt_le_layout(&h.head, TPUPROF_RT_LAYOUT_SEGMENT_SECTION, 1);
   h.head.stream_size = used;
   uint64_t sec = d->end, end = sec + TPUPROF_RT_SEGMENT_HEADERS + used;
+  uint64_t dropped = h.head.dropped_full + h.head.dropped_overwritten +
+                     h.head.dropped_depth + h.head.dropped_no_space;
+  __tpuprof_rt_le_layout(&h, TPUPROF_RT_LAYOUT_SECTION_HEADER, 1);
+  __tpuprof_rt_le_layout(&h.head, TPUPROF_RT_LAYOUT_SEGMENT_SECTION, 1);
   // No fallocate: a write reports a full file system as an error, it never
   // faults. The size limit is checked, as a write past it raises SIGXFSZ.
   struct iovec iov[2] = {{&h, sizeof(h)}, {s->base, (size_t)used}};
@@ -621,8 +650,7 @@ int __tpuprof_rt_dump_write_stage_locked(tpuprof_rt_dump *d,
   }
   slot->section = sec;
   slot->capacity = slot->used = used;
-  slot->dropped = h.head.dropped_full + h.head.dropped_overwritten +
-                  h.head.dropped_depth + h.head.dropped_no_space;
+  slot->dropped = dropped;
   slot->written = 1;
   ++d->num_segs;
   d->end = end;
@@ -688,9 +716,11 @@ int __tpuprof_rt_dump_finish(tpuprof_rt_dump *d, uint64_t window_end,
     tpuprof_segment_section head;
     if (read_all(d->fd, &head, sizeof(head), at) != 0)
       goto fail;
+    __tpuprof_rt_le_layout(&head, TPUPROF_RT_LAYOUT_SEGMENT_SECTION, 1);
     head.stream_size = s->used;
     dropped += head.dropped_full + head.dropped_overwritten +
                head.dropped_depth + head.dropped_no_space;
+    __tpuprof_rt_le_layout(&head, TPUPROF_RT_LAYOUT_SEGMENT_SECTION, 1);
     if (write_all(d->fd, &head, sizeof(head), at) != 0)
       goto fail;
   }
@@ -708,6 +738,7 @@ int __tpuprof_rt_dump_finish(tpuprof_rt_dump *d, uint64_t window_end,
       memset(&sh, 0, sizeof(sh));
       sh.kind = TPUPROF_SECTION_SEGMENT;
       sh.size = sizeof(tpuprof_segment_section) + s->used;
+      __tpuprof_rt_le_layout(&sh, TPUPROF_RT_LAYOUT_SECTION_HEADER, 1);
       if (write_all(d->fd, &sh, sizeof(sh), s->section) != 0)
         goto fail;
       size = used_end;
@@ -751,7 +782,7 @@ int __tpuprof_rt_dump_finish(tpuprof_rt_dump *d, uint64_t window_end,
     memcpy(d->process.offsets, now.offsets, sizeof(now.offsets));
     __tpuprof_rt_process_clock_pair(&d->process.realtime_ns1,
                                     &d->process.monotonic_ns1);
-    if (write_all(d->fd, &d->process, sizeof(d->process), d->process_at) != 0)
+    if (write_process(d) != 0)
       goto fail;
   }
   d->h.window_end = window_end;
@@ -762,9 +793,12 @@ int __tpuprof_rt_dump_finish(tpuprof_rt_dump *d, uint64_t window_end,
   kill_point(4);
   // 4. Complete, last.
   d->h.flags |= TPUPROF_DUMP_COMPLETE;
-  if (write_all(d->fd, &d->h.flags, sizeof(d->h.flags),
-                offsetof(tpuprof_dump_header, flags)) != 0)
-    goto fail;
+  {
+    uint32_t flags = TPUPROF_RT_LE32(d->h.flags);
+    if (write_all(d->fd, &flags, sizeof(flags),
+                  offsetof(tpuprof_dump_header, flags)) != 0)
+      goto fail;
+  }
   kill_point(5);
   if (close(d->fd) != 0) {
     d->fd = -1;

@@ -36,18 +36,18 @@ static void rt_memory(uint8_t event, uint32_t source, const void *ptr,
   }
   uint32_t d = t->depth;
   tpuprof_memory_record *r = (tpuprof_memory_record *)p;
-  r->kind = TPUPROF_RECORD_MEMORY;
+  r->kind = TPUPROF_RT_LE32(TPUPROF_RECORD_MEMORY);
   r->num_words = 2;
   r->num_counters = 0;
-  r->depth = (uint16_t)(d < UINT16_MAX ? d : UINT16_MAX);
-  r->probe =
-      d && d <= TPUPROF_RT_STACK_DEPTH ? t->stack[d - 1].probe : UINT32_MAX;
+  r->depth = TPUPROF_RT_LE16(d < UINT16_MAX ? d : UINT16_MAX);
+  r->probe = TPUPROF_RT_LE32(
+      d && d <= TPUPROF_RT_STACK_DEPTH ? t->stack[d - 1].probe : UINT32_MAX);
   r->event = event;
   r->source = (uint8_t)source;
   r->reserved = 0;
-  r->address = (uint64_t)(uintptr_t)ptr;
-  r->size = size;
-  r->time = rt_now();
+  r->address = TPUPROF_RT_LE64((uintptr_t)ptr);
+  r->size = TPUPROF_RT_LE64(size);
+  r->time = TPUPROF_RT_LE64(rt_now());
   __atomic_store_n(&t->cur, p + need, __ATOMIC_RELEASE);
 }
 

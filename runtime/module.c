@@ -36,6 +36,7 @@ const char *__tpuprof_rt_validate_table(const void *table, uint64_t size,
     return "smaller than a table header";
   tpuprof_table_header h;
   memcpy(&h, table, sizeof(h)); // The module's global may be underaligned.
+  __tpuprof_rt_le_layout(&h, TPUPROF_RT_LAYOUT_TABLE_HEADER, 1);
   if (memcmp(h.magic, TPUPROF_TABLE_MAGIC, 4) != 0)
     return "bad magic, not a tpuprof probe table";
   if (h.version != TPUPROF_TABLE_VERSION)
@@ -57,6 +58,7 @@ const char *__tpuprof_rt_validate_table(const void *table, uint64_t size,
   for (uint32_t i = 0; i < h.num_probes; ++i) {
     tpuprof_probe_desc d;
     memcpy(&d, descs + (uint64_t)i * sizeof(d), sizeof(d));
+    __tpuprof_rt_le_layout(&d, TPUPROF_RT_LAYOUT_PROBE_DESC, 1);
     if (d.name >= h.strtab_size || d.shapes >= h.strtab_size ||
         d.location >= h.strtab_size || d.function >= h.strtab_size)
       return "a probe's string offset is past the string table";
@@ -74,6 +76,7 @@ static const char *table_name(const void *table, uint64_t size) {
   if (!table || size < sizeof(h))
     return "?";
   memcpy(&h, table, sizeof(h));
+  __tpuprof_rt_le_layout(&h, TPUPROF_RT_LAYOUT_TABLE_HEADER, 1);
   uint64_t strtab =
       sizeof(h) + (uint64_t)h.num_probes * sizeof(tpuprof_probe_desc);
   if (memcmp(h.magic, TPUPROF_TABLE_MAGIC, 4) != 0 || strtab > size ||
@@ -92,6 +95,7 @@ int __tpuprof_rt_module_add(const void *table, uint64_t size,
   tpuprof_table_header h;
   if (!why) {
     memcpy(&h, table, sizeof(h));
+    __tpuprof_rt_le_layout(&h, TPUPROF_RT_LAYOUT_TABLE_HEADER, 1);
     copy = malloc(exact);
     if (!copy)
       why = "out of memory copying the table";

@@ -124,8 +124,8 @@ begin_counters(rt_thread *t, tpuprof_record *r, uint64_t *cw) {
   // The read's own cost, which lands in every enclosing record: the report
   // subtracts it there (format.h, READ_TICKS).
   if (nev)
-    cw[TPUPROF_RT_READ_TICKS_WORD(nev)] = now - before;
-  r->begin = now;
+    cw[TPUPROF_RT_READ_TICKS_WORD(nev)] = TPUPROF_RT_LE64(now - before);
+  r->begin = TPUPROF_RT_LE64(now);
 }
 
 /// Modes 1/2: the counters' deltas, and the end read's cost added to the
@@ -139,7 +139,9 @@ end_counters(rt_thread *t, tpuprof_record *r, uint64_t now) {
   // record's own.
   if (nev) {
     uint64_t *rt = &cw[TPUPROF_RT_READ_TICKS_WORD(nev)];
-    __atomic_store_n(rt, *rt + (rt_now() - now), __ATOMIC_RELAXED);
+    __atomic_store_n(rt,
+                     TPUPROF_RT_LE64(TPUPROF_RT_LE64(*rt) + (rt_now() - now)),
+                     __ATOMIC_RELAXED);
   }
 }
 
@@ -177,20 +179,20 @@ TPUPROF_RT_INLINE void rt_begin(uint32_t probe, const int64_t *dims, uint32_t n,
     }
   }
   tpuprof_record *r = (tpuprof_record *)p;
-  r->probe = probe;
+  r->probe = TPUPROF_RT_LE32(probe);
   r->num_dims = (uint8_t)n;
   r->num_counters = (uint8_t)w;
-  r->depth = (uint16_t)d;
+  r->depth = TPUPROF_RT_LE16(d);
   r->end = 0;
   int64_t *out = (int64_t *)(r + 1);
   for (uint32_t i = 0; i < n; ++i)
-    out[i] = dims[i];
+    out[i] = (int64_t)TPUPROF_RT_LE64(dims[i]);
   e->rec = r;
   // Read the clock last, so the runtime's own work is outside the op.
   if (TPUPROF_RT_UNLIKELY(w))
     begin_counters(t, r, (uint64_t *)(out + n));
   else
-    r->begin = rt_now();
+    r->begin = TPUPROF_RT_LE64(rt_now());
   __atomic_store_n(&t->cur, p + need, __ATOMIC_RELEASE);
 }
 
@@ -220,7 +222,7 @@ static TPUPROF_RT_NOINLINE void end_parked(rt_thread *t, tpuprof_record *r,
                                            uint64_t now) {
   if (r->num_counters)
     end_counters(t, r, now);
-  r->end = now;
+  r->end = TPUPROF_RT_LE64(now); // Its copy in the file is patched below.
   const rt_parked *k = (const rt_parked *)r;
   if (__tpuprof_rt_locks_held())
     return; // A signal handler's probe inside the runtime: never wait.
@@ -250,7 +252,7 @@ TPUPROF_RT_INLINE void finish(rt_thread *t, const rt_stack_entry *e,
     if (TPUPROF_RT_UNLIKELY(t->words) && r->num_counters)
       end_counters(t, r, now);
     // Release: a reader that sees `end` also sees the counter deltas.
-    __atomic_store_n(&r->end, now, __ATOMIC_RELEASE);
+    __atomic_store_n(&r->end, TPUPROF_RT_LE64(now), __ATOMIC_RELEASE);
   } else if (TPUPROF_RT_UNLIKELY(e->gen == (t->gen | TPUPROF_RT_GEN_PARKED))) {
     end_parked(t, r, now);
   }

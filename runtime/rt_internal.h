@@ -47,6 +47,7 @@
 #ifndef TPUPROF_RUNTIME_RT_INTERNAL_H
 #define TPUPROF_RUNTIME_RT_INTERNAL_H
 
+#include "rt_byte_order.h"
 #include "rt_locks.h"
 #include "tpuprof/events.h"
 #include "tpuprof/format.h"

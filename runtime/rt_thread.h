@@ -229,8 +229,11 @@ TPUPROF_RT_INLINE uint64_t rt_now_end(void) {
 TPUPROF_RT_INLINE void count_in_segment(rt_thread *t, size_t offset) {
   if (TPUPROF_RT_LIKELY(t->head != NULL)) {
     uint64_t *c = (uint64_t *)((uint8_t *)t->head + offset);
-    __atomic_store_n(c, __atomic_load_n(c, __ATOMIC_RELAXED) + 1,
-                     __ATOMIC_RELAXED);
+    __atomic_store_n(
+        c,
+        TPUPROF_RT_LE64(TPUPROF_RT_LE64(__atomic_load_n(c, __ATOMIC_RELAXED)) +
+                        1),
+        __ATOMIC_RELAXED);
   } else if (t->out != TPUPROF_RT_OUT_PRIVATE) {
     __atomic_fetch_add(&__tpuprof_rt_lost, 1, __ATOMIC_RELAXED);
   }

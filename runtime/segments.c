@@ -181,7 +181,8 @@ static void seal_current(rt_thread *t, tpuprof_rt_dump *d) {
     t->taken -= s->capacity - used;
     s->capacity = used;
   }
-  __atomic_store_n(&s->head->stream_size, used, __ATOMIC_RELAXED);
+  __atomic_store_n(&s->head->stream_size, TPUPROF_RT_LE64(used),
+                   __ATOMIC_RELAXED);
   if (d && s->serial == d->serial)
     __tpuprof_rt_dump_set_used_locked(d, s->slot, used);
 }
@@ -193,7 +194,8 @@ static void seal_current(rt_thread *t, tpuprof_rt_dump *d) {
 static uint8_t *reuse_oldest(rt_thread *t, tpuprof_rt_dump *d) {
   tpuprof_rt_segment s = t->segs[0];
   tpuprof_segment_section *h = s.head;
-  uint64_t used = __atomic_load_n(&h->stream_size, __ATOMIC_RELAXED);
+  uint64_t used =
+      TPUPROF_RT_LE64(__atomic_load_n(&h->stream_size, __ATOMIC_RELAXED));
   uint64_t records = 0;
   for (uint64_t off = 0; off + sizeof(tpuprof_record) <= used; ++records) {
     const tpuprof_record *r = (const tpuprof_record *)(s.base + off);
@@ -210,9 +212,11 @@ static uint8_t *reuse_oldest(rt_thread *t, tpuprof_rt_dump *d) {
   __atomic_store_n(&h->stream_size, 0, __ATOMIC_RELAXED);
   if (used)
     __atomic_store_n(&((tpuprof_record *)s.base)->begin, 0, __ATOMIC_RELAXED);
-  __atomic_store_n(&h->seq, t->next_seq++, __ATOMIC_RELAXED);
-  __atomic_store_n(&h->dropped_overwritten, h->dropped_overwritten + records,
-                   __ATOMIC_RELAXED);
+  __atomic_store_n(&h->seq, TPUPROF_RT_LE32(t->next_seq++), __ATOMIC_RELAXED);
+  __atomic_store_n(
+      &h->dropped_overwritten,
+      TPUPROF_RT_LE64(TPUPROF_RT_LE64(h->dropped_overwritten) + records),
+      __ATOMIC_RELAXED);
   memset(s.base, 0, used);
   if (d && s.serial == d->serial)
     __tpuprof_rt_dump_set_used_locked(d, s.slot, 0);
@@ -275,7 +279,7 @@ static uint8_t *restart_stage(rt_thread *t, tpuprof_rt_dump *d, uint64_t left) {
   __atomic_store_n(&h->dropped_depth, 0, __ATOMIC_RELAXED);
   __atomic_store_n(&h->dropped_no_space, 0, __ATOMIC_RELAXED);
   __atomic_store_n(&h->unwound, 0, __ATOMIC_RELAXED);
-  __atomic_store_n(&h->seq, t->next_seq++, __ATOMIC_RELEASE);
+  __atomic_store_n(&h->seq, TPUPROF_RT_LE32(t->next_seq++), __ATOMIC_RELEASE);
   t->taken -= s->capacity - used;
   s->capacity = s->room < left ? s->room : left;
   t->taken += s->capacity;

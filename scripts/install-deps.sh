@@ -22,6 +22,9 @@ packages=(
   libonnx-dev libprotobuf-dev   # tpuprof-import: ONNX's protobuf classes and shape inference
   python3-onnx libonnx-testdata # test/import: models built at test time, ONNX's backend tests
   gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user # test/boards: the runtime on an emulated ARM board
+  gcc-s390x-linux-gnu libc6-dev-s390x-cross # test/boards: the runtime on an emulated big-endian machine (s390x)
+  gcc-arm-linux-gnueabihf libc6-dev-armhf-cross # test/boards: the runtime on an emulated 32-bit ARM board (armhf)
+  gcc-i686-linux-gnu libc6-dev-i386-cross # test/boards: the runtime builds for 32-bit x86 (i686)
   openmpi-bin libopenmpi-dev    # runtime/mpi: libtpuprof_mpi (PMPI); test/mpi runs jobs under mpirun
   libotf2-trace-dev otf2-tools  # report ranks --otf2 (OTF2 archives); otf2-print reads them in test/mpi
   python3-torch                 # test/report/trace-torch.test: a real torch.profiler trace for --trace-file

@@ -66,6 +66,20 @@ if shutil.which("aarch64-linux-gnu-gcc") and shutil.which("qemu-aarch64"):
 elif os.environ.get("CI"):
     lit_config.fatal("the ARM board tests need aarch64-linux-gnu-gcc and "
                      "qemu-aarch64 (run scripts/install-deps.sh)")
+# A big-endian machine, emulated: the s390x cross compiler and qemu-user.
+if shutil.which("s390x-linux-gnu-gcc") and shutil.which("qemu-s390x"):
+    config.available_features.add("s390x-board")
+elif os.environ.get("CI"):
+    lit_config.fatal("the big-endian board test needs s390x-linux-gnu-gcc and "
+                     "qemu-s390x (run scripts/install-deps.sh)")
+# A 32-bit ARM board and 32-bit x86, emulated the same way.
+for board, cc, qemu in [("armhf", "arm-linux-gnueabihf-gcc", "qemu-arm"),
+                        ("i686", "i686-linux-gnu-gcc", "qemu-i386")]:
+    if shutil.which(cc) and shutil.which(qemu):
+        config.available_features.add(board + "-board")
+    elif os.environ.get("CI"):
+        lit_config.fatal("the %s board test needs %s and %s (run "
+                         "scripts/install-deps.sh)" % (board, cc, qemu))
 if shutil.which("sqlite3"):
     config.available_features.add("sqlite3")
 # The report's .xlsx workbook is built when libxlsxwriter-dev is installed

@@ -15,6 +15,7 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/SwapByteOrder.h"
 
 #include <cstring>
 #include <string>
@@ -111,6 +112,22 @@ inline std::string serializeProbeTable(llvm::StringRef moduleName,
   while (strtab.size() % 8)
     strtab.push_back('\0');
   header.strtab_size = static_cast<uint32_t>(strtab.size());
+
+  // Little-endian whatever the host and the target, like every layout of
+  // format.h: a big-endian runtime reads it as such.
+  if (llvm::sys::IsBigEndianHost) {
+    using llvm::sys::swapByteOrder;
+    for (uint32_t *field : {&header.version, &header.num_probes,
+                            &header.strtab_size, &header.module_name})
+      swapByteOrder(*field);
+    for (tpuprof_probe_desc &d : descs) {
+      for (uint64_t *field : {&d.hash, &d.flops, &d.bytes})
+        swapByteOrder(*field);
+      for (uint32_t *field :
+           {&d.name, &d.shapes, &d.location, &d.function, &d.out_shapes})
+        swapByteOrder(*field);
+    }
+  }
 
   std::string out;
   out.append(reinterpret_cast<const char *>(&header), sizeof(header));

@@ -18,6 +18,7 @@
 
 #include "tpuprof/report/read/Dump.h"
 #include "tpuprof/report/read/InputFile.h"
+#include "tpuprof/report/read/WideMath.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/Twine.h"
@@ -53,12 +54,10 @@ uint64_t DumpInfo::ticksToNs(uint64_t ticks) const {
     return ticks;
   // 128-bit intermediate: ticks * ns-delta overflows 64 bits after a few
   // seconds of a GHz clock. The reader guarantees both deltas are positive.
-  unsigned __int128 dTicks = calibTicks1 - calibTicks0;
-  unsigned __int128 dNs = calibNs1 - calibNs0;
+  uint64_t dTicks = calibTicks1 - calibTicks0;
   if (dTicks == 0)
     return 0;
-  unsigned __int128 ns = (ticks * dNs + dTicks / 2) / dTicks;
-  return ns > UINT64_MAX ? UINT64_MAX : static_cast<uint64_t>(ns);
+  return mulDivRound(ticks, calibNs1 - calibNs0, dTicks);
 }
 
 double DumpInfo::ticksPerNs() const {

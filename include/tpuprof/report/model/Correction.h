@@ -38,6 +38,7 @@
 
 #include "tpuprof/report/model/EventNames.h"
 #include "tpuprof/report/read/Dump.h"
+#include "tpuprof/report/read/WideMath.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/STLExtras.h"
@@ -185,12 +186,12 @@ inline uint64_t OverheadCorrection::correctedCount(unsigned word,
     return value;
   const DumpInfo::CounterCalibration &k = counts[word];
   bool taskClock = int(word) == taskClockWord && info;
-  // Saturating: a corrupt dump's huge counts must clamp to 0, not wrap.
-  unsigned __int128 nested = taskClock
-                                 ? info->ticksToNs(nestedTicksSum)
-                                 : (unsigned __int128)descendants * k.nested;
-  unsigned __int128 probes = k.self + nested;
-  uint64_t count = probes >= value ? 0 : value - uint64_t(probes);
+  // Saturating: a corrupt dump's huge counts must clamp to 0, not wrap (a
+  // sum clamped at UINT64_MAX compares with `value` as the exact one does).
+  uint64_t nested = taskClock ? info->ticksToNs(nestedTicksSum)
+                              : mulSaturating(descendants, k.nested);
+  uint64_t probes = addSaturating(k.self, nested);
+  uint64_t count = probes >= value ? 0 : value - probes;
   return taskClock ? std::min(count, durationNs) : count;
 }
 
@@ -211,8 +212,8 @@ inline uint64_t OverheadCorrection::correctedNs(uint64_t rawTicks,
   if (applied()) {
     // Saturating: a corrupt dump's huge calibration or a sum that the
     // walkers saturated must clamp to 0, not wrap.
-    unsigned __int128 overhead = (unsigned __int128)selfTicks + nestedTicksSum;
-    ticks = overhead >= rawTicks ? 0 : rawTicks - uint64_t(overhead);
+    uint64_t overhead = addSaturating(selfTicks, nestedTicksSum);
+    ticks = overhead >= rawTicks ? 0 : rawTicks - overhead;
   }
   return info ? info->ticksToNs(ticks) : ticks;
 }
