@@ -42,7 +42,9 @@ command -v node > /dev/null && command -v npm > /dev/null || packages+=(nodejs n
 # dependencies) when no apt source has it yet. Only its headers are used, at
 # build time; nothing links or loads libcupti on a machine without a GPU.
 nonfree_sources=/etc/apt/sources.list.d/tpuprof-non-free.sources
-if ! grep -rqs "non-free\b" /etc/apt/sources.list /etc/apt/sources.list.d/ &&
+# (non-free itself: "non-free-firmware", in a default bookworm source, is
+# another component.)
+if ! grep -rqsE '(^|[[:space:]])non-free([[:space:]]|$)' /etc/apt/sources.list /etc/apt/sources.list.d/ &&
   ! dpkg-query -W -f='${Status}' libcupti-dev 2>/dev/null | grep -q "install ok installed"; then
   sudo=""
   [ "$(id -u)" -eq 0 ] || sudo="sudo"
