@@ -136,11 +136,11 @@ TEST(Approx, ExportsCarryTheMark) {
   EXPECT_TRUE(contains(csv, "\nchild,op,0,")) << csv;
   llvm::StringRef child = llvm::StringRef(csv).substr(csv.find("\nchild,"));
   EXPECT_TRUE(
-      child.take_until([](char c) { return c == '\r'; }).ends_with(",1,,,,,"))
+      child.take_until([](char c) { return c == '\r'; }).ends_with(",1,,,,,,"))
       << csv;
   llvm::StringRef edge = llvm::StringRef(csv).substr(csv.find("\nedge,"));
   EXPECT_TRUE(
-      edge.take_until([](char c) { return c == '\r'; }).ends_with(",0,,,,,"))
+      edge.take_until([](char c) { return c == '\r'; }).ends_with(",0,,,,,,"))
       << csv;
 
   std::string json;
