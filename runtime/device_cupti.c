@@ -536,7 +536,8 @@ static void close_collect(uint64_t wait_ns) {
   // come later, are recognized as late.
   first_id += num_launches;
   num_launches = 0;
-  memset(corr_slots, 0, (size_t)corr_size * sizeof(corr_slot));
+  if (corr_slots) // None until the first correlation record.
+    memset(corr_slots, 0, (size_t)corr_size * sizeof(corr_slot));
   corr_count = 0;
   pthread_mutex_unlock(&cupti_mutex);
 }
@@ -811,7 +812,8 @@ void __tpuprof_rt_cupti_use(const tpuprof_cupti_api *api) {
   num_pending = 0;
   num_orphans = 0;
   if (corr_size)
-    memset(corr_slots, 0, (size_t)corr_size * sizeof(corr_slot));
+    if (corr_slots) // None until the first correlation record.
+      memset(corr_slots, 0, (size_t)corr_size * sizeof(corr_slot));
   corr_count = 0;
   memset(&stats, 0, sizeof(stats));
   __atomic_store_n(&hip_said, 0, __ATOMIC_RELAXED);

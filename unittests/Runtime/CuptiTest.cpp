@@ -30,13 +30,12 @@
 
 using namespace tpuprof_test;
 
-namespace {
-
-struct Dim3 {
+// The runtime's dim3, by its name: a fake called through the runtime's
+// function pointer must have that very type (UBSan's -fsanitize=function).
+struct tpuprof_dim3 {
   uint32_t x, y, z;
 };
-
-} // namespace
+using Dim3 = tpuprof_dim3;
 
 extern "C" {
 int __tpuprof_wrap_cudaLaunchKernel(const void *, Dim3, Dim3, void **, size_t,
