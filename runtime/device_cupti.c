@@ -811,9 +811,8 @@ void __tpuprof_rt_cupti_use(const tpuprof_cupti_api *api) {
   num_launches = 0;
   num_pending = 0;
   num_orphans = 0;
-  if (corr_size)
-    if (corr_slots) // None until the first correlation record.
-      memset(corr_slots, 0, (size_t)corr_size * sizeof(corr_slot));
+  if (corr_slots)
+    memset(corr_slots, 0, (size_t)corr_size * sizeof(corr_slot));
   corr_count = 0;
   memset(&stats, 0, sizeof(stats));
   __atomic_store_n(&hip_said, 0, __ATOMIC_RELAXED);
