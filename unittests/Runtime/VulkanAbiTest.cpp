@@ -17,7 +17,9 @@
 #if __has_include(<vulkan/vulkan_core.h>)
 #include <vulkan/vulkan_core.h>
 
-#define SAME(ours, theirs) static_assert((ours) == (theirs), #ours)
+// As numbers: the two sides are different enum types (GCC's -Wenum-compare).
+#define SAME(ours, theirs)                                                     \
+  static_assert((long long)(ours) == (long long)(theirs), #ours)
 #define SAME_STRUCT(ours, theirs)                                              \
   static_assert(sizeof(ours) == sizeof(theirs), #ours)
 
