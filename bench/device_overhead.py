@@ -28,6 +28,28 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TARGET_NS = 2000.0
 
 
+def median_per_variant(cmd, tmp, runs):
+    """Runs `cmd` (a program printing `batch_ns_per_launch N` lines) as the
+    off, api and on variants, alternating, `runs` times; each variant's
+    median over its runs of their fastest batch, in ns per launch."""
+    variants = [("off", "0", []), ("api", "0", ["--own-profiling"]),
+                ("on", "1", [])]
+    best = {name: [] for name, _, _ in variants}
+    for _ in range(runs):
+        for name, timing, flags in variants:
+            out = os.path.join(tmp, "out-" + name)
+            env = dict(os.environ, TPUPROF_ENABLE="1", TPUPROF_OUTPUT=out,
+                       TPUPROF_DEVICE_TIMING=timing)
+            res = subprocess.run(cmd + flags, env=env, check=True,
+                                 capture_output=True, text=True)
+            for line in res.stdout.splitlines():
+                f = line.split()
+                if f and f[0] == "batch_ns_per_launch":
+                    best[name].append(float(f[1]))
+            shutil.rmtree(out, ignore_errors=True)
+    return {name: statistics.median(v) for name, v in best.items()}
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("build")
@@ -45,25 +67,9 @@ def main():
                         os.path.join(ROOT, "bench", "device_overhead.c"),
                         "-o", prog, "-lOpenCL", "-L" + lib, "-ltpuprof_rt",
                         "-Wl,-rpath," + lib], check=True)
-        variants = [("off", "0", []), ("api", "0", ["--own-profiling"]),
-                    ("on", "1", [])]
-        best = {name: [] for name, _, _ in variants}
-        for _ in range(args.runs):
-            for name, timing, flags in variants:
-                out = os.path.join(tmp, "out-" + name)
-                env = dict(os.environ, TPUPROF_ENABLE="1",
-                           TPUPROF_OUTPUT=out,
-                           TPUPROF_DEVICE_TIMING=timing)
-                res = subprocess.run(
-                    [prog, "--launches", str(args.launches), "--batch",
-                     str(args.batch)] + flags,
-                    env=env, check=True, capture_output=True, text=True)
-                for line in res.stdout.splitlines():
-                    f = line.split()
-                    if f and f[0] == "batch_ns_per_launch":
-                        best[name].append(float(f[1]))
-                shutil.rmtree(out, ignore_errors=True)
-        fig = {name: statistics.median(v) for name, v in best.items()}
+        fig = median_per_variant(
+            [prog, "--launches", str(args.launches), "--batch", str(args.batch)],
+            tmp, args.runs)
         over_off = fig["on"] - fig["off"]
         over_api = fig["on"] - fig["api"]
         verdict = "met" if over_off <= TARGET_NS else "NOT met"

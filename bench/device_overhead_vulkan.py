@@ -20,10 +20,12 @@ run's fastest batch.
 import argparse
 import os
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from device_overhead import median_per_variant  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -49,25 +51,9 @@ def main():
                         os.path.join(ROOT, "bench", "device_overhead_vulkan.c"),
                         "-o", prog, "-lvulkan", "-L" + lib, "-ltpuprof_rt",
                         "-Wl,-rpath," + lib], check=True)
-        variants = [("off", "0", []), ("api", "0", ["--own-profiling"]),
-                    ("on", "1", [])]
-        best = {name: [] for name, _, _ in variants}
-        for _ in range(args.runs):
-            for name, timing, flags in variants:
-                out = os.path.join(tmp, "out-" + name)
-                env = dict(os.environ, TPUPROF_ENABLE="1",
-                           TPUPROF_OUTPUT=out,
-                           TPUPROF_DEVICE_TIMING=timing)
-                res = subprocess.run(
-                    [prog, spv, "--launches", str(args.launches), "--batch",
-                     str(args.batch)] + flags,
-                    env=env, check=True, capture_output=True, text=True)
-                for line in res.stdout.splitlines():
-                    f = line.split()
-                    if f and f[0] == "batch_ns_per_launch":
-                        best[name].append(float(f[1]))
-                shutil.rmtree(out, ignore_errors=True)
-        fig = {name: statistics.median(v) for name, v in best.items()}
+        fig = median_per_variant(
+            [prog, spv, "--launches", str(args.launches), "--batch",
+             str(args.batch)], tmp, args.runs)
         over_off = fig["on"] - fig["off"]
         over_api = fig["on"] - fig["api"]
         print(f"Device timing per Vulkan dispatch on lavapipe, "
