@@ -12,6 +12,7 @@
 
 #include "rt_thread.h"
 
+#include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -276,6 +277,23 @@ static clock_pair open_pairs[ALL_DOMAINS];
 static uint32_t num_domains(void) {
   return __atomic_load_n(&device_clock, __ATOMIC_ACQUIRE) ? ALL_DOMAINS
                                                           : HOST_DOMAINS;
+}
+
+void *__tpuprof_rt_device_dlopen(const char *name) {
+  void *lib = dlopen(name, RTLD_NOW | RTLD_NOLOAD);
+  return lib ? lib : dlopen(name, RTLD_NOW | RTLD_LOCAL);
+}
+
+int __tpuprof_rt_device_resolve(void *lib, const tpuprof_rt_symbol *symbols,
+                                size_t count, void *table) {
+  int all = lib != NULL;
+  for (size_t i = 0; i < count; ++i) {
+    void *fn = lib ? dlsym(lib, symbols[i].name) : NULL;
+    // POSIX: a function pointer and a void * have one representation.
+    memcpy((char *)table + symbols[i].offset, &fn, sizeof(fn));
+    all &= fn != NULL;
+  }
+  return all;
 }
 
 void __tpuprof_rt_device_window_open(void) {

@@ -570,14 +570,27 @@ static void *open_cupti(void) {
       "libcupti.so", "libcupti.so.12", "libcupti.so.11.8",
       "/usr/local/cuda/extras/CUPTI/lib64/libcupti.so"};
   for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); ++i) {
-    void *lib = dlopen(names[i], RTLD_NOW | RTLD_NOLOAD);
-    if (!lib)
-      lib = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
+    void *lib = __tpuprof_rt_device_dlopen(names[i]);
     if (lib)
       return lib;
   }
   return NULL;
 }
+
+static const tpuprof_rt_symbol cupti_symbols[] = {
+    TPUPROF_RT_SYMBOL(tpuprof_cupti_api, register_callbacks,
+                      cuptiActivityRegisterCallbacks),
+    TPUPROF_RT_SYMBOL(tpuprof_cupti_api, enable, cuptiActivityEnable),
+    TPUPROF_RT_SYMBOL(tpuprof_cupti_api, disable, cuptiActivityDisable),
+    TPUPROF_RT_SYMBOL(tpuprof_cupti_api, push_external_id,
+                      cuptiActivityPushExternalCorrelationId),
+    TPUPROF_RT_SYMBOL(tpuprof_cupti_api, pop_external_id,
+                      cuptiActivityPopExternalCorrelationId),
+    TPUPROF_RT_SYMBOL(tpuprof_cupti_api, get_timestamp, cuptiGetTimestamp),
+    TPUPROF_RT_SYMBOL(tpuprof_cupti_api, flush_all, cuptiActivityFlushAll),
+    TPUPROF_RT_SYMBOL(tpuprof_cupti_api, get_next_record,
+                      cuptiActivityGetNextRecord),
+};
 
 /// Loads libcupti (or takes the injected table), registers the buffer
 /// callbacks and enables the activities. Mutex held (and nothing calls
@@ -594,23 +607,12 @@ static int load_locked(void) {
     if (!lib) {
       why = "cannot load libcupti (set TPUPROF_CUPTI_LIBRARY to its path)";
     } else {
-#define LOAD(field, symbol) *(void **)&cupti.field = dlsym(lib, #symbol)
-      LOAD(register_callbacks, cuptiActivityRegisterCallbacks);
-      LOAD(enable, cuptiActivityEnable);
-      LOAD(disable, cuptiActivityDisable);
-      LOAD(push_external_id, cuptiActivityPushExternalCorrelationId);
-      LOAD(pop_external_id, cuptiActivityPopExternalCorrelationId);
-      LOAD(get_timestamp, cuptiGetTimestamp);
-      LOAD(flush_all, cuptiActivityFlushAll);
-      LOAD(get_next_record, cuptiActivityGetNextRecord);
-#undef LOAD
+      if (!__tpuprof_rt_device_resolve(
+              lib, cupti_symbols,
+              sizeof(cupti_symbols) / sizeof(cupti_symbols[0]), &cupti))
+        why = "libcupti lacks the activity API's functions";
     }
   }
-  if (!why &&
-      !(cupti.register_callbacks && cupti.enable && cupti.disable &&
-        cupti.push_external_id && cupti.pop_external_id &&
-        cupti.get_timestamp && cupti.flush_all && cupti.get_next_record))
-    why = "libcupti lacks the activity API's functions";
   if (!why &&
       (rc = cupti.register_callbacks(buffer_requested, buffer_completed)) !=
           TPUPROF_CUPTI_SUCCESS)

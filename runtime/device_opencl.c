@@ -20,7 +20,6 @@
 
 #include "rt_internal.h"
 
-#include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,11 +55,25 @@ typedef cl_int (*get_info_fn)(cl_handle, cl_uint, size_t, void *, size_t *);
 typedef cl_int (*handle_fn)(cl_handle);
 typedef cl_int (*wait_fn)(cl_uint, const cl_handle *);
 
-static struct {
+typedef struct cl_api {
   get_info_fn event_profiling, event_info, kernel_info, queue_info, device_info,
       platform_info;
   handle_fn retain_event, release_event, flush;
-} cl;
+} cl_api;
+
+static cl_api cl;
+
+static const tpuprof_rt_symbol cl_symbols[] = {
+    TPUPROF_RT_SYMBOL(cl_api, event_profiling, clGetEventProfilingInfo),
+    TPUPROF_RT_SYMBOL(cl_api, event_info, clGetEventInfo),
+    TPUPROF_RT_SYMBOL(cl_api, kernel_info, clGetKernelInfo),
+    TPUPROF_RT_SYMBOL(cl_api, queue_info, clGetCommandQueueInfo),
+    TPUPROF_RT_SYMBOL(cl_api, device_info, clGetDeviceInfo),
+    TPUPROF_RT_SYMBOL(cl_api, platform_info, clGetPlatformInfo),
+    TPUPROF_RT_SYMBOL(cl_api, retain_event, clRetainEvent),
+    TPUPROF_RT_SYMBOL(cl_api, release_event, clReleaseEvent),
+    TPUPROF_RT_SYMBOL(cl_api, flush, clFlush),
+};
 
 /// 1 loaded, -1 unusable (said once), 0 not tried. Set under the mutex.
 static int cl_state;
@@ -71,25 +84,9 @@ static pthread_mutex_t cl_mutex = PTHREAD_MUTEX_INITIALIZER;
 static int load_locked(void) {
   if (cl_state)
     return cl_state > 0;
-  void *lib = dlopen("libOpenCL.so.1", RTLD_NOW | RTLD_NOLOAD);
-  if (!lib)
-    lib = dlopen("libOpenCL.so.1", RTLD_NOW | RTLD_LOCAL);
-  if (lib) {
-#define LOAD(field, symbol) *(void **)&cl.field = dlsym(lib, #symbol)
-    LOAD(event_profiling, clGetEventProfilingInfo);
-    LOAD(event_info, clGetEventInfo);
-    LOAD(kernel_info, clGetKernelInfo);
-    LOAD(queue_info, clGetCommandQueueInfo);
-    LOAD(device_info, clGetDeviceInfo);
-    LOAD(platform_info, clGetPlatformInfo);
-    LOAD(retain_event, clRetainEvent);
-    LOAD(release_event, clReleaseEvent);
-    LOAD(flush, clFlush);
-#undef LOAD
-  }
-  int ok = lib && cl.event_profiling && cl.event_info && cl.kernel_info &&
-           cl.queue_info && cl.device_info && cl.platform_info &&
-           cl.retain_event && cl.release_event && cl.flush;
+  int ok = __tpuprof_rt_device_resolve(
+      __tpuprof_rt_device_dlopen("libOpenCL.so.1"), cl_symbols,
+      sizeof(cl_symbols) / sizeof(cl_symbols[0]), &cl);
   if (!ok)
     fprintf(stderr, "tpuprof: no OpenCL device timing: cannot load "
                     "libOpenCL.so.1\n");

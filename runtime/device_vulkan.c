@@ -23,7 +23,6 @@
 #include "rt_internal.h"
 #include "vulkan_abi.h"
 
-#include <dlfcn.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -33,7 +32,7 @@
 
 static const char calibrated_ext[] = "VK_EXT_calibrated_timestamps";
 
-static struct {
+typedef struct vk_api {
   void (*physical_properties)(vk_handle, void *);
   void (*queue_families)(vk_handle, uint32_t *, void *);
   vk_result (*device_extensions)(vk_handle, const char *, uint32_t *, void *);
@@ -46,7 +45,25 @@ static struct {
   vk_result (*query_results)(vk_handle, vk_handle, uint32_t, uint32_t, size_t,
                              void *, uint64_t, uint32_t);
   vk_result (*fence_status)(vk_handle, vk_handle);
-} vk;
+} vk_api;
+
+static vk_api vk;
+
+static const tpuprof_rt_symbol vk_symbols[] = {
+    TPUPROF_RT_SYMBOL(vk_api, physical_properties,
+                      vkGetPhysicalDeviceProperties),
+    TPUPROF_RT_SYMBOL(vk_api, queue_families,
+                      vkGetPhysicalDeviceQueueFamilyProperties),
+    TPUPROF_RT_SYMBOL(vk_api, device_extensions,
+                      vkEnumerateDeviceExtensionProperties),
+    TPUPROF_RT_SYMBOL(vk_api, device_proc, vkGetDeviceProcAddr),
+    TPUPROF_RT_SYMBOL(vk_api, create_query_pool, vkCreateQueryPool),
+    TPUPROF_RT_SYMBOL(vk_api, destroy_query_pool, vkDestroyQueryPool),
+    TPUPROF_RT_SYMBOL(vk_api, reset_query_pool, vkCmdResetQueryPool),
+    TPUPROF_RT_SYMBOL(vk_api, write_timestamp, vkCmdWriteTimestamp),
+    TPUPROF_RT_SYMBOL(vk_api, query_results, vkGetQueryPoolResults),
+    TPUPROF_RT_SYMBOL(vk_api, fence_status, vkGetFenceStatus),
+};
 
 /// 1 loaded, -1 unusable (said once), 0 not tried. Set under the mutex.
 static int vk_state;
@@ -57,27 +74,9 @@ static pthread_mutex_t vk_mutex = PTHREAD_MUTEX_INITIALIZER;
 static int load_locked(void) {
   if (vk_state)
     return vk_state > 0;
-  void *lib = dlopen("libvulkan.so.1", RTLD_NOW | RTLD_NOLOAD);
-  if (!lib)
-    lib = dlopen("libvulkan.so.1", RTLD_NOW | RTLD_LOCAL);
-  if (lib) {
-#define LOAD(field, symbol) *(void **)&vk.field = dlsym(lib, #symbol)
-    LOAD(physical_properties, vkGetPhysicalDeviceProperties);
-    LOAD(queue_families, vkGetPhysicalDeviceQueueFamilyProperties);
-    LOAD(device_extensions, vkEnumerateDeviceExtensionProperties);
-    LOAD(device_proc, vkGetDeviceProcAddr);
-    LOAD(create_query_pool, vkCreateQueryPool);
-    LOAD(destroy_query_pool, vkDestroyQueryPool);
-    LOAD(reset_query_pool, vkCmdResetQueryPool);
-    LOAD(write_timestamp, vkCmdWriteTimestamp);
-    LOAD(query_results, vkGetQueryPoolResults);
-    LOAD(fence_status, vkGetFenceStatus);
-#undef LOAD
-  }
-  int ok = lib && vk.physical_properties && vk.queue_families &&
-           vk.device_extensions && vk.device_proc && vk.create_query_pool &&
-           vk.destroy_query_pool && vk.reset_query_pool && vk.write_timestamp &&
-           vk.query_results && vk.fence_status;
+  int ok = __tpuprof_rt_device_resolve(
+      __tpuprof_rt_device_dlopen("libvulkan.so.1"), vk_symbols,
+      sizeof(vk_symbols) / sizeof(vk_symbols[0]), &vk);
   if (!ok)
     fprintf(stderr, "tpuprof: no Vulkan device timing: cannot load "
                     "libvulkan.so.1\n");

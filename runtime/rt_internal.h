@@ -671,6 +671,24 @@ typedef struct tpuprof_rt_device_backend {
   void (*collect)(uint64_t wait_ns);
 } tpuprof_rt_device_backend;
 
+/// A function a backend takes from its library: the symbol, and where its
+/// pointer goes in the backend's table of functions.
+typedef struct tpuprof_rt_symbol {
+  const char *name;
+  size_t offset;
+} tpuprof_rt_symbol;
+#define TPUPROF_RT_SYMBOL(table_type, field, symbol)                           \
+  {#symbol, offsetof(table_type, field)}
+
+/// Opens a backend's library: the program's own copy when it has one loaded,
+/// else a private one. NULL when it cannot be loaded.
+void *__tpuprof_rt_device_dlopen(const char *name);
+
+/// Fills `table` from `lib` (which may be NULL: every pointer NULL); 1 when
+/// all `count` symbols resolved.
+int __tpuprof_rt_device_resolve(void *lib, const tpuprof_rt_symbol *symbols,
+                                size_t count, void *table);
+
 /// Registers a backend (once; a few at most).
 void __tpuprof_rt_device_register(const tpuprof_rt_device_backend *b);
 
