@@ -28,7 +28,7 @@
     if (onClick) r.addEventListener('click', onClick);
     return r;
   }
-  const laneLabel = (l) => (runsApart ? `run ${l.run + 1} · ` : '') + `dev ${l.device} · tid ${l.tid}`;
+  const laneLabel = (l) => (runsApart ? (runs[l.run].rank !== undefined ? `rank ${runs[l.run].rank} · ` : `run ${l.run + 1} · `) : '') + `dev ${l.device} · tid ${l.tid}`;
   for (const l of data.lanes) {
     const w = l.windowNs || 1;
     const kinds = ['op', 'launch', 'user', 'comm', 'unknown']; // byKind's slots (format.h)
