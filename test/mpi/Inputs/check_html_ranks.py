@@ -62,7 +62,7 @@ def main():
     rank_of_pid = {}
     for e in trace["traceEvents"]:
         if e.get("name") == "process_name":
-            m = re.match(r"rank (\d+),", e["args"]["name"])
+            m = re.search(r"\brank (\d+),", e["args"]["name"])
             if m:
                 rank_of_pid[e["pid"]] = int(m.group(1))
     trace_first = {}
