@@ -26,12 +26,11 @@
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/MathExtras.h"
 
-#include <deque>
-
 #include <algorithm>
 #include <cassert>
 #include <cstddef>
 #include <cstring>
+#include <deque>
 #include <optional>
 #include <tuple>
 #include <utility>

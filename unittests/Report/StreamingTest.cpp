@@ -40,9 +40,9 @@ std::vector<std::string> visitAll(const DumpReader &r) {
     r.forEachEvent(
         t,
         [&](const RecordView &v) {
-          std::string s = llvm::formatv("{0} r {1} {2} {3} {4} {5}", t.tid,
-                                        v.probe, v.depth, v.begin, v.end,
-                                        v.offset);
+          std::string s =
+              llvm::formatv("{0} r {1} {2} {3} {4} {5}", t.tid, v.probe,
+                            v.depth, v.begin, v.end, v.offset);
           for (unsigned i = 0; i != v.numDims; ++i)
             s += " d" + std::to_string(v.dim(i));
           for (unsigned i = 0; i != v.numCounters; ++i)
@@ -115,11 +115,13 @@ DumpBuilder mixedDump() {
     TestThread t;
     t.tid = tid;
     for (uint64_t i = 0; i != 40; ++i)
-      t.records.push_back({uint32_t(i % 2), uint16_t(i % 2),
-                           ticksAt(10 + 100 * i), ticksAt(60 + 100 * i),
-                           i % 2 ? std::vector<int64_t>{}
-                                 : std::vector<int64_t>{int64_t(i)},
-                           {i * 3, i * 5}});
+      t.records.push_back(
+          {uint32_t(i % 2),
+           uint16_t(i % 2),
+           ticksAt(10 + 100 * i),
+           ticksAt(60 + 100 * i),
+           i % 2 ? std::vector<int64_t>{} : std::vector<int64_t>{int64_t(i)},
+           {i * 3, i * 5}});
     b.threads.push_back(t);
   }
   return b;
@@ -184,10 +186,9 @@ std::vector<std::string> generate(std::vector<std::string> args,
   for (const std::string &a : args)
     argv.push_back(a);
   std::string err;
-  int rc = llvm::sys::ExecuteAndWait(genDumps(), argv, std::nullopt,
-                                     {std::nullopt, llvm::StringRef(""),
-                                      std::nullopt},
-                                     0, 0, &err);
+  int rc = llvm::sys::ExecuteAndWait(
+      genDumps(), argv, std::nullopt,
+      {std::nullopt, llvm::StringRef(""), std::nullopt}, 0, 0, &err);
   EXPECT_EQ(rc, 0) << err;
   llvm::Expected<std::vector<std::string>> files =
       expandDumpPaths({std::string(dir)});
@@ -223,10 +224,9 @@ TEST(Streaming, RanksMergeMatchesWholeDumpAggregation) {
     GTEST_SKIP() << "tpuprof-gen-dumps is not built";
   // Three processes (unranked: numbered by start order), 50 000 records each.
   llvm::SmallString<128> dir;
-  std::vector<std::string> dumps =
-      generate({"--records", "50000", "--dumps", "3", "--runs", "3", "--nest",
-                "--dims"},
-               dir);
+  std::vector<std::string> dumps = generate(
+      {"--records", "50000", "--dumps", "3", "--runs", "3", "--nest", "--dims"},
+      dir);
   ASSERT_EQ(dumps.size(), 3u);
   RankOptions opts;
   opts.threads = 2;
