@@ -200,8 +200,25 @@ struct DumpPart {
   CommOverlap overlap;
 };
 
+/// Adds `s` to `spans`, a union being built from spans that arrive mostly
+/// in end order (a thread's records, children before their parents): `s`
+/// joins the last spans it overlaps or touches, so nested and adjoining
+/// records take one entry. Spans out of order are kept as they are; unionOf
+/// sorts them later.
+void addToUnion(std::vector<Interval> &spans, Interval s) {
+  while (!spans.empty() && spans.back().end >= s.begin &&
+         spans.back().begin <= s.end) {
+    s = {std::min(s.begin, spans.back().begin),
+         std::max(s.end, spans.back().end)};
+    spans.pop_back();
+  }
+  spans.push_back(s);
+}
+
 Expected<DumpPart> readPart(const std::string &path, bool correction) {
-  Expected<DumpReader> reader = DumpReader::open(path);
+  // Streaming: the records are read from the file a chunk at a time, so a
+  // reading thread holds rows, not records, whatever the dump's size.
+  Expected<DumpReader> reader = DumpReader::openStreaming(path);
   if (!reader)
     return reader.takeError();
   DumpPart part;
@@ -221,23 +238,27 @@ Expected<DumpPart> readPart(const std::string &path, bool correction) {
   // Without communication there is nothing to match or overlap.
   if (!anyComm)
     return std::move(part);
+  // An unfinished record lasts to its window's end.
+  auto spanOf = [&](const RecordView &r) {
+    Interval span{
+        absoluteNs(part.info, r.begin),
+        absoluteNs(part.info, r.isFinished() ? r.end : part.info.windowEnd)};
+    span.end = std::max(span.begin, span.end);
+    return span;
+  };
+  // First the communication (one span per call or request), then only the
+  // part of the computation that falls inside it: the overlap is the same
+  // (P - calls) intersected with C = ((P within C) - calls) within C, and
+  // memory grows with communication, not with every record.
   std::vector<ThreadActivity> activity;
   for (const ThreadInfo &t : reader->threads()) {
     ThreadActivity &a = activity.emplace_back();
     RequestPairing requests(a.inFlight);
     reader->forEachRecord(t, [&](const RecordView &r) {
       const Probe *p = reader->findProbe(r.probe);
-      if (!p)
+      if (!p || p->kind != TPUPROF_KIND_COMM)
         return;
-      // An unfinished record lasts to its window's end.
-      Interval span{
-          absoluteNs(part.info, r.begin),
-          absoluteNs(part.info, r.isFinished() ? r.end : part.info.windowEnd)};
-      span.end = std::max(span.begin, span.end);
-      if (p->kind != TPUPROF_KIND_COMM) {
-        a.compute.push_back(span);
-        return;
-      }
+      Interval span = spanOf(r);
       a.commCalls.push_back(span);
       if (p->startsRequest)
         requests.start(span.begin);
@@ -251,6 +272,31 @@ Expected<DumpPart> readPart(const std::string &path, bool correction) {
       if (slot.first.empty())
         slot.first = p->name.str();
       slot.second.push_back(span.begin);
+    });
+  }
+  std::vector<Interval> comm;
+  for (const ThreadActivity &a : activity) {
+    append_range(comm, a.commCalls);
+    append_range(comm, a.inFlight);
+  }
+  comm = unionOf(std::move(comm));
+  size_t ti = 0;
+  for (const ThreadInfo &t : reader->threads()) {
+    ThreadActivity &a = activity[ti++];
+    reader->forEachRecord(t, [&](const RecordView &r) {
+      const Probe *p = reader->findProbe(r.probe);
+      if (!p || p->kind == TPUPROF_KIND_COMM)
+        return;
+      Interval span = spanOf(r);
+      auto it = llvm::upper_bound(
+          comm, span.begin,
+          [](uint64_t v, const Interval &c) { return v < c.end; });
+      for (; it != comm.end() && it->begin < span.end; ++it) {
+        Interval in{std::max(span.begin, it->begin),
+                    std::min(span.end, it->end)};
+        if (in.begin < in.end)
+          addToUnion(a.compute, in);
+      }
     });
   }
   part.overlap = measureOverlap(activity);

@@ -8,6 +8,7 @@
 #include "tpuprof/report/model/Device.h"
 #include "tpuprof/report/model/EventNames.h"
 #include "tpuprof/report/model/Memory.h"
+#include "tpuprof/report/model/Ranks.h"
 #include "tpuprof/report/model/Walk.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -25,20 +26,34 @@ using namespace tpuprof::report;
 
 namespace {
 
+/// Where a dump's times go on its run's axis: its rank's clock mapped onto
+/// the job's (ClockAlignment::toAxis, offsets and drift, as the merge and
+/// the trace align them), then counted from the axis's origin.
+struct DumpAxis {
+  const ClockAlignment *clock = nullptr; ///< None: the dump's own clock.
+  uint64_t origin = 0;
+  /// The axis time of absolute (monotonic) `ns`, before the origin.
+  uint64_t aligned(uint64_t ns) const {
+    return clock ? uint64_t(std::max<int64_t>(0, clock->toAxis(ns))) : ns;
+  }
+  /// ns from the origin of absolute `ns` (0 before it).
+  uint64_t rel(uint64_t ns) const {
+    uint64_t at = aligned(ns);
+    return at - std::min(at, origin);
+  }
+};
+
 /// The memory lane of one dump (none without memory records). At most
 /// opts.maxEvents buffers (the largest) and points (the highest live bytes
 /// per time bucket beyond that) keep the page's size bounded.
 void addMemoryLane(const DumpReader &reader, const DumpSummary &d,
-                   uint64_t origin, const TimelineOptions &opts,
+                   const DumpAxis &axis, const TimelineOptions &opts,
                    Timeline &data) {
   MemoryTimeline t(reader);
   if (t.empty())
     return;
   const DumpInfo &info = reader.info();
-  auto rel = [&](uint64_t ticks) {
-    uint64_t ns = absoluteNs(info, ticks);
-    return ns > origin ? ns - origin : 0;
-  };
+  auto rel = [&](uint64_t ticks) { return axis.rel(absoluteNs(info, ticks)); };
   MemoryLane m;
   m.run = d.run;
   m.device = info.device;
@@ -95,7 +110,7 @@ void addMemoryLane(const DumpReader &reader, const DumpSummary &d,
 /// over the process's dumps through `laneOf`), commands clamped into the
 /// timeline like records.
 void addDeviceLanes(const DumpReader &reader, const DumpSummary &d,
-                    uint64_t origin, Timeline &data,
+                    const DumpAxis &axis, Timeline &data,
                     std::map<std::tuple<uint32_t, uint32_t, uint32_t, uint32_t>,
                              size_t> &laneOf,
                     StringMap<uint32_t> &nameOf) {
@@ -107,8 +122,7 @@ void addDeviceLanes(const DumpReader &reader, const DumpSummary &d,
   for (const ThreadInfo &t : reader.threads())
     hostTid.emplace(t.number, t.tid);
   auto rel = [&](uint64_t ticks) {
-    uint64_t ns = absoluteNs(info, ticks);
-    return std::min(ns - std::min(ns, origin), data.spanNs);
+    return std::min(axis.rel(absoluteNs(info, ticks)), data.spanNs);
   };
   std::vector<size_t> laneOfQueue;
   for (uint32_t q = 0; q != device.queues.size(); ++q) {
@@ -184,16 +198,45 @@ Error tpuprof::report::buildTimeline(const Input &in,
     if (!isPseudoEvent(in.profile.events[i]))
       data.shownEvents.push_back(i);
   // Each run on its own time axis: times are relative to the earliest
-  // window begin of the record's run.
+  // window begin of the record's run. A job's ranks share one axis instead
+  // (docs/mpi.md): each rank's clock mapped onto the lowest rank's, all
+  // counted from the earliest aligned window begin.
   size_t numRuns = std::max<size_t>(1, in.profile.runs.size());
   data.runOrigin.assign(numRuns, UINT64_MAX);
+  data.runClock.assign(numRuns, std::nullopt);
+  std::vector<const DumpInfo *> infos;
+  for (const DumpSummary &d : in.profile.dumps)
+    infos.push_back(&d.info);
+  const std::map<uint32_t, ClockAlignment> clocks = alignRanks(infos);
+  data.sharedAxis = in.profile.runsApart() &&
+                    llvm::all_of(in.profile.dumps, [&](const DumpSummary &d) {
+                      return d.info.hasProcess && d.info.process.ranked() &&
+                             clocks.count(d.info.process.rank);
+                    });
+  if (data.sharedAxis)
+    for (const DumpSummary &d : in.profile.dumps)
+      data.runClock[d.run] = clocks.at(d.info.process.rank);
+  auto axisOf = [&](const DumpSummary &d) {
+    DumpAxis a;
+    if (data.runClock[d.run])
+      a.clock = &*data.runClock[d.run];
+    return a;
+  };
   std::vector<uint64_t> runLast(numRuns, 0);
   for (const DumpSummary &d : in.profile.dumps) {
+    DumpAxis a = axisOf(d);
     uint64_t &origin = data.runOrigin[d.run];
-    origin = std::min(origin, absoluteNs(d.info, d.info.windowBegin));
-    runLast[d.run] =
-        std::max(runLast[d.run], absoluteNs(d.info, d.info.windowEnd));
+    origin =
+        std::min(origin, a.aligned(absoluteNs(d.info, d.info.windowBegin)));
+    runLast[d.run] = std::max(runLast[d.run],
+                              a.aligned(absoluteNs(d.info, d.info.windowEnd)));
     data.numEvents += d.records;
+  }
+  if (data.sharedAxis) {
+    uint64_t origin = *llvm::min_element(data.runOrigin);
+    uint64_t last = *llvm::max_element(runLast);
+    std::fill(data.runOrigin.begin(), data.runOrigin.end(), origin);
+    std::fill(runLast.begin(), runLast.end(), last);
   }
   if (in.profile.dumps.empty())
     return Error::success();
@@ -232,7 +275,8 @@ Error tpuprof::report::buildTimeline(const Input &in,
   Error err = in.forEachDump("html", [&](const DumpReader &reader,
                                          const DumpSummary &d) {
     const DumpInfo &info = reader.info();
-    const uint64_t origin = data.runOrigin[d.run];
+    DumpAxis axis = axisOf(d);
+    axis.origin = data.runOrigin[d.run];
     ArrayRef<std::string> events = reader.events();
     // This dump's counter words in the page's shown events (or none).
     const size_t numShown = data.shownEvents.size();
@@ -249,8 +293,7 @@ Error tpuprof::report::buildTimeline(const Input &in,
     SmallVector<int64_t, 8> dims;
     TimelineLane *lane = nullptr;
     auto relative = [&](uint64_t ticks) {
-      uint64_t ns = absoluteNs(info, ticks);
-      return std::min(ns - std::min(ns, origin), data.spanNs);
+      return std::min(axis.rel(absoluteNs(info, ticks)), data.spanNs);
     };
     NotRecorded notRecorded;
     walkDump(
@@ -288,8 +331,9 @@ Error tpuprof::report::buildTimeline(const Input &in,
           }
           // Clamped into the timeline (a record cannot start before its
           // window, but a hand-made or damaged dump may say so).
-          uint64_t begin =
-              std::min(f.beginNs - std::min(f.beginNs, origin), data.spanNs);
+          // A rank's records begin where its clock maps them; their
+          // lengths are its own clock's (drift changes them by ppm).
+          uint64_t begin = std::min(axis.rel(f.beginNs), data.spanNs);
           uint64_t dur = std::min(f.endNs - f.beginNs, data.spanNs - begin);
           notRecorded.record(begin, begin + dur, f.finished);
           bool topLevel = f.topLevel();
@@ -357,8 +401,8 @@ Error tpuprof::report::buildTimeline(const Input &in,
         });
     if (lane)
       notRecorded.finish(lane->notRecorded);
-    addMemoryLane(reader, d, origin, opts, data);
-    addDeviceLanes(reader, d, origin, data, deviceLaneOf, deviceNameOf);
+    addMemoryLane(reader, d, axis, opts, data);
+    addDeviceLanes(reader, d, axis, data, deviceLaneOf, deviceNameOf);
     return Error::success();
   });
   if (err)
@@ -368,6 +412,14 @@ Error tpuprof::report::buildTimeline(const Input &in,
   for (auto &entry : laneOf)
     ordered.push_back(std::move(data.lanes[entry.second]));
   data.lanes = std::move(ordered);
+  // A job's lane groups in rank order, as the trace lists its processes.
+  if (data.sharedAxis)
+    llvm::sort(data.lanes, [&](const TimelineLane &a, const TimelineLane &b) {
+      return std::make_tuple(in.profile.runs[a.run].rank, a.run, a.device,
+                             a.pid, a.tid) <
+             std::make_tuple(in.profile.runs[b.run].rank, b.run, b.device,
+                             b.pid, b.tid);
+    });
   for (TimelineLane &l : data.lanes)
     llvm::sort(l.events, [](const TimelineEvent &a, const TimelineEvent &b) {
       return std::tie(a.begin, a.depth, a.counterIndex) <

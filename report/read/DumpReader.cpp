@@ -5,7 +5,9 @@
 // are visited in place, so aggregating a dump costs memory for its rows and
 // probe tables, and for the one dump being read (read into memory whole,
 // not mapped: another process that shrinks the file cannot make the reader
-// fault, InputFile.h).
+// fault, InputFile.h). A streaming reader (openStreaming) holds everything
+// but the record streams, and reads those a chunk at a time (StreamBytes)
+// with the same parser: one reader of the format, two ways to get bytes.
 //
 // Every size in the file is checked against the bytes actually present
 // before anything is allocated or read from it, and every loop advances by a
@@ -28,6 +30,8 @@
 #include <cassert>
 #include <cstddef>
 #include <cstring>
+#include <deque>
+#include <optional>
 #include <tuple>
 #include <utility>
 
@@ -41,6 +45,71 @@ namespace {
 constexpr uint64_t kHeaderSize = sizeof(tpuprof_dump_header);
 constexpr uint64_t kSectionHeaderSize = sizeof(tpuprof_section_header);
 constexpr uint64_t kRecordSize = sizeof(tpuprof_record);
+/// The largest record: 255 dims and 255 counter words.
+constexpr uint64_t kMaxRecordBytes = TPUPROF_RECORD_BYTES(255, 255);
+static_assert(DumpReader::kStreamChunk >= kMaxRecordBytes,
+              "a chunk holds any record");
+} // namespace
+
+/// A streaming reader's file, and the bytes of its sections other than
+/// record streams (small: probe tables, names, section headers).
+struct DumpReader::Streamed {
+  explicit Streamed(InputFile file) : file(std::move(file)) {}
+  InputFile file;
+  /// Filled while the dump is parsed, before the reader is shared.
+  mutable std::deque<std::string> pieces;
+};
+
+namespace {
+
+/// The bytes of record streams, at file offsets: in the reader's buffer, or
+/// read from the file one chunk at a time. `at(off, n)` gives n bytes (at
+/// most kMaxRecordBytes) at `off`, or null (streaming) when they cannot be
+/// read: a read error, or a file that shrank since it was opened (`failed`
+/// says which). Callers ask only for bytes inside the file's size.
+class StreamBytes {
+public:
+  explicit StreamBytes(const char *base) : base(base) {}
+  explicit StreamBytes(const InputFile &file) : file(&file) {}
+
+  const char *at(uint64_t off, uint64_t n) {
+    if (base)
+      return base + off;
+    if (off < windowOff || off - windowOff > valid ||
+        n > valid - (off - windowOff))
+      refill(off);
+    if (off - windowOff > valid || n > valid - (off - windowOff)) {
+      if (!failed)
+        failed = file->path().str() +
+                 ": cannot read: the file shrank while it was read";
+      return nullptr;
+    }
+    return window.data() + (off - windowOff);
+  }
+  /// Why bytes could not be read, if so (streaming).
+  std::optional<std::string> failed;
+
+private:
+  void refill(uint64_t off) {
+    window.resize(DumpReader::kStreamChunk);
+    windowOff = off;
+    valid = 0;
+    if (failed)
+      return;
+    Expected<uint64_t> n = file->readAt(off, window.data(), window.size());
+    if (n)
+      valid = *n;
+    else
+      failed = toString(n.takeError());
+  }
+
+  const char *base = nullptr;
+  const InputFile *file = nullptr;
+  std::vector<char> window;
+  uint64_t windowOff = 0;
+  uint64_t valid = 0; ///< Bytes of `window` read from the file.
+};
+
 } // namespace
 
 //===----------------------------------------------------------------------===//
@@ -92,6 +161,17 @@ Expected<DumpReader> DumpReader::open(StringRef path) {
 Expected<DumpReader>
 DumpReader::fromBuffer(std::unique_ptr<MemoryBuffer> buffer) {
   DumpReader reader(std::move(buffer));
+  if (Error err = reader.parse())
+    return std::move(err);
+  return std::move(reader);
+}
+
+Expected<DumpReader> DumpReader::openStreaming(StringRef path) {
+  Expected<InputFile> file = InputFile::open(path);
+  if (!file)
+    return file.takeError();
+  DumpReader reader(MemoryBuffer::getMemBuffer("", path));
+  reader.streamed = std::make_shared<Streamed>(std::move(*file));
   if (Error err = reader.parse())
     return std::move(err);
   return std::move(reader);
@@ -165,14 +245,41 @@ void DumpReader::forEachRecord(
 void DumpReader::forEachEvent(
     const ThreadInfo &thread, function_ref<void(const RecordView &)> fn,
     function_ref<void(const MemoryEventView &)> onMemory) const {
-  const char *base = buffer->getBufferStart();
+  StreamBytes bytes = streamed ? StreamBytes(streamed->file)
+                               : StreamBytes(buffer->getBufferStart());
+  const bool stream = streamed != nullptr;
+  const size_t numEvents = eventNames.size();
+  // The whole record at `off`. Streaming, the file may have changed since
+  // it was validated: a record that no longer has the validated shape ends
+  // the visit (null) rather than being misread.
+  auto recordAt = [&](uint64_t off, bool segment,
+                      bool &memory) -> const char * {
+    const char *r = bytes.at(off, kRecordSize);
+    if (!r)
+      return nullptr;
+    uint8_t numDims = TPUPROF_READ_FIELD(r, tpuprof_record, num_dims);
+    uint8_t numCounters = TPUPROF_READ_FIELD(r, tpuprof_record, num_counters);
+    memory =
+        segment &&
+        TPUPROF_READ_FIELD(r, tpuprof_record, probe) == TPUPROF_RECORD_MEMORY &&
+        header.version >= 5;
+    if (!stream)
+      return r;
+    if (memory ? numDims != 2 || numCounters != 0 : numCounters != numEvents)
+      return nullptr;
+    return bytes.at(off, TPUPROF_RECORD_BYTES(numDims, numCounters));
+  };
   for (const ThreadInfo::Part &part : thread.parts) {
     uint64_t off = part.offset;
     for (uint64_t i = 0; i != part.records; ++i) {
-      RecordView view = viewAt(base + off, off);
-      if (view.probe == TPUPROF_RECORD_MEMORY) {
+      bool memory = false;
+      const char *r = recordAt(off, true, memory);
+      if (!r)
+        return;
+      RecordView view = viewAt(r, off);
+      if (memory) {
         if (onMemory)
-          onMemory(memoryViewAt(base + off, off));
+          onMemory(memoryViewAt(r, off));
       } else {
         fn(view);
       }
@@ -185,7 +292,11 @@ void DumpReader::forEachEvent(
   for (uint64_t i = 0; i != thread.numRecords; ++i) {
     if (thread.lapRecords && i == thread.lapRecords)
       off = thread.streamOffset; // From the older lap to the newer one.
-    RecordView view = viewAt(base + off, off);
+    bool memory = false;
+    const char *r = recordAt(off, false, memory);
+    if (!r)
+      return;
+    RecordView view = viewAt(r, off);
     fn(view);
     off += TPUPROF_RECORD_BYTES(view.numDims, view.numCounters);
   }
@@ -251,19 +362,27 @@ struct Section {
   uint64_t offset = 0;     ///< Of the section header.
   uint64_t sizeOffset = 0; ///< Of its size field.
   uint64_t payloadOffset = 0;
+  /// Its payload; streaming, only the fixed part of a THREAD or SEGMENT
+  /// section (their record streams are read as they are visited).
   StringRef payload;
+  uint64_t size = 0; ///< The payload's size in the file.
 };
 
 /// The reader's output fields and what the stages tell each other.
 struct DumpParser {
-  DumpParser(StringRef file, StringRef data, DumpInfo &h,
+  DumpParser(StringRef file, StringRef data, const InputFile *input,
+             std::deque<std::string> *pieces, DumpInfo &h,
              std::vector<Module> &modules, std::vector<std::string> &events,
              std::vector<ThreadInfo> &threads)
-      : file(file), data(data), h(h), modules(modules), events(events),
-        threads(threads) {}
+      : file(file), data(data), input(input), pieces(pieces),
+        size(input ? input->size() : data.size()), h(h), modules(modules),
+        events(events), threads(threads) {}
 
   StringRef file;
-  StringRef data;
+  StringRef data;                  ///< The whole dump, unless streaming.
+  const InputFile *input;          ///< Streaming: the file, read as needed.
+  std::deque<std::string> *pieces; ///< Streaming: the bytes read, kept.
+  const uint64_t size;             ///< Of the file.
   DumpInfo &h;
   std::vector<Module> &modules;
   std::vector<std::string> &events;
@@ -277,6 +396,19 @@ struct DumpParser {
   uint64_t calibCountsOff = 0; ///< File offset of the CALIBRATION counts.
   uint64_t threadDropped = 0;
   uint64_t sectionsEnd = 0; ///< File offset after the last section.
+
+  /// The bytes [off, off + len) of the file, cut at its end; streaming,
+  /// read and kept for the reader's life.
+  Expected<StringRef> bytesAt(uint64_t off, uint64_t len);
+  /// The record streams' bytes.
+  StreamBytes streamBytes() const {
+    return input ? StreamBytes(*input) : StreamBytes(data.data());
+  }
+  Error streamError(const StreamBytes &bytes) const {
+    if (!bytes.failed)
+      return Error::success();
+    return createStringError(*bytes.failed);
+  }
 
   Error readHeader();
   Error readSections();
@@ -295,9 +427,25 @@ struct DumpParser {
   Error readSegments();
 };
 
+Expected<StringRef> DumpParser::bytesAt(uint64_t off, uint64_t len) {
+  len = std::min(len, size - std::min(off, size));
+  if (!input)
+    return data.substr(off, len);
+  std::string &piece = pieces->emplace_back(len, '\0');
+  Expected<uint64_t> got = input->readAt(off, piece.data(), len);
+  if (!got)
+    return got.takeError();
+  if (*got != len)
+    return createStringError(
+        file + ": cannot read: the file shrank while it was read");
+  return StringRef(piece);
+}
+
 Error DumpParser::readHeader() {
-  const char *p = data.data();
-  const uint64_t size = data.size();
+  Expected<StringRef> head = bytesAt(0, kHeaderSize);
+  if (!head)
+    return head.takeError();
+  const char *p = head->data();
   // Magic first, even on a short file: "not a dump at all" is the more
   // useful message than "truncated" for, say, an empty or text file.
   static const char magic[8] = {'T', 'P', 'U', 'P', 'R', 'O', 'F', '\0'};
@@ -373,7 +521,6 @@ Error DumpParser::readHeader() {
 }
 
 Error DumpParser::readSections() {
-  const uint64_t size = data.size();
   uint64_t off = h.headerSize;
   for (uint32_t i = 0; i != h.numSections; ++i) {
     Section s;
@@ -386,8 +533,11 @@ Error DumpParser::readSections() {
                              Twine(size - off) + " of " +
                              Twine(kSectionHeaderSize) + " bytes)");
     using SH = tpuprof_section_header;
-    s.kind = TPUPROF_READ_FIELD(data.data() + off, SH, kind);
-    uint64_t payloadSize = TPUPROF_READ_FIELD(data.data() + off, SH, size);
+    Expected<StringRef> sh = bytesAt(off, kSectionHeaderSize);
+    if (!sh)
+      return sh.takeError();
+    s.kind = TPUPROF_READ_FIELD(sh->data(), SH, kind);
+    uint64_t payloadSize = TPUPROF_READ_FIELD(sh->data(), SH, size);
     s.sizeOffset = TPUPROF_FIELD_OFFSET(off, SH, size);
     if (payloadSize % 8)
       return formatError(file, s.sizeOffset,
@@ -399,7 +549,17 @@ Error DumpParser::readSections() {
                          s.label + " size " + Twine(payloadSize) +
                              " runs past the end of the file (" +
                              Twine(size - s.payloadOffset) + " bytes left)");
-    s.payload = data.substr(s.payloadOffset, payloadSize);
+    s.size = payloadSize;
+    // Streaming, a record stream stays in the file until it is read.
+    uint64_t keep = payloadSize;
+    if (input && s.kind == TPUPROF_SECTION_THREAD)
+      keep = std::min<uint64_t>(payloadSize, sizeof(tpuprof_thread_section));
+    if (input && s.kind == TPUPROF_SECTION_SEGMENT)
+      keep = std::min<uint64_t>(payloadSize, sizeof(tpuprof_segment_section));
+    Expected<StringRef> payload = bytesAt(s.payloadOffset, keep);
+    if (!payload)
+      return payload.takeError();
+    s.payload = *payload;
 
     Error err = Error::success();
     switch (s.kind) {
@@ -515,7 +675,7 @@ Error DumpParser::readEvents(const Section &s) {
 
 Error DumpParser::readThread(const Section &s) {
   using T = tpuprof_thread_section;
-  const uint64_t payloadSize = s.payload.size();
+  const uint64_t payloadSize = s.size;
   const uint64_t payloadOff = s.payloadOffset;
   const char *pp = s.payload.data();
   if (Error err = checkFixedPart(s, sizeof(T), "THREAD"))
@@ -566,7 +726,7 @@ Error DumpParser::readThread(const Section &s) {
 
 Error DumpParser::readSegment(const Section &s) {
   using G = tpuprof_segment_section;
-  const uint64_t payloadSize = s.payload.size();
+  const uint64_t payloadSize = s.size;
   const uint64_t payloadOff = s.payloadOffset;
   const char *pp = s.payload.data();
   if (h.version < 4)
@@ -821,9 +981,9 @@ Error DumpParser::checkSections() {
   const bool complete = h.isComplete();
   // An unfinished dump may end in a section its header does not count yet
   // (the process died between growing the file and updating the header).
-  if (sectionsEnd != data.size() && complete)
+  if (sectionsEnd != size && complete)
     return formatError(file, sectionsEnd,
-                       Twine(data.size() - sectionsEnd) +
+                       Twine(size - sectionsEnd) +
                            " trailing bytes after the last of " +
                            Twine(h.numSections) + " sections");
 
@@ -908,7 +1068,7 @@ Error DumpParser::scanStream(ThreadInfo &t, const RingLap *lap) {
   // Records were written in place, each one's begin (never 0) last, into
   // zeroed pages: the stream ends at the first slot whose begin is 0 or that
   // does not hold a whole, well-formed record.
-  const char *p = data.data();
+  StreamBytes bytes = streamBytes();
   uint64_t roff = t.streamOffset;
   uint64_t limit = t.streamOffset + t.streamSize;
   if (lap) {
@@ -919,7 +1079,9 @@ Error DumpParser::scanStream(ThreadInfo &t, const RingLap *lap) {
   auto scan = [&] {
     uint64_t n = 0;
     while (limit - roff >= kRecordSize) {
-      const char *r = p + roff;
+      const char *r = bytes.at(roff, kRecordSize);
+      if (!r)
+        break; // Reported below.
       uint8_t numDims = TPUPROF_READ_FIELD(r, tpuprof_record, num_dims);
       uint8_t numCounters = TPUPROF_READ_FIELD(r, tpuprof_record, num_counters);
       uint64_t full = TPUPROF_RECORD_BYTES(numDims, numCounters);
@@ -935,6 +1097,8 @@ Error DumpParser::scanStream(ThreadInfo &t, const RingLap *lap) {
     return n;
   };
   uint64_t n = scan();
+  if (Error err = streamError(bytes))
+    return err;
   if (lap) {
     if (roff != limit)
       return formatError(file, roff,
@@ -948,11 +1112,11 @@ Error DumpParser::scanStream(ThreadInfo &t, const RingLap *lap) {
   }
   t.numRecords = n;
   t.streamSize = roff - t.streamOffset;
-  return Error::success();
+  return streamError(bytes);
 }
 
 Error DumpParser::checkStream(ThreadInfo &t) {
-  const char *p = data.data();
+  StreamBytes bytes = streamBytes();
   uint64_t roff = t.streamOffset;
   const uint64_t streamEnd = t.streamOffset + t.streamSize;
   auto thread = [&](uint64_t i) {
@@ -969,7 +1133,9 @@ Error DumpParser::checkStream(ThreadInfo &t) {
       return formatError(file, roff,
                          thread(i) + " is truncated (" + Twine(left) + " of " +
                              Twine(kRecordSize) + " bytes)");
-    const char *r = p + roff;
+    const char *r = bytes.at(roff, kRecordSize);
+    if (!r)
+      return streamError(bytes);
     uint8_t numDims = TPUPROF_READ_FIELD(r, tpuprof_record, num_dims);
     uint8_t numCounters = TPUPROF_READ_FIELD(r, tpuprof_record, num_counters);
     uint64_t full = TPUPROF_RECORD_BYTES(numDims, numCounters);
@@ -1015,7 +1181,7 @@ static const char *checkMemoryRecord(const char *r, uint8_t numWords,
 }
 
 Error DumpParser::readSegments() {
-  const char *p = data.data();
+  StreamBytes bytes = streamBytes();
   const bool complete = h.isComplete();
   // A thread's segments in stream order; threads by number, which is the
   // order they first recorded in.
@@ -1045,8 +1211,12 @@ Error DumpParser::readSegments() {
     uint64_t off = g.offset, limit = g.offset + g.size, n = 0;
     uint64_t memoryEvents = 0;
     while (off != limit) {
-      const char *r = p + off;
       uint64_t left = limit - off;
+      // A memory record's fields lie past the common 24 bytes.
+      const char *r = bytes.at(
+          off, std::min<uint64_t>(left, sizeof(tpuprof_memory_record)));
+      if (!r)
+        return streamError(bytes);
       uint8_t numDims = 0, numCounters = 0;
       uint64_t full = 0, begin = 0, end = 0;
       uint32_t probe = 0;
@@ -1120,8 +1290,10 @@ Error DumpParser::readSegments() {
 } // namespace
 
 Error DumpReader::parse() {
-  DumpParser parser(path(), buffer->getBuffer(), header, moduleList, eventNames,
-                    threadList);
+  DumpParser parser(path(), buffer->getBuffer(),
+                    streamed ? &streamed->file : nullptr,
+                    streamed ? &streamed->pieces : nullptr, header, moduleList,
+                    eventNames, threadList);
   if (Error err = parser.readHeader())
     return err;
   if (Error err = parser.readSections())

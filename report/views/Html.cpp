@@ -246,6 +246,8 @@ void writeDevice(json::OStream &j, const ReportData &data) {
 void writeTimeline(json::OStream &j, const ReportData &data) {
   j.attributeObject("timeline", [&] {
     j.attribute("spanNs", data.spanNs);
+    // A job's ranks on one axis (every run's originNs is the same).
+    j.attribute("sharedAxis", data.sharedAxis);
     j.attribute("events", data.numEvents);
     j.attribute("mode", data.bucketed ? "buckets" : "events");
     if (data.bucketed)
@@ -378,11 +380,26 @@ void writeData(raw_ostream &os, ArrayRef<std::string> inputs,
   j.attributeArray("runs", [&] {
     for (uint32_t r = 0; r != std::max<size_t>(1, p.runs.size()); ++r)
       j.object([&] {
+        const bool ranked =
+            r < p.runs.size() && p.runs[r].rank != TPUPROF_RANK_UNKNOWN;
         j.attribute(
             "short",
-            r < p.runs.size()
+            ranked
+                ? formatv("rank {0} (pid {1})", p.runs[r].rank, p.runs[r].pid)
+                      .str()
+            : r < p.runs.size()
                 ? formatv("run {0} (pid {1})", r + 1, p.runs[r].pid).str()
                 : "run 1");
+        if (ranked)
+          j.attribute("rank", p.runs[r].rank);
+        // How the rank's clock was put on the job's axis (mpi.md).
+        if (r < data.runClock.size() && data.runClock[r]) {
+          const ClockAlignment &c = *data.runClock[r];
+          j.attribute("clock", clockMethodName(c.method));
+          j.attribute("clockOffsetNs", c.offset0Ns);
+          j.attribute("clockDriftPpm", c.drift * 1e6);
+          j.attribute("clockErrorNs", c.errorNs);
+        }
         // What a row's Percent is of: its run's window.
         j.attribute("totalNs",
                     runTotal[std::min<size_t>(r, runTotal.size() - 1)]);

@@ -108,7 +108,7 @@ Expected<Otf2Summary> tpuprof::report::writeOtf2(const JobProfile &job,
   for (uint32_t g = 0; g != job.ranks.size(); ++g) {
     const RankStats &rank = job.ranks[g];
     for (const std::string &path : rank.dumps) {
-      Expected<DumpReader> reader = DumpReader::open(path);
+      Expected<DumpReader> reader = DumpReader::openStreaming(path);
       if (!reader) {
         close();
         return reader.takeError();

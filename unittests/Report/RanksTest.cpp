@@ -4,13 +4,17 @@
 // built by hand, one per rank: op statistics across ranks, collective waits
 // and stragglers, the alignment of clocks, with one host's clock faked
 // five seconds off and the offsets measured (ping-pong) or not, and the
-// overlap of communication and computation on constructed intervals.
+// overlap of communication and computation on constructed intervals; the
+// trace and the HTML page's timeline put the ranks on one aligned axis.
 //
 //===----------------------------------------------------------------------===//
 
 #include "TestUtil.h"
 
 #include "tpuprof/report/model/Ranks.h"
+#include "tpuprof/report/model/Timeline.h"
+#include "tpuprof/report/model/Walk.h"
+#include "tpuprof/report/views/Html.h"
 #include "tpuprof/report/views/Ranks.h"
 #include "tpuprof/report/views/Trace.h"
 
@@ -19,6 +23,7 @@
 
 #include <cstring>
 #include <map>
+#include <set>
 
 using namespace tpuprof;
 using namespace tpuprof::report;
@@ -411,6 +416,134 @@ TEST(Ranks, TracePutsTheRanksOnOneAxis) {
   EXPECT_LT(sortIndex[pid0], sortIndex[pid1]);
   ASSERT_TRUE(allreduceTs.count(pid0) && allreduceTs.count(pid1));
   EXPECT_NEAR(allreduceTs[pid1] - allreduceTs[pid0], 300.0, 1.0);
+}
+
+/// The JSON data the HTML page embeds.
+llvm::json::Value htmlPageData(const std::vector<std::string> &dumps) {
+  std::string page;
+  llvm::raw_string_ostream os(page);
+  llvm::Error err = writeHtmlReport(input(dumps), HtmlOptions(), os);
+  EXPECT_FALSE(bool(err)) << llvm::toString(std::move(err));
+  llvm::StringRef start =
+      "<script type=\"application/json\" id=\"tpuprof-data\">";
+  size_t b = page.find(start.str());
+  EXPECT_NE(b, std::string::npos);
+  b += start.size();
+  llvm::Expected<llvm::json::Value> v = llvm::json::parse(
+      llvm::StringRef(page).slice(b, page.find("</script>", b)));
+  if (!v) {
+    ADD_FAILURE() << llvm::toString(v.takeError());
+    return nullptr;
+  }
+  return std::move(*v);
+}
+
+TEST(Ranks, HtmlTimelinePutsTheRanksOnOneAxis) {
+  // Node b's clock reads 5 s ahead and runs 1000 ppm slow against node a's,
+  // as its ping-pong at MPI_Init and MPI_Finalize says. On the page's one
+  // axis each record begins where the merge's alignment (offsets and drift)
+  // puts it: rank 1's allreduce about 300 us after rank 0's, less the drift
+  // since the init.
+  DumpBuilder b0 = rankDump(0, "node-a", 100000, 200000, 0);
+  b0.process->offsets[TPUPROF_OFFSET_INIT] = {0, 1, 0};
+  DumpBuilder b1 = rankDump(1, "node-b", 400000, 500000, kFiveSeconds);
+  uint64_t start = b1.header.calib_ns0;
+  b1.process->offsets[TPUPROF_OFFSET_INIT] = {-kFiveSeconds, start, 2000};
+  b1.process->offsets[TPUPROF_OFFSET_FINALIZE] = {-kFiveSeconds - 1000000,
+                                                  start + 1000000000, 2000};
+  TempFile r0(b0.build()), r1(b1.build());
+  JobProfile job = merge({r0.str(), r1.str()});
+  ASSERT_EQ(job.ranks.size(), 2u);
+  const ClockAlignment &c1 = job.ranks[1].clock;
+  EXPECT_EQ(c1.method, ClockAlignment::Method::PingPong);
+  EXPECT_NEAR(c1.drift * 1e6, -1000.0, 1e-6);
+
+  // The model: one origin, each rank's events at their aligned times.
+  Input in = input({r1.str(), r0.str()}, true, false);
+  Timeline tl;
+  ASSERT_FALSE(bool(buildTimeline(in, TimelineOptions(), tl)));
+  EXPECT_TRUE(tl.sharedAxis);
+  ASSERT_EQ(tl.runOrigin.size(), 2u);
+  EXPECT_EQ(tl.runOrigin[0], tl.runOrigin[1]);
+  llvm::Expected<DumpReader> d0 = DumpReader::fromBytes(b0.build());
+  llvm::Expected<DumpReader> d1 = DumpReader::fromBytes(b1.build());
+  ASSERT_TRUE(d0 && d1);
+  // Rank 0's window begins first: it is the origin.
+  EXPECT_EQ(tl.runOrigin[0], absoluteNs(d0->info(), d0->info().windowBegin));
+  auto aligned = [&](const DumpReader &d, const ClockAlignment &c,
+                     uint64_t ns) {
+    return uint64_t(c.toAxis(absoluteNs(d.info(), ticksAt(ns)))) -
+           tl.runOrigin[0];
+  };
+  ASSERT_EQ(tl.lanes.size(), 2u);
+  std::map<uint32_t, const TimelineLane *> laneOfRank;
+  for (const TimelineLane &l : tl.lanes)
+    laneOfRank[in.profile.runs[l.run].rank] = &l;
+  ASSERT_TRUE(laneOfRank.count(0) && laneOfRank.count(1));
+  // Lane groups in rank order whatever the inputs' order.
+  EXPECT_EQ(in.profile.runs[tl.lanes[0].run].rank, 0u);
+  const TimelineLane &l0 = *laneOfRank[0], &l1 = *laneOfRank[1];
+  ASSERT_EQ(l0.events.size(), 2u);
+  ASSERT_EQ(l1.events.size(), 2u);
+  EXPECT_EQ(l0.events[0].begin, aligned(*d0, job.ranks[0].clock, 10));
+  EXPECT_EQ(l0.events[1].begin, aligned(*d0, job.ranks[0].clock, 200000));
+  EXPECT_EQ(l1.events[0].begin, aligned(*d1, c1, 10));
+  EXPECT_EQ(l1.events[1].begin, aligned(*d1, c1, 500000));
+  // 300 us apart, less 1000 ppm of the ~0.5 ms since the init: 299.5 us.
+  EXPECT_NEAR(double(l1.events[1].begin) - double(l0.events[1].begin), 299500.0,
+              2.0);
+
+  // The page's data: one origin for every run, the ranks named, each
+  // lane's first event at its aligned time.
+  llvm::json::Value v = htmlPageData({r1.str(), r0.str()});
+  const llvm::json::Object *o = v.getAsObject();
+  ASSERT_TRUE(o);
+  EXPECT_EQ(o->getObject("timeline")->getBoolean("sharedAxis"), true);
+  const llvm::json::Array *runs = o->getArray("runs");
+  ASSERT_TRUE(runs && runs->size() == 2);
+  std::set<int64_t> origins;
+  std::map<int64_t, int64_t> rankOfRun;
+  for (size_t r = 0; r != runs->size(); ++r) {
+    const llvm::json::Object *run = (*runs)[r].getAsObject();
+    origins.insert(*run->getInteger("originNs"));
+    rankOfRun[r] = *run->getInteger("rank");
+    EXPECT_TRUE(contains(run->getString("short")->str(),
+                         "rank " + std::to_string(rankOfRun[r])));
+    EXPECT_EQ(run->getString("clock")->str(),
+              rankOfRun[r] ? "ping-pong" : "reference");
+  }
+  EXPECT_EQ(origins.size(), 1u);
+  const llvm::json::Array *lanes = o->getArray("lanes");
+  const llvm::json::Array *cols = o->getObject("timeline")->getArray("lanes");
+  ASSERT_TRUE(lanes && cols && lanes->size() == 2 && cols->size() == 2);
+  for (size_t i = 0; i != 2; ++i) {
+    int64_t rank = rankOfRun[*(*lanes)[i].getAsObject()->getInteger("run")];
+    const llvm::json::Array *begin =
+        (*cols)[i].getAsObject()->getArray("begin");
+    ASSERT_TRUE(begin && !begin->empty());
+    EXPECT_EQ(uint64_t(*(*begin)[0].getAsInteger()),
+              rank ? aligned(*d1, c1, 10)
+                   : aligned(*d0, job.ranks[0].clock, 10));
+  }
+}
+
+TEST(Ranks, HtmlTimelineOfOneProcessKeepsItsOwnAxis) {
+  // A process without a rank, and one rank alone: no shared axis.
+  DumpBuilder plain = rankDump(0, "node-a", 100, 200, 0);
+  plain.process.reset();
+  TempFile p(plain.build());
+  Timeline tl;
+  ASSERT_FALSE(bool(buildTimeline(input({p.str()}), TimelineOptions(), tl)));
+  EXPECT_FALSE(tl.sharedAxis);
+  llvm::Expected<DumpReader> d = DumpReader::fromBytes(plain.build());
+  ASSERT_TRUE(bool(d));
+  ASSERT_EQ(tl.runOrigin.size(), 1u);
+  EXPECT_EQ(tl.runOrigin[0], absoluteNs(d->info(), d->info().windowBegin));
+  ASSERT_EQ(tl.lanes.size(), 1u);
+  EXPECT_EQ(tl.lanes[0].events[0].begin, 10u);
+  llvm::json::Value v = htmlPageData({p.str()});
+  EXPECT_EQ(v.getAsObject()->getObject("timeline")->getBoolean("sharedAxis"),
+            false);
 }
 
 } // namespace

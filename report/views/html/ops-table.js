@@ -13,7 +13,9 @@
       return el('td', 'num pct', b, el('span', 'ptxt', p.toFixed(2)));
     } },
     { title: 'Device', num: true, value: (r) => r.device },
-    ...(runsApart ? [{ title: 'Run', num: true, value: (r) => r.run + 1 }] : []),
+    // A job's ranks (one shared axis) are named by rank, other runs by number.
+    ...(runsApart ? [data.timeline.sharedAxis ? { title: 'Rank', num: true, value: (r) => runs[r.run].rank }
+      : { title: 'Run', num: true, value: (r) => r.run + 1 }] : []),
     { title: 'Count', num: true, value: (r) => r.count },
     { title: 'Mean (us)', num: true, value: (r) => r.meanNs, cell: (r) => el('td', 'num', usOr(r.meanNs, data.resolutionNs)) },
     { title: 'Max (us)', num: true, value: (r) => r.maxNs, cell: (r) => el('td', 'num', us(r.maxNs)) },

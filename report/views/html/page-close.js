@@ -4,8 +4,10 @@
     selectedRow: () => selectedRow,
     rowCount: rows.length,
     timelineMode: tl.mode,
-    // Per run (runs apart): the y of its axis, for scripted checks.
-    runAxes: () => groups.map((g) => ({ run: g.run, axisY: g.axisY, end: g.end })),
+    // Per run (runs apart): the y of its axis (or, on a job's shared axis,
+    // of its rank's header), for scripted checks.
+    runAxes: () => groups.map((g) => ({ run: g.run, axisY: g.axisY, end: g.end, shared: g.shared })),
+    sharedAxis,
     // Per memory lane: where its largest buffer's middle and its live-bytes
     // line are drawn (canvas coordinates), for scripted hovers.
     memoryLanes: () => memLanes.map((ml) => {

@@ -25,6 +25,8 @@
   const usOr = (ns, floorNs) => (floorNs && ns < floorNs ? `< ${fmtDur(floorNs)}` : us(ns));
   const runs = data.runs;
   const runsApart = data.runsApart;
+  /** How a run is named beside its lanes and rows: a job's rank, or its number. */
+  const runName = (run) => (runs[run].rank !== undefined ? `rank ${runs[run].rank}` : `run ${run + 1}`);
   /** What a row's Percent is of: its run's window when runs are apart. */
   const totalOf = (r) => (runsApart ? runs[r.run].totalNs : totals.total_ns);
   const pct = (part, whole) => (whole ? (100 * part / whole) : 0).toFixed(2);

@@ -28,7 +28,7 @@
     if (onClick) r.addEventListener('click', onClick);
     return r;
   }
-  const laneLabel = (l) => (runsApart ? `run ${l.run + 1} · ` : '') + `dev ${l.device} · tid ${l.tid}`;
+  const laneLabel = (l) => (runsApart ? `${runName(l.run)} · ` : '') + `dev ${l.device} · tid ${l.tid}`;
   for (const l of data.lanes) {
     const w = l.windowNs || 1;
     const kinds = ['op', 'launch', 'user', 'comm', 'unknown']; // byKind's slots (format.h)
@@ -52,7 +52,7 @@
   const byShare = rows.map((r, i) => i).sort((a, b) => shareOf(rows[b]) - shareOf(rows[a]));
   for (const i of byShare.slice(0, 10)) {
     const r = rows[i];
-    const label = (runsApart ? `run ${r.run + 1} · ` : '') + r.name;
+    const label = (runsApart ? `${runName(r.run)} · ` : '') + r.name;
     $('top-ops').append(barRow(label, [[Math.min(1, shareOf(r)), rowColor[i], r.shapes]],
       `${pct(r.durationNs, totalOf(r))} %`, () => selectRow(i, 'summary')));
   }

@@ -29,12 +29,15 @@
     return lane;
   });
   // Runs kept apart each get their own time axis (times count from the
-  // run's start) above their lanes; otherwise one axis on top.
+  // run's start) above their lanes; otherwise one axis on top. A job's
+  // ranks (sharedAxis) are one lane group each, headed by the rank, under
+  // the one axis on top: their clocks are aligned onto one another's.
+  const sharedAxis = !!tl.sharedAxis;
   const groups = [];
-  let y = runsApart ? 0 : AXIS_H;
+  let y = runsApart && !sharedAxis ? 0 : AXIS_H;
   for (const lane of lanes) {
     if (runsApart && (!groups.length || groups[groups.length - 1].run !== lane.info.run)) {
-      groups.push({ run: lane.info.run, axisY: y, end: y });
+      groups.push({ run: lane.info.run, axisY: y, end: y, shared: sharedAxis });
       y += AXIS_H;
     }
     lane.y = y;
@@ -108,7 +111,7 @@
     ctx.textBaseline = 'middle';
     // Axes: one on top, or one per run (its own zero) above its lanes.
     const step = niceStep(view.t1 - view.t0, plotW());
-    const axes = groups.length ? groups : [{ axisY: 0, end: cssHeight }];
+    const axes = groups.length && !sharedAxis ? groups : [{ axisY: 0, end: cssHeight }];
     for (const g of axes) {
       ctx.fillStyle = '#667085';
       ctx.strokeStyle = '#e2e5ea';
@@ -119,12 +122,17 @@
         ctx.fillText(fmtDur(t), x + 3, g.axisY + AXIS_H / 2);
       }
       ctx.stroke();
-      if (g.run !== undefined) {
-        ctx.fillStyle = '#1d2330';
-        ctx.save(); ctx.font = 'bold 11px system-ui, sans-serif';
-        ctx.fillText(runs[g.run].short, 6, g.axisY + AXIS_H / 2);
-        ctx.restore();
+    }
+    for (const g of groups) {
+      if (g.shared) {
+        ctx.strokeStyle = '#c4c9d2';
+        ctx.beginPath(); ctx.moveTo(0, g.axisY + 0.5); ctx.lineTo(width, g.axisY + 0.5); ctx.stroke();
       }
+      ctx.fillStyle = '#1d2330';
+      ctx.save(); ctx.font = 'bold 11px system-ui, sans-serif';
+      const r = runs[g.run];
+      ctx.fillText(g.shared && r.clock ? `${r.short} · clock: ${r.clock}` : r.short, 6, g.axisY + AXIS_H / 2);
+      ctx.restore();
     }
     for (const lane of lanes) {
       ctx.fillStyle = '#f6f7f9';

@@ -5,7 +5,8 @@
 // pid, thread) with its records (or, above a record limit, per-bucket busy
 // time and top site), busy time by probe kind, counter values per record
 // as every view decodes them (CounterWords), and the memory lanes.
-// Times are integer ns relative to each run's earliest window begin.
+// Times are integer ns relative to each run's earliest window begin, or, for
+// a job's ranks, to the job's on one aligned axis.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,11 +15,13 @@
 
 #include "tpuprof/format.h"
 #include "tpuprof/report/model/Load.h"
+#include "tpuprof/report/model/Ranks.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/Error.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -140,7 +143,16 @@ struct Timeline {
   std::vector<DeviceLane> deviceLanes;
   std::vector<std::string> deviceNames;
   /// Per run, the earliest window begin (absolute ns): its time axis's 0.
+  /// With a shared axis, the same for every run: the earliest window begin
+  /// of all ranks, on the reference rank's clock.
   std::vector<uint64_t> runOrigin;
+  /// A job's ranks on one axis (docs/mpi.md): set when every run is a rank
+  /// of a job (dumps with a PROCESS section) and runs are kept apart. Each
+  /// run's times then go through its rank's clock alignment (runClock, from
+  /// alignRanks, as `ranks` and `trace` align them) onto the lowest rank's
+  /// clock. Otherwise each run counts from its own first window begin.
+  bool sharedAxis = false;
+  std::vector<std::optional<ClockAlignment>> runClock; ///< Per run.
   uint64_t spanNs = 0; ///< The longest run's origin to its last window end.
   uint64_t numEvents = 0;
   bool bucketed = false;

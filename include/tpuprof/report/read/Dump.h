@@ -306,11 +306,25 @@ llvm::Expected<ProbeTable> parseProbeTable(llvm::StringRef bytes,
                                            llvm::StringRef fileName,
                                            uint64_t baseOffset = 0);
 
+class InputFile;
+
 /// A validated dump whose records are read in place.
 class DumpReader {
 public:
   /// Opens and validates the dump at `path`.
   static llvm::Expected<DumpReader> open(llvm::StringRef path);
+
+  /// Same, streaming: the file stays open and its record streams are read
+  /// from it a chunk at a time (kStreamChunk bytes per visit), both to
+  /// validate them and to visit them, so memory does not grow with the
+  /// dump's records. Everything else (header, probe tables, PROCESS, DEVICE)
+  /// is read as open() reads it; the same checks give the same errors. A
+  /// file changed between validation and a visit ends that visit early at
+  /// the first record it no longer frames; it never reads out of bounds.
+  static llvm::Expected<DumpReader> openStreaming(llvm::StringRef path);
+  static constexpr uint64_t kStreamChunk = 1 << 20;
+  /// Whether records are read from the file (openStreaming).
+  bool isStreaming() const { return streamed != nullptr; }
 
   /// Validates the dump in `buffer`; its identifier names it in errors.
   static llvm::Expected<DumpReader>
@@ -346,7 +360,11 @@ private:
       : buffer(std::move(buffer)) {}
   llvm::Error parse();
 
+  /// Holds the whole dump, or (streaming) nothing but its name.
   std::unique_ptr<llvm::MemoryBuffer> buffer;
+  /// Streaming: the open file and the sections' bytes read from it.
+  struct Streamed;
+  std::shared_ptr<const Streamed> streamed;
   DumpInfo header;
   std::vector<Module> moduleList; ///< Sorted by firstProbe.
   std::vector<std::string> eventNames;
