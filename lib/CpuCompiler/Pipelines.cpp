@@ -177,11 +177,27 @@ tpuprof::parseProbeLevel(llvm::StringRef text) {
     return ProbeLevel::Graph;
   if (text == "kernel")
     return ProbeLevel::Kernel;
-  return makeError("probe level must be graph or kernel, got '" + text + "'");
+  if (text == "node")
+    return ProbeLevel::Node;
+  if (text == "node+graph")
+    return ProbeLevel::NodeGraph;
+  return makeError(
+      "probe level must be graph, kernel, node or node+graph, got '" + text +
+      "'");
 }
 
 llvm::StringRef tpuprof::probeLevelName(ProbeLevel level) {
-  return level == ProbeLevel::Kernel ? "kernel" : "graph";
+  switch (level) {
+  case ProbeLevel::Graph:
+    return "graph";
+  case ProbeLevel::Kernel:
+    return "kernel";
+  case ProbeLevel::Node:
+    return "node";
+  case ProbeLevel::NodeGraph:
+    return "node+graph";
+  }
+  llvm_unreachable("a probe level without a name");
 }
 
 namespace {
@@ -215,9 +231,9 @@ llvm::Error tpuprof::buildModelPipeline(PassManager &pm,
         return created.takeError();
       instrument = std::move(*created);
     }
-    // Graph probes go on the ops as the model has them; kernel probes
-    // after the pipeline's fusion.
-    if (instrument && options.probeLevel == ProbeLevel::Graph)
+    // Graph and node probes go on the ops as the model has them; kernel
+    // probes after the pipeline's fusion.
+    if (instrument && options.probeLevel != ProbeLevel::Kernel)
       pm.addPass(std::move(instrument));
     buildCpuPipeline(pm, options.optimize, std::move(instrument));
     return llvm::Error::success();
@@ -261,8 +277,10 @@ llvm::Error tpuprof::buildModelPipeline(PassManager &pm,
                        "' places no kernel probes: run "
                        "tpu-profile-instrument{probe-level=kernel} in it "
                        "after its fusion, or use --probe-level=graph");
-    auto created =
-        createInstrument(options.instrumentOptions, ProbeLevel::Graph);
+    auto created = createInstrument(options.instrumentOptions,
+                                    options.probeLevel == ProbeLevel::Kernel
+                                        ? ProbeLevel::Graph
+                                        : options.probeLevel);
     if (!created)
       return created.takeError();
     pm.addPass(std::move(*created));
@@ -337,8 +355,9 @@ struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {
   Option<std::string> probeLevel{
       *this, "probe-level",
       llvm::cl::desc("Also place probes: 'graph' (before lowering, on each "
-                     "op) or 'kernel' (after fusion, on each kernel); "
-                     "none when empty"),
+                     "op), 'kernel' (after fusion, on each kernel), 'node' "
+                     "(before lowering, on each node's ops) or 'node+graph' "
+                     "(both of those, nested); none when empty"),
       llvm::cl::init("")};
 };
 
@@ -364,7 +383,7 @@ void buildCpuPipelineWithProbes(OpPassManager &pm, bool optimize,
                                /*gen_crash_diag=*/false);
     instrument = std::move(*created);
   }
-  if (instrument && level == tpuprof::ProbeLevel::Graph)
+  if (instrument && level != tpuprof::ProbeLevel::Kernel)
     pm.addPass(std::move(instrument));
   tpuprof::buildCpuPipeline(pm, optimize, std::move(instrument));
 }

@@ -34,9 +34,11 @@ cl::opt<std::string> probeLevel(
     "probe-level",
     cl::desc("Where probes go: 'kernel' (the default: on each kernel the "
              "pipeline runs, after its fusion, named by the ops fused into "
-             "it) or 'graph' (on each op of the model, before lowering: per-op "
-             "times of an unfused program)"),
-    cl::value_desc("graph|kernel"), cl::init("kernel"),
+             "it), 'graph' (on each op of the model, before lowering: per-op "
+             "times of an unfused program), 'node' (one probe around each "
+             "ONNX node's ops, before lowering: one row per node) or "
+             "'node+graph' (node probes with each op's probe inside)"),
+    cl::value_desc("kernel|graph|node|node+graph"), cl::init("kernel"),
     cl::cat(tpuprof::run::pipelineCategory()));
 cl::opt<bool>
     noInstrument("no-instrument",
@@ -59,7 +61,8 @@ llvm::Error tpuprof::run::readPipelineFlags(ModelPipelineOptions &options,
     llvm::consumeError(probes.takeError());
     return llvm::createStringError(
         llvm::inconvertibleErrorCode(),
-        "--probe-level must be graph or kernel, got '" + probeLevel + "'");
+        "--probe-level must be kernel, graph, node or node+graph, got '" +
+            probeLevel + "'");
   }
   options.probeLevel = *probes;
   options.probeLevelGiven = probeLevel.getNumOccurrences() != 0;

@@ -4,7 +4,9 @@
 // table entry per op in the module's `tpuprof.probes` op. At the kernel
 // level the ops are the kernels a lowering left after fusion, named by the
 // source ops that --tpu-profile-tag-sources (also here) recorded in their
-// locations.
+// locations. At the node levels one probe pair wraps each run of ops of one
+// node (an imported ONNX node), with the ops' own probes inside at
+// node+graph.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,7 +15,9 @@
 #include "tpuprof/Transforms/Passes.h"
 #include "tpuprof/format.h"
 
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Matchers.h"
@@ -25,6 +29,7 @@
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/GlobPattern.h"
@@ -63,6 +68,17 @@ bool isDefaultSelected(Operation *op) {
     return !fn || !fn->hasAttr(kOutlinedAttrName);
   }
   return name == "gpu.launch_func";
+}
+
+/// Tensor ops that a lowering leaves between the kernels and that become a
+/// loop or a copy after bufferization: a pad (a fill, then a copy of the
+/// source into it), an insert (a copy into the destination: what a concat
+/// lowers to), a concat, a generated or splat tensor, a materialization.
+/// Views (extract_slice, reshapes) and empty tensors are not.
+bool isCopyKernel(Operation *op) {
+  return isa<tensor::PadOp, tensor::InsertSliceOp, tensor::ConcatOp,
+             tensor::GenerateOp, tensor::SplatOp,
+             bufferization::MaterializeInDestinationOp>(op);
 }
 
 /// Ops that never get probes, whatever the options say: they do no work of
@@ -220,10 +236,12 @@ KernelSources kernelSources(Operation *kernel) {
 }
 
 /// A kernel: what a lowering leaves of the graph after fusion, a linalg op
-/// (outside another one's body).
+/// (outside another one's body), or a tensor op that becomes a loop or a
+/// copy.
 bool isKernelOp(Operation *op) {
-  return op->getName().getDialectNamespace() == "linalg" &&
-         !isa<linalg::YieldOp, linalg::IndexOp>(op);
+  return (op->getName().getDialectNamespace() == "linalg" &&
+          !isa<linalg::YieldOp, linalg::IndexOp>(op)) ||
+         isCopyKernel(op);
 }
 
 /// A `tensor.empty` of static shape: like a constant, it does no work and
@@ -266,6 +284,99 @@ StringAttr enclosingFunctionName(Operation *op) {
   return StringAttr::get(op->getContext());
 }
 
+/// An unregistered op with results but no operands and no regions has
+/// nothing to compute from: it names a constant (TPU-MLIR's top.Weight,
+/// top.None). Reported as ops they would fill the table with rows of
+/// nothing, one per weight.
+bool isUnregisteredConstant(Operation *op) {
+  return !op->isRegistered() && op->getNumOperands() == 0 &&
+         op->getNumRegions() == 0 && op->getNumResults() > 0;
+}
+
+/// An op that does no work and carries no dynamic dimension, left where it
+/// is inside a probe's span and never forwarded: a constant, an
+/// unregistered constant, a static `tensor.empty`.
+bool isInert(Operation *op) {
+  return op->hasTrait<OpTrait::ConstantLike>() || isUnregisteredConstant(op) ||
+         (op->getNumResults() == 1 && isStaticEmptyTensor(op->getResult(0)));
+}
+
+/// The node a location names (its name parts joined), "" for none.
+std::string nodeOf(Location loc) {
+  SmallVector<StringRef> names;
+  collectNodeNames(loc, names);
+  return llvm::join(names, TPUPROF_LOCATION_SEPARATOR);
+}
+
+/// The op type an importer nests inside a node's NameLoc
+/// (`loc("/conv1/Conv"("Conv"))`: "Conv"), else "".
+StringRef nodeOpType(Location loc) {
+  if (auto n = dyn_cast<NameLoc>(loc)) {
+    if (n.getName().getValue().empty())
+      return "";
+    auto type = dyn_cast<NameLoc>(n.getChildLoc());
+    return type ? type.getName().getValue() : "";
+  }
+  if (auto fused = dyn_cast<FusedLoc>(loc)) {
+    for (Location inner : fused.getLocations())
+      if (StringRef type = nodeOpType(inner); !type.empty())
+        return type;
+    return "";
+  }
+  if (auto site = dyn_cast<CallSiteLoc>(loc)) {
+    StringRef type = nodeOpType(site.getCallee());
+    return type.empty() ? nodeOpType(site.getCaller()) : type;
+  }
+  if (auto opaque = dyn_cast<OpaqueLoc>(loc))
+    return nodeOpType(opaque.getFallbackLocation());
+  return "";
+}
+
+/// The ops from `first` to `last` (one block, in order) as one probe sees
+/// them: what comes in from outside and what goes out.
+struct Span {
+  SmallVector<Operation *> ops;
+  /// Every operand of a span op defined outside the span, once each, in
+  /// the order of first use: the span's argument shapes.
+  llvm::SetVector<Value> inputs;
+  /// The inputs that go through the begin probe: not constants, not
+  /// static empty tensors (as `wrap` decides for one op).
+  SmallVector<Value> forwarded;
+  /// Results of span ops used after it (inert ops' excepted).
+  SmallVector<Value> outputs;
+
+  Span(Operation *first, Operation *last) {
+    for (Operation *op = first;; op = op->getNextNode()) {
+      ops.push_back(op);
+      if (op == last)
+        break;
+    }
+    llvm::SmallPtrSet<Operation *, 16> members(ops.begin(), ops.end());
+    Block *block = first->getBlock();
+    auto inside = [&](Operation *user) {
+      Operation *ancestor = block->findAncestorOpInBlock(*user);
+      return ancestor && members.contains(ancestor);
+    };
+    for (Operation *op : ops)
+      for (Value v : op->getOperands()) {
+        Operation *def = v.getDefiningOp();
+        if (def && members.contains(def))
+          continue;
+        if (inputs.insert(v) && !matchPattern(v, m_Constant()) &&
+            !isStaticEmptyTensor(v))
+          forwarded.push_back(v);
+      }
+    for (Operation *op : ops) {
+      if (isInert(op))
+        continue;
+      for (Value result : op->getResults())
+        if (llvm::any_of(result.getUsers(),
+                         [&](Operation *user) { return !inside(user); }))
+          outputs.push_back(result);
+    }
+  }
+};
+
 class TpuProfileInstrumentPass
     : public tpuprof::impl::TpuProfileInstrumentBase<TpuProfileInstrumentPass> {
 public:
@@ -289,15 +400,39 @@ private:
   ProbeEntry describe(Operation *op, OpHasher &hasher, CostCache &costs) const;
   /// Table entries of `ops`, in order, on the context's threads.
   SmallVector<ProbeEntry> describeAll(ArrayRef<Operation *> ops);
-  /// Names the kernels among `ops` by their source ops (`describe` gave
-  /// them their op names) and lists every source location.
-  void nameKernels(ArrayRef<Operation *> ops,
-                   MutableArrayRef<ProbeEntry> entries) const;
   /// Takes out of `selected` each fill kernel that only initializes another
   /// selected kernel, and keeps it as that kernel's `initializers`.
   void absorbInitializers(SmallVectorImpl<Operation *> &selected);
   /// Wraps `op` in probes with id `id` (with its initializer, if any).
   void wrap(Operation *op, int64_t id);
+  /// Wraps the ops from `first` to `last` (one block) in one probe pair.
+  void wrapSpan(Operation *first, Operation *last, int64_t id);
+  /// The entry of the probe around `members` (consecutive ops of one
+  /// block, whose own entries are `entries`): its hash of theirs (`kind`
+  /// names the region in it), the span's shapes and location, their
+  /// summed work.
+  ProbeEntry describeSpan(ArrayRef<Operation *> members,
+                          ArrayRef<ProbeEntry> entries, StringRef kind,
+                          OpHasher &hasher) const;
+  /// A probe's ops: one op, a kernel of several ops (the inserts of one
+  /// concat), or a node's run.
+  struct Unit {
+    SmallVector<Operation *, 1> ops;
+    ProbeEntry entry;
+    /// A node's probe: wraps its ops as a span even when there is one.
+    bool region = false;
+  };
+  /// Kernel level: joins each chain of inserts, each into the one before
+  /// (a lowered concat), into one kernel.
+  SmallVector<Unit> kernelUnits(ArrayRef<Operation *> ops,
+                                ArrayRef<ProbeEntry> entries) const;
+  /// Names the kernels among `units` by their source ops (`describe` gave
+  /// them their op names) and lists every source location.
+  void nameKernels(MutableArrayRef<Unit> units) const;
+  /// Node levels: one unit per run of ops of one node, with (node+graph)
+  /// each op's own nested after it; an op without a node keeps its own.
+  SmallVector<Unit> nodeUnits(ArrayRef<Operation *> ops,
+                              ArrayRef<ProbeEntry> entries) const;
   void writeManifest(ArrayRef<ProbeEntry> probes);
 
   SmallVector<llvm::GlobPattern> includeGlobs, excludeGlobs;
@@ -305,7 +440,9 @@ private:
   /// What the probes capture (tpuprof_capture): `capture`, or `mode`, its
   /// old name, when only that one differs from the default.
   unsigned captureLevel = TPUPROF_CAPTURE_DEFAULT;
-  bool kernelLevel = false;
+  /// The `probe-level` option: where the probes go (docs/probes.md).
+  enum class Level { Graph, Kernel, Node, NodeGraph };
+  Level level = Level::Graph;
   /// Kernel -> the fill kernel that initializes it, inside its probe.
   llvm::DenseMap<Operation *, Operation *> initializers;
 };
@@ -334,21 +471,14 @@ bool TpuProfileInstrumentPass::parseSelection() {
          parse(exclude, "exclude", excludeGlobs);
 }
 
-/// An unregistered op with results but no operands and no regions has
-/// nothing to compute from: it names a constant (TPU-MLIR's top.Weight,
-/// top.None). Reported as ops they would fill the table with rows of
-/// nothing, one per weight.
-bool isUnregisteredConstant(Operation *op) {
-  return !op->isRegistered() && op->getNumOperands() == 0 &&
-         op->getNumRegions() == 0 && op->getNumResults() > 0;
-}
-
 bool TpuProfileInstrumentPass::isSelected(Operation *op) const {
   if (isNeverInstrumented(op) ||
       (!probeConstants && isUnregisteredConstant(op)))
     return false;
   StringRef name = op->getName().getStringRef();
-  bool selected = includeDefault && isDefaultSelected(op);
+  bool selected =
+      includeDefault &&
+      (isDefaultSelected(op) || (level == Level::Kernel && isCopyKernel(op)));
   for (const llvm::GlobPattern &g : includeGlobs)
     selected = selected || g.match(name);
   for (const llvm::GlobPattern &g : excludeGlobs)
@@ -464,31 +594,35 @@ void TpuProfileInstrumentPass::absorbInitializers(
   });
 }
 
-void TpuProfileInstrumentPass::nameKernels(
-    ArrayRef<Operation *> ops, MutableArrayRef<ProbeEntry> entries) const {
-  MLIRContext *ctx = ops.empty() ? nullptr : ops.front()->getContext();
+void TpuProfileInstrumentPass::nameKernels(MutableArrayRef<Unit> units) const {
+  if (units.empty())
+    return;
+  MLIRContext *ctx = units.front().ops.front()->getContext();
   // (function, name, locations) -> kernels so named: one source op can
   // lower to several kernels, which then say what each does.
   llvm::StringMap<SmallVector<size_t, 2>> byName;
-  for (auto [i, op] : llvm::enumerate(ops)) {
+  for (auto [i, unit] : llvm::enumerate(units)) {
+    Operation *op = unit.ops.front();
     if (!isKernelOp(op))
       continue;
     KernelSources sources;
     if (Operation *init = initializers.lookup(op))
       sources = kernelSources(init);
-    KernelSources own = kernelSources(op);
-    for (StringRef name : own.names)
-      if (!llvm::is_contained(sources.names, name))
-        sources.names.push_back(name);
-    for (std::string &where : own.locations)
-      if (!llvm::is_contained(sources.locations, where))
-        sources.locations.push_back(std::move(where));
-    for (StringRef node : own.nodes)
-      if (!llvm::is_contained(sources.nodes, node))
-        sources.nodes.push_back(node);
+    for (Operation *member : unit.ops) {
+      KernelSources own = kernelSources(member);
+      for (StringRef name : own.names)
+        if (!llvm::is_contained(sources.names, name))
+          sources.names.push_back(name);
+      for (std::string &where : own.locations)
+        if (!llvm::is_contained(sources.locations, where))
+          sources.locations.push_back(std::move(where));
+      for (StringRef node : own.nodes)
+        if (!llvm::is_contained(sources.nodes, node))
+          sources.nodes.push_back(node);
+    }
     if (sources.names.empty())
       continue; // Not lowered from a tagged op: keeps its own name.
-    ProbeEntry &entry = entries[i];
+    ProbeEntry &entry = unit.entry;
     entry.name = StringAttr::get(ctx, llvm::join(sources.names, "+"));
     entry.node = joinNodeNames(ctx, sources.nodes);
     if (sources.locations.size() > 1) {
@@ -510,9 +644,160 @@ void TpuProfileInstrumentPass::nameKernels(
     if (group.second.size() < 2)
       continue;
     for (size_t i : group.second)
-      entries[i].name = StringAttr::get(ctx, entries[i].name.getValue() + ":" +
-                                                 kernelKind(ops[i]));
+      units[i].entry.name =
+          StringAttr::get(ctx, units[i].entry.name.getValue() + ":" +
+                                   kernelKind(units[i].ops.front()));
   }
+}
+
+ProbeEntry TpuProfileInstrumentPass::describeSpan(ArrayRef<Operation *> members,
+                                                  ArrayRef<ProbeEntry> entries,
+                                                  StringRef kind,
+                                                  OpHasher &hasher) const {
+  MLIRContext *ctx = members.front()->getContext();
+  Span span(members.front(), members.back());
+  ProbeEntry entry;
+  SmallVector<uint64_t> hashes;
+  for (const ProbeEntry &e : entries)
+    hashes.push_back(e.hash);
+  entry.hash = computeRegionHash(kind, hashes);
+  entry.shapes = StringAttr::get(
+      ctx,
+      hasher.shapeSignature(ValueRange(span.inputs.getArrayRef()).getTypes()));
+  if (!span.outputs.empty())
+    entry.outShapes = StringAttr::get(
+        ctx, hasher.shapeSignature(ValueRange(span.outputs).getTypes()));
+  // One location, as its ops have it, or all of theirs (as a kernel's).
+  SmallVector<std::string> locations;
+  for (const ProbeEntry &e : entries)
+    if (std::string where = e.formatLocation();
+        !where.empty() && !llvm::is_contained(locations, where))
+      locations.push_back(std::move(where));
+  if (locations.size() > 1) {
+    entry.location =
+        StringAttr::get(ctx, llvm::join(locations, TPUPROF_LOCATION_SEPARATOR));
+  } else {
+    entry.location = entries.front().location;
+    entry.line = entries.front().line;
+    entry.column = entries.front().column;
+    entry.hasPosition = entries.front().hasPosition;
+  }
+  entry.node = entries.front().node;
+  entry.function = entries.front().function;
+  for (const ProbeEntry &e : entries) {
+    entry.flops += e.flops;
+    entry.bytes += e.bytes;
+  }
+  entry.dynDims = tpuprof_capture_has_dims(captureLevel)
+                      ? countDynamicDims(ValueRange(span.forwarded).getTypes())
+                      : 0;
+  return entry;
+}
+
+SmallVector<TpuProfileInstrumentPass::Unit>
+TpuProfileInstrumentPass::kernelUnits(ArrayRef<Operation *> ops,
+                                      ArrayRef<ProbeEntry> entries) const {
+  if (ops.empty())
+    return {};
+  OpHasher hasher(ops.front()->getContext());
+  SmallVector<Unit> units;
+  for (size_t i = 0; i < ops.size();) {
+    // A chain: each insert writes into the one before it, which nothing
+    // else uses, with nothing but inert ops between them.
+    size_t end = i + 1;
+    while (end < ops.size()) {
+      auto prev = dyn_cast<tensor::InsertSliceOp>(ops[end - 1]);
+      auto next = dyn_cast<tensor::InsertSliceOp>(ops[end]);
+      if (!prev || !next || next->getBlock() != prev->getBlock() ||
+          next.getDest() != prev.getResult() || !prev->hasOneUse())
+        break;
+      Operation *between = prev->getNextNode();
+      while (between != next && isInert(between))
+        between = between->getNextNode();
+      if (between != next)
+        break;
+      ++end;
+    }
+    Unit unit;
+    unit.ops.assign(ops.begin() + i, ops.begin() + end);
+    unit.entry = end - i == 1
+                     ? entries[i]
+                     : describeSpan(unit.ops, entries.slice(i, end - i),
+                                    "kernel", hasher);
+    if (end - i > 1)
+      unit.entry.name = entries[i].name;
+    units.push_back(std::move(unit));
+    i = end;
+  }
+  return units;
+}
+
+SmallVector<TpuProfileInstrumentPass::Unit>
+TpuProfileInstrumentPass::nodeUnits(ArrayRef<Operation *> ops,
+                                    ArrayRef<ProbeEntry> entries) const {
+  if (ops.empty())
+    return {};
+  MLIRContext *ctx = ops.front()->getContext();
+  // Runs of ops of one node in one block, with only inert ops or ops of
+  // the same node (not selected ones) between them. A run stays open while
+  // the walk is in the regions of an op after it.
+  struct Run {
+    SmallVector<size_t> members;
+    StringRef node;
+  };
+  SmallVector<Run> runs;
+  llvm::DenseMap<Block *, size_t> open;
+  for (auto [i, op] : llvm::enumerate(ops)) {
+    StringRef node = entries[i].node ? entries[i].node.getValue() : "";
+    auto it = open.find(op->getBlock());
+    if (it != open.end()) {
+      Run &run = runs[it->second];
+      bool joins = !node.empty() && node == run.node;
+      for (Operation *between = ops[run.members.back()]->getNextNode();
+           joins && between != op; between = between->getNextNode())
+        joins = isInert(between) || nodeOf(between->getLoc()) == node;
+      if (joins) {
+        run.members.push_back(i);
+        continue;
+      }
+      open.erase(it);
+    }
+    runs.push_back(Run{{i}, node});
+    if (!node.empty())
+      open[op->getBlock()] = runs.size() - 1;
+  }
+
+  OpHasher hasher(ctx);
+  SmallVector<Unit> units;
+  for (Run &run : runs) {
+    if (run.node.empty()) {
+      units.push_back(Unit{
+          {ops[run.members.front()]}, entries[run.members.front()], false});
+      continue;
+    }
+    Unit region;
+    SmallVector<ProbeEntry> memberEntries;
+    SmallVector<std::string> opNames;
+    for (size_t m : run.members) {
+      region.ops.push_back(ops[m]);
+      memberEntries.push_back(entries[m]);
+      std::string op = shortOpName(ops[m]->getName().getStringRef()).str();
+      if (!llvm::is_contained(opNames, op))
+        opNames.push_back(std::move(op));
+    }
+    // Named by the node's op type (an ONNX node's), else by its ops.
+    StringRef type = nodeOpType(region.ops.front()->getLoc());
+    std::string name =
+        "node." + (type.empty() ? llvm::join(opNames, "+") : type.str());
+    region.entry = describeSpan(region.ops, memberEntries, name, hasher);
+    region.entry.name = StringAttr::get(ctx, name);
+    region.region = true;
+    units.push_back(std::move(region));
+    if (level == Level::NodeGraph)
+      for (size_t m : run.members)
+        units.push_back(Unit{{ops[m]}, entries[m], false});
+  }
+  return units;
 }
 
 void TpuProfileInstrumentPass::wrap(Operation *op, int64_t id) {
@@ -551,6 +836,33 @@ void TpuProfileInstrumentPass::wrap(Operation *op, int64_t id) {
                                    id, results);
   for (auto [r, forwardedResult] : llvm::zip(results, end.getResults()))
     r.replaceAllUsesExcept(forwardedResult, end);
+}
+
+void TpuProfileInstrumentPass::wrapSpan(Operation *first, Operation *last,
+                                        int64_t id) {
+  // As `wrap` does for one op: what the span's ops take from outside goes
+  // through the begin probe, what later ops take from them through the end
+  // probe; inert ops stay where they are.
+  Span span(first, last);
+  llvm::SmallPtrSet<Operation *, 16> members(span.ops.begin(), span.ops.end());
+  OpBuilder builder(first);
+  auto begin = builder.create<BeginOp>(first->getLoc(),
+                                       ValueRange(span.forwarded).getTypes(),
+                                       id, span.forwarded);
+  for (auto [v, forwarded] : llvm::zip(span.forwarded, begin.getResults()))
+    v.replaceUsesWithIf(forwarded, [&](OpOperand &use) {
+      return members.contains(use.getOwner());
+    });
+
+  builder.setInsertionPointAfter(last);
+  auto end = builder.create<EndOp>(
+      last->getLoc(), ValueRange(span.outputs).getTypes(), id, span.outputs);
+  Block *block = first->getBlock();
+  for (auto [r, forwarded] : llvm::zip(span.outputs, end.getResults()))
+    r.replaceUsesWithIf(forwarded, [&](OpOperand &use) {
+      Operation *ancestor = block->findAncestorOpInBlock(*use.getOwner());
+      return use.getOwner() != end && !(ancestor && members.contains(ancestor));
+    });
 }
 
 void TpuProfileInstrumentPass::writeManifest(ArrayRef<ProbeEntry> probes) {
@@ -596,14 +908,21 @@ void TpuProfileInstrumentPass::runOnOperation() {
     }
   }
   captureLevel = capture != TPUPROF_CAPTURE_DEFAULT ? capture : mode;
-  if (probeLevel != "graph" && probeLevel != "kernel") {
+  std::optional<Level> parsed =
+      llvm::StringSwitch<std::optional<Level>>(probeLevel)
+          .Case("graph", Level::Graph)
+          .Case("kernel", Level::Kernel)
+          .Case("node", Level::Node)
+          .Case("node+graph", Level::NodeGraph)
+          .Default(std::nullopt);
+  if (!parsed) {
     emitError(module.getLoc())
-        << "tpu-profile-instrument: option 'probe-level' must be graph or "
-           "kernel, got '"
+        << "tpu-profile-instrument: option 'probe-level' must be graph, "
+           "kernel, node or node+graph, got '"
         << probeLevel << "'";
     return signalPassFailure();
   }
-  kernelLevel = probeLevel == "kernel";
+  level = *parsed;
   if (!parseSelection())
     return signalPassFailure();
   if (!module.getOps<ProbesOp>().empty() || module->hasAttr(kProbesAttrName)) {
@@ -615,14 +934,30 @@ void TpuProfileInstrumentPass::runOnOperation() {
   // Select first, then rewrite: wrapping must not disturb the walk.
   SmallVector<Operation *> selected;
   select(module.getBodyRegion(), Scope::Outside, selected);
-  if (kernelLevel)
+  if (level == Level::Kernel)
     absorbInitializers(selected);
 
-  SmallVector<ProbeEntry> probes = describeAll(selected);
-  if (kernelLevel)
-    nameKernels(selected, probes);
-  for (auto [id, op] : llvm::enumerate(selected))
-    wrap(op, static_cast<int64_t>(id));
+  SmallVector<ProbeEntry> entries = describeAll(selected);
+  SmallVector<Unit> units;
+  if (level == Level::Kernel) {
+    units = kernelUnits(selected, entries);
+    nameKernels(units);
+  } else if (level == Level::Node || level == Level::NodeGraph) {
+    units = nodeUnits(selected, entries);
+  } else {
+    for (auto [op, entry] : llvm::zip(selected, entries))
+      units.push_back(Unit{{op}, entry, false});
+  }
+  // In program order, a node's probe before its ops': wrapping the span
+  // first puts the ops' probes inside it.
+  SmallVector<ProbeEntry> probes;
+  for (auto [id, unit] : llvm::enumerate(units)) {
+    probes.push_back(unit.entry);
+    if (unit.ops.size() > 1 || unit.region)
+      wrapSpan(unit.ops.front(), unit.ops.back(), static_cast<int64_t>(id));
+    else
+      wrap(unit.ops.front(), static_cast<int64_t>(id));
+  }
 
   OpBuilder::atBlockBegin(module.getBody())
       .create<ProbesOp>(module.getLoc(),

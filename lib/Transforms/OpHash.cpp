@@ -8,6 +8,7 @@
 
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Support/xxhash.h"
 
@@ -185,6 +186,22 @@ std::string tpuprof::canonicalOpText(Operation *op) {
 
 uint64_t tpuprof::computeOpHash(Operation *op) {
   return OpHasher(op->getContext()).computeOpHash(op);
+}
+
+std::string tpuprof::canonicalRegionText(StringRef kind,
+                                         ArrayRef<uint64_t> opHashes) {
+  std::string text = (kRegionHashVersion + "\nregion:" + kind + "\n").str();
+  for (uint64_t hash : opHashes)
+    text +=
+        "op:" + llvm::utohexstr(hash, /*LowerCase=*/true, /*Width=*/16) + "\n";
+  return text;
+}
+
+uint64_t tpuprof::computeRegionHash(StringRef kind,
+                                    ArrayRef<uint64_t> opHashes) {
+  std::string text = canonicalRegionText(kind, opHashes);
+  return llvm::xxh3_64bits(llvm::ArrayRef(
+      reinterpret_cast<const uint8_t *>(text.data()), text.size()));
 }
 
 std::string tpuprof::shapeSignature(TypeRange types) {

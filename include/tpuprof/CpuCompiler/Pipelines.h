@@ -39,10 +39,13 @@ void buildCpuPipeline(mlir::OpPassManager &pm, bool optimize,
                       std::unique_ptr<mlir::Pass> kernelProbes = nullptr);
 
 /// Where probes go (docs/probes.md, "Probe levels"): on each op of the
-/// model before lowering, or on each kernel after the pipeline's fusion.
-enum class ProbeLevel { Graph, Kernel };
+/// model before lowering, on each kernel after the pipeline's fusion, on
+/// each node's run of ops before lowering (alone, or around the ops' own
+/// probes). All but Kernel go in before the pipeline.
+enum class ProbeLevel { Graph, Kernel, Node, NodeGraph };
 
-/// "graph" or "kernel" as a level; else an error saying what was given.
+/// "graph", "kernel", "node" or "node+graph" as a level; else an error
+/// saying what was given.
 llvm::Expected<ProbeLevel> parseProbeLevel(llvm::StringRef text);
 llvm::StringRef probeLevelName(ProbeLevel level);
 

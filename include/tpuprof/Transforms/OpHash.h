@@ -32,6 +32,20 @@ std::string canonicalOpText(mlir::Operation *op);
 /// xxh3-64 of canonicalOpText(op).
 uint64_t computeOpHash(mlir::Operation *op);
 
+/// Version tag of the hash of a probe around several ops (a node region, a
+/// kernel of several ops); docs/hash.md, "Regions".
+inline constexpr llvm::StringLiteral kRegionHashVersion =
+    "tpuprof-region-hash-v1";
+
+/// The canonical text of a region's hash: the version line, `region:` and
+/// `kind`, then `op:` and each member op's hash in 16 hex digits.
+std::string canonicalRegionText(llvm::StringRef kind,
+                                llvm::ArrayRef<uint64_t> opHashes);
+
+/// xxh3-64 of canonicalRegionText(kind, opHashes).
+uint64_t computeRegionHash(llvm::StringRef kind,
+                           llvm::ArrayRef<uint64_t> opHashes);
+
 /// "f32[1, 784], f32[784, 128]": one entry per operand, '?' per dynamic dim.
 std::string shapeSignature(mlir::TypeRange types);
 

@@ -12,7 +12,7 @@
 include "mlir/Pass/PassBase.td"
 
 def TpuProfileInstrument : Pass<"tpu-profile-instrument", "::mlir::ModuleOp"> {
-  let summary = "Wrap graph-level ops or kernels in profiling probes";
+  let summary = "Wrap graph-level ops, nodes or kernels in profiling probes";
   let description = [{
     Wraps each selected op in a `tpuprof.begin` / `tpuprof.end` pair and
     records a descriptor for it in the module's probe table (the
@@ -39,7 +39,17 @@ def TpuProfileInstrument : Pass<"tpu-profile-instrument", "::mlir::ModuleOp"> {
     lists the source ops it was fused from, in order (`sub+exp`), as
     `--tpu-profile-tag-sources` recorded them in the locations, and its
     location lists every source location. Calls of functions the
-    pipeline outlined (`tpuprof.outlined`) are not kernels.
+    pipeline outlined (`tpuprof.outlined`) are not kernels; tensor ops that
+    become a loop or a copy after bufferization (`tensor.pad`,
+    `tensor.insert_slice`, `tensor.concat`, `tensor.generate`,
+    `tensor.splat`, `bufferization.materialize_in_destination`) are, and a
+    chain of inserts each into the one before (a lowered concat) is one
+    kernel. `node` probes, before lowering as `graph` does, each run of
+    consecutive ops of one node (the name part of their locations: an
+    imported ONNX node) with one probe pair, named `node.` and the node's op
+    type (`node.Conv`), else its ops' short names (`node.mul+add`); ops
+    without a node keep a probe each. `node+graph` also probes each op
+    inside its node's probe.
 
     Example:
     ```
@@ -67,9 +77,11 @@ def TpuProfileInstrument : Pass<"tpu-profile-instrument", "::mlir::ModuleOp"> {
       "such as TPU-MLIR's top.Weight and top.None), where include or the "
       "default selection selects them">,
     Option<"probeLevel", "probe-level", "std::string", /*default=*/"\"graph\"",
-      "What a probe wraps: 'graph' (each op as it is now, before lowering) "
-      "or 'kernel' (each kernel a lowering left after its fusion, named by "
-      "the source ops it was fused from)">,
+      "What a probe wraps: 'graph' (each op as it is now, before lowering), "
+      "'kernel' (each kernel a lowering left after its fusion, named by "
+      "the source ops it was fused from), 'node' (each run of ops of one "
+      "node, before lowering) or 'node+graph' (node probes with each op's "
+      "own inside)">,
   ];
   let dependentDialects = ["::tpuprof::TpuProfDialect"];
 }

@@ -74,7 +74,7 @@ func.func @caller(%a: tensor<4x8xf32>) -> tensor<4x8xf32> {
 // UNTAGGED-DAG: location = "{{.*}}instrument-kernel.mlir:34:8", name = "linalg.generic"
 // UNTAGGED-DAG: name = "linalg.transpose"
 
-// BAD: option 'probe-level' must be graph or kernel, got 'op'
+// BAD: option 'probe-level' must be graph, kernel, node or node+graph, got 'op'
 
 // GRAPH-DAG: name = "tosa.add"
 // GRAPH-DAG: name = "tosa.mul"

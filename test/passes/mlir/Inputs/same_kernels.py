@@ -6,7 +6,7 @@
 # Runs the built-in pipeline (with the tpuprof-opt given) on each model without
 # probes, with kernel probes and with graph probes, prints the IR just before
 # bufferization (after fusion, tiling and vectorization) and counts its
-# linalg, scf and vector ops. Prints one line per model and build,
+# linalg, scf and vector ops and the tensor ops that copy (pads, inserts). Prints one line per model and build,
 # "MODEL BUILD probes=N ops=COUNT name,COUNT name,...", and exits 1 when the
 # kernel build's ops differ from the uninstrumented build's.
 #
@@ -17,7 +17,8 @@ import re
 import subprocess
 import sys
 
-OP = re.compile(r"(?:^|[=\s])((?:linalg|scf|vector)\.[a-z_0-9]+)\b")
+OP = re.compile(r"(?:^|[=\s])((?:linalg|scf|vector)\.[a-z_0-9]+|"
+                r"tensor\.(?:pad|insert_slice|concat))\b")
 BUILDS = [("plain", ""), ("kernel", "{probe-level=kernel}"),
           ("graph", "{probe-level=graph}")]
 
