@@ -76,6 +76,60 @@ typedef struct tpuprof_model_signature {
   uint32_t num_dim_rules;
 } tpuprof_model_signature;
 
+/// Element types of a model's tensor arguments and results as tpuprof-run
+/// makes, reads and prints them, named as MLIR spells them in an entry's
+/// `type`. Unsigned integers are signless in the IR (TOSA is signless): the
+/// ONNX importer marks such arguments and results, and the entry's `type`
+/// names them ui8..ui64 (docs/import.md, "Element types").
+typedef enum tpuprof_elem_type {
+  TPUPROF_ELEM_F32,
+  TPUPROF_ELEM_F64,
+  TPUPROF_ELEM_I1,
+  TPUPROF_ELEM_I8,
+  TPUPROF_ELEM_I16,
+  TPUPROF_ELEM_I32,
+  TPUPROF_ELEM_I64,
+  TPUPROF_ELEM_INDEX,
+  TPUPROF_ELEM_UI8,
+  TPUPROF_ELEM_UI16,
+  TPUPROF_ELEM_UI32,
+  TPUPROF_ELEM_UI64,
+  TPUPROF_ELEM_F16,
+  TPUPROF_ELEM_BF16,
+  TPUPROF_ELEM_TYPE_COUNT
+} tpuprof_elem_type;
+
+/// The unit attribute the ONNX importer puts on an entry's argument or
+/// result whose signless integers hold unsigned values.
+#define TPUPROF_UNSIGNED_ATTR "tpuprof.unsigned"
+
+#ifdef __cplusplus
+#define TPUPROF_MODEL_STATIC_ASSERT(cond, msg) static_assert(cond, msg)
+#else
+#define TPUPROF_MODEL_STATIC_ASSERT(cond, msg) _Static_assert(cond, msg)
+#endif
+
+/// MLIR's name of `type` ("f32", "ui8", "index"); "unknown" for others.
+static inline const char *tpuprof_elem_type_name(uint32_t type) {
+  static const char *const names[] = {"f32",  "f64",  "i1",    "i8",  "i16",
+                                      "i32",  "i64",  "index", "ui8", "ui16",
+                                      "ui32", "ui64", "f16",   "bf16"};
+  TPUPROF_MODEL_STATIC_ASSERT(sizeof(names) / sizeof(names[0]) ==
+                                  (unsigned)TPUPROF_ELEM_TYPE_COUNT,
+                              "a name for every tpuprof_elem_type");
+  return type < (uint32_t)TPUPROF_ELEM_TYPE_COUNT ? names[type] : "unknown";
+}
+
+/// Bytes of one element of `type` in a buffer (i1: one byte); 0 for others.
+static inline uint32_t tpuprof_elem_type_size(uint32_t type) {
+  static const unsigned char sizes[] = {4, 8, 1, 1, 2, 4, 8,
+                                        8, 1, 2, 4, 8, 2, 2};
+  TPUPROF_MODEL_STATIC_ASSERT(sizeof(sizes) ==
+                                  (unsigned)TPUPROF_ELEM_TYPE_COUNT,
+                              "a size for every tpuprof_elem_type");
+  return type < (uint32_t)TPUPROF_ELEM_TYPE_COUNT ? sizes[type] : 0u;
+}
+
 #ifdef __cplusplus
 } // extern "C"
 #endif

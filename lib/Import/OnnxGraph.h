@@ -50,6 +50,11 @@ public:
   onnx::TensorProto &newTensor() { return ownedTensors.emplace_back(); }
   /// The static tensor type shape inference gave `name`.
   llvm::Expected<mlir::RankedTensorType> inferredType(llvm::StringRef name);
+  /// Whether value `name` is of an ONNX unsigned integer type: its MLIR
+  /// type is the signless integer of that width, and converters of ops
+  /// whose result depends on the sign (division, comparisons, Max/Min,
+  /// casts, pools, quantization) treat it as unsigned.
+  bool isUnsigned(llvm::StringRef name) const;
 
   mlir::OpBuilder &builder;
   OnnxModel &model;
@@ -93,6 +98,15 @@ public:
   llvm::Expected<std::vector<char>> constantInputBytes(unsigned i);
   llvm::Expected<std::vector<int64_t>> constantInts(unsigned i);
   llvm::Expected<std::vector<double>> constantDoubles(unsigned i);
+
+  /// Input `i` / output `i` holds unsigned integers (GraphValues::isUnsigned).
+  bool inputIsUnsigned(unsigned i) const {
+    return hasInput(i) && graph.isUnsigned(node.input(i));
+  }
+  bool outputIsUnsigned(unsigned i) const {
+    return i < static_cast<unsigned>(node.output_size()) &&
+           graph.isUnsigned(node.output(i));
+  }
 
   /// Output `i`'s type as shape inference found it (static).
   llvm::Expected<mlir::RankedTensorType> outputType(unsigned i);

@@ -6,6 +6,8 @@
 #include "OnnxModel.h"
 #include "OnnxWeights.h"
 
+#include "tpuprof/model.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -169,6 +171,14 @@ GraphValues::inferredType(llvm::StringRef name) {
   if (it == model.types.end())
     return fail("shape inference found no type for '" + name + "'");
   return ::tensorTypeOf(*it->second, name, builder.getContext());
+}
+
+bool GraphValues::isUnsigned(llvm::StringRef name) const {
+  if (onnx::TensorProto *tensor = constant(name))
+    return isUnsignedType(tensor->data_type());
+  auto it = model.types.find(name);
+  return it != model.types.end() && it->second->has_tensor_type() &&
+         isUnsignedType(it->second->tensor_type().elem_type());
 }
 
 llvm::Expected<Value> NodeContext::input(unsigned i) {
@@ -434,6 +444,14 @@ importOnce(llvm::StringRef path, MLIRContext &context,
   builder.create<func::ReturnOp>(fileLoc, results);
   fn.setFunctionType(
       builder.getFunctionType(argTypes, ValueRange(results).getTypes()));
+  // Unsigned arguments and results are signless in the IR; the mark tells
+  // tpuprof-run (and a compiled model's signature) what they hold.
+  for (auto [index, input] : llvm::enumerate(inputs))
+    if (values.isUnsigned(input->name()))
+      fn.setArgAttr(index, TPUPROF_UNSIGNED_ATTR, builder.getUnitAttr());
+  for (auto [index, output] : llvm::enumerate(graph.output()))
+    if (values.isUnsigned(output.name()))
+      fn.setResultAttr(index, TPUPROF_UNSIGNED_ATTR, builder.getUnitAttr());
   reduceLayoutTransposes(fn);
   if (failed(verify(*module)))
     return fail(path + ": the imported module does not verify (see above)");

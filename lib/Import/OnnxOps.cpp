@@ -15,6 +15,7 @@
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "llvm/ADT/StringMap.h"
 
+#include <array>
 #include <cmath>
 #include <limits>
 #include <numeric>
@@ -152,6 +153,131 @@ Value clamp(NodeContext &c, Value v, double lo, double hi) {
       c.b.getF32FloatAttr(toFloat(hi)));
 }
 
+Value cast(NodeContext &c, Value v, Type elem);
+
+/// Floats to int64, rounded to nearest even as TOSA's cast rounds: MLIR
+/// 19's lowering of a cast to i64 saturates every value to INT64_MAX (its
+/// upper bound overflows), so the value goes as two int32 halves in f64:
+/// hi = floor(x / 2^32) and lo = x - hi * 2^32 - 2^31, then
+/// hi * 2^32 + lo + 2^31 in int64.
+Value floatToInt64(NodeContext &c, Value v) {
+  Type f64 = c.b.getF64Type(), i32 = c.b.getI32Type(), i64 = c.b.getI64Type();
+  Value x = cast(c, v, f64);
+  Value hi = mulBy(c, x, 0x1p-32);
+  hi = c.b.create<tosa::FloorOp>(c.loc, hi.getType(), hi);
+  Value lo = binary<tosa::SubOp>(c, x, mulBy(c, hi, 0x1p32));
+  lo = binary<tosa::AddOp>(c, lo, scalarLike(c, lo, -0x1p31));
+  Value hi64 = cast(c, cast(c, hi, i32), i64);
+  Value lo64 = cast(c, cast(c, lo, i32), i64);
+  Value sum = binary<tosa::AddOp>(c, mulBy(c, hi64, 0x1p32), lo64);
+  return binary<tosa::AddOp>(c, sum, scalarLike(c, sum, 0x1p31));
+}
+
+Value cast(NodeContext &c, Value v, Type elem) {
+  if (elemOf(v) == elem)
+    return v;
+  if (isa<FloatType>(elemOf(v)) && elem.isInteger(64))
+    return floatToInt64(c, v);
+  return c.b.create<tosa::CastOp>(c.loc,
+                                  RankedTensorType::get(shapeOf(v), elem), v);
+}
+
+RankedTensorType boolLike(NodeContext &c, llvm::ArrayRef<int64_t> shape) {
+  return RankedTensorType::get(shape, c.b.getI1Type());
+}
+
+/// A comparison (or logical op) with numpy broadcasting: a tensor of i1.
+template <typename OpTy> Value compare(NodeContext &c, Value a, Value b) {
+  size_t rank = std::max(shapeOf(a).size(), shapeOf(b).size());
+  a = toRank(c, a, rank);
+  b = toRank(c, b, rank);
+  return c.b.create<OpTy>(
+      c.loc, boolLike(c, broadcastShape(shapeOf(a), shapeOf(b))), a, b);
+}
+
+Value select(NodeContext &c, Value cond, Value a, Value b) {
+  size_t rank =
+      std::max({shapeOf(cond).size(), shapeOf(a).size(), shapeOf(b).size()});
+  cond = toRank(c, cond, rank);
+  a = toRank(c, a, rank);
+  b = toRank(c, b, rank);
+  auto shape =
+      broadcastShape(broadcastShape(shapeOf(cond), shapeOf(a)), shapeOf(b));
+  return c.b.create<tosa::SelectOp>(c.loc, withShape(a.getType(), shape), cond,
+                                    a, b);
+}
+
+Value addScalar(NodeContext &c, Value v, double value) {
+  return binary<tosa::AddOp>(c, v, scalarLike(c, v, value));
+}
+
+//===----------------------------------------------------------------------===//
+// Unsigned integers
+//
+// ONNX's uint8..uint64 are signless i8..i64 here (TOSA is signless), with
+// the same bits. Add, Sub, Mul, shapes and data movement do not depend on
+// the sign; where a result does, converters ask NodeContext which operands
+// are unsigned and use these.
+//===----------------------------------------------------------------------===//
+
+unsigned intWidth(Value v) { return elemOf(v).getIntOrFloatBitWidth(); }
+
+/// `v` with its sign bit flipped: unsigned order becomes signed order, so
+/// that signed comparisons, maximum, minimum and max pools order unsigned
+/// values correctly (flip again after a maximum or minimum).
+Value flipSignBit(NodeContext &c, Value v) {
+  double signBit = -std::ldexp(1.0, static_cast<int>(intWidth(v)) - 1);
+  Value bit = scalarLike(c, v, signBit);
+  size_t rank = shapeOf(v).size();
+  return c.b.create<tosa::BitwiseXorOp>(c.loc, v.getType(), v,
+                                        toRank(c, bit, rank));
+}
+
+/// The unsigned integers `v` widened to `wider` (an integer type of more
+/// bits): TOSA's cast extends the sign, the mask clears it again.
+Value zeroExtend(NodeContext &c, Value v, Type wider) {
+  double mask = std::ldexp(1.0, static_cast<int>(intWidth(v))) - 1;
+  Value extended = c.b.create<tosa::CastOp>(
+      c.loc, RankedTensorType::get(shapeOf(v), wider), v);
+  return c.b.create<tosa::BitwiseAndOp>(c.loc, extended.getType(), extended,
+                                        scalarLike(c, extended, mask));
+}
+
+/// `v` cast to `to` where either side may hold unsigned integers: from
+/// unsigned, widening zero-extends (through i32 or i64, then to `to`:
+/// integers and floats alike), uint64 above INT64_MAX converts to floats
+/// as 2^64 more than its signed reading; to unsigned from floats, the value
+/// goes through a wider signed integer so that TOSA's cast does not clamp
+/// it to the signed range. Narrowing keeps the low bits either way.
+Value castUnsigned(NodeContext &c, Value v, bool fromUnsigned, Type to,
+                   bool toUnsigned) {
+  Type from = elemOf(v);
+  if (from == to)
+    return v;
+  auto fromInt = dyn_cast<IntegerType>(from);
+  if (fromUnsigned && fromInt && !to.isInteger(1)) {
+    unsigned width = fromInt.getWidth();
+    if (isa<IntegerType>(to) && to.getIntOrFloatBitWidth() <= width)
+      return cast(c, v, to);
+    if (width < 64) {
+      Type wide = width < 32 ? c.b.getI32Type() : c.b.getI64Type();
+      return cast(c, zeroExtend(c, v, wide), to);
+    }
+    Value converted = cast(c, v, to);
+    Value negative = c.b.create<tosa::GreaterOp>(c.loc, boolLike(c, shapeOf(v)),
+                                                 scalarLike(c, v, 0), v);
+    return select(c, negative, addScalar(c, converted, 0x1p64), converted);
+  }
+  if (toUnsigned && isa<FloatType>(from) && isa<IntegerType>(to) &&
+      to.getIntOrFloatBitWidth() < 64)
+    return cast(c,
+                cast(c, v,
+                     to.getIntOrFloatBitWidth() < 32 ? c.b.getI32Type()
+                                                     : c.b.getI64Type()),
+                to);
+  return cast(c, v, to);
+}
+
 //===----------------------------------------------------------------------===//
 // Elementwise ops
 //===----------------------------------------------------------------------===//
@@ -178,28 +304,43 @@ template <typename OpTy> Error binaryOp(NodeContext &c) {
   return Error::success();
 }
 
-/// Max, Min, Sum: variadic, folded pairwise.
+/// Max, Min, Sum: variadic, folded pairwise. Max and Min of unsigned
+/// integers compare with the sign bits flipped.
 template <typename OpTy> Error variadic(NodeContext &c) {
+  constexpr bool ordered = !std::is_same_v<OpTy, tosa::AddOp>;
+  bool flip = ordered && c.outputIsUnsigned(0);
   TRY(acc, c.input(0));
-  Value result = acc;
+  Value result = flip ? flipSignBit(c, acc) : acc;
   for (int i = 1; i < c.node.input_size(); ++i) {
     TRY(next, c.input(i));
-    result = binary<OpTy>(c, result, next);
+    result = binary<OpTy>(c, result, flip ? flipSignBit(c, next) : next);
   }
-  c.setOutput(0, result);
+  c.setOutput(0, flip ? flipSignBit(c, result) : result);
   return Error::success();
 }
 
 Error convertDiv(NodeContext &c) {
   TRY(a, c.input(0));
   TRY(b, c.input(1));
-  if (isa<FloatType>(elemOf(a))) {
+  Type elem = elemOf(a);
+  bool isUnsigned = c.outputIsUnsigned(0);
+  if (isa<FloatType>(elem)) {
     Value inv = c.b.create<tosa::ReciprocalOp>(c.loc, b.getType(), b);
     c.setOutput(0, binary<tosa::MulOp>(c, a, inv));
-  } else if (elemOf(a).isInteger(32)) {
+  } else if (elem.isInteger(32) && !isUnsigned) {
     c.setOutput(0, binary<tosa::IntDivOp>(c, a, b));
+  } else if (elem.getIntOrFloatBitWidth() < 32) {
+    // TOSA divides int32 only: 8 and 16 bits (zero-extended when unsigned)
+    // divide exactly there, and the quotient fits back.
+    Type i32 = c.b.getI32Type();
+    auto widen = [&](Value v) {
+      return isUnsigned ? zeroExtend(c, v, i32) : cast(c, v, i32);
+    };
+    c.setOutput(0,
+                cast(c, binary<tosa::IntDivOp>(c, widen(a), widen(b)), elem));
   } else {
-    return c.unsupported("integer division of other than int32");
+    return c.unsupported(isUnsigned ? "division of uint32 or uint64"
+                                    : "integer division of int64");
   }
   return Error::success();
 }
@@ -207,12 +348,37 @@ Error convertDiv(NodeContext &c) {
 Error convertPow(NodeContext &c) {
   TRY(a, c.input(0));
   TRY(b, c.input(1));
-  if (!isa<FloatType>(elemOf(a)))
-    return c.unsupported("integer bases");
+  Type elem = elemOf(a);
+  if (isa<IntegerType>(elem)) {
+    // Integer bases: TOSA's pow is floating-point; f64 holds every int32
+    // power exactly and int64 ones up to 2^53. The result is the float
+    // power truncated toward zero, as ONNX's reference computes it.
+    if (c.inputIsUnsigned(0))
+      return c.unsupported("unsigned integer bases");
+    Type f64 = c.b.getF64Type();
+    Value base = cast(c, a, f64);
+    Value exponent = castUnsigned(c, b, c.inputIsUnsigned(1), f64, false);
+    Value power = binary<tosa::PowOp>(c, base, exponent);
+    Value down = c.b.create<tosa::FloorOp>(c.loc, power.getType(), power);
+    Value up = c.b.create<tosa::CeilOp>(c.loc, power.getType(), power);
+    power = select(
+        c, compare<tosa::GreaterEqualOp>(c, power, scalarLike(c, power, 0)),
+        down, up);
+    c.setOutput(0, cast(c, power, elem));
+    return Error::success();
+  }
   // ONNX lets the exponent's type differ; TOSA's pow takes one type.
-  if (elemOf(b) != elemOf(a))
-    b = c.b.create<tosa::CastOp>(c.loc, withShape(a.getType(), shapeOf(b)), b);
+  b = castUnsigned(c, b, c.inputIsUnsigned(1), elem, false);
   c.setOutput(0, binary<tosa::PowOp>(c, a, b));
+  return Error::success();
+}
+
+Error convertAbs(NodeContext &c) {
+  TRY(x, c.input(0));
+  // Unsigned values are their own absolute values.
+  c.setOutput(0, c.inputIsUnsigned(0)
+                     ? x
+                     : Value(c.b.create<tosa::AbsOp>(c.loc, x.getType(), x)));
   return Error::success();
 }
 
@@ -424,6 +590,56 @@ Expected<Window> readWindow(NodeContext &c, llvm::ArrayRef<int64_t> in,
   return w;
 }
 
+/// A window of any number of spatial dimensions, as ONNX gives it: per
+/// dimension kernel, stride, dilation, pads at the begin and end, and the
+/// end padding ceil_mode adds on top (none of it counted as padding).
+struct WindowND {
+  std::vector<int64_t> kernel, stride, dilation, padBegin, padEnd, ceilExtra;
+};
+
+Expected<WindowND> readWindowND(NodeContext &c, llvm::ArrayRef<int64_t> in,
+                                llvm::ArrayRef<int64_t> out,
+                                llvm::ArrayRef<int64_t> kernel) {
+  size_t n = kernel.size();
+  WindowND w;
+  w.kernel.assign(kernel.begin(), kernel.end());
+  w.stride = c.intsAttr("strides").value_or(std::vector<int64_t>(n, 1));
+  w.dilation = c.intsAttr("dilations").value_or(std::vector<int64_t>(n, 1));
+  w.padBegin.assign(n, 0);
+  w.padEnd.assign(n, 0);
+  w.ceilExtra.assign(n, 0);
+  if (w.stride.size() != n || w.dilation.size() != n || in.size() != n ||
+      out.size() != n)
+    return c.unsupported("strides or dilations of another rank than the "
+                         "kernel's");
+  std::string autoPad = c.stringAttr("auto_pad", "NOTSET");
+  if (autoPad == "NOTSET") {
+    if (auto p = c.intsAttr("pads")) {
+      if (p->size() != 2 * n)
+        return c.unsupported("pads of other than 2 x " + llvm::Twine(n) +
+                             " values");
+      w.padBegin.assign(p->begin(), p->begin() + n);
+      w.padEnd.assign(p->begin() + n, p->end());
+    }
+  } else if (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") {
+    for (size_t i = 0; i < n; ++i) {
+      int64_t total = std::max<int64_t>(
+          0, (out[i] - 1) * w.stride[i] + (w.kernel[i] - 1) * w.dilation[i] +
+                 1 - in[i]);
+      int64_t small = total / 2;
+      w.padBegin[i] = autoPad == "SAME_UPPER" ? small : total - small;
+      w.padEnd[i] = total - w.padBegin[i];
+    }
+  } else if (autoPad != "VALID") {
+    return c.unsupported("auto_pad '" + autoPad + "'");
+  }
+  for (size_t i = 0; i < n; ++i)
+    w.ceilExtra[i] = std::max<int64_t>(
+        0, (out[i] - 1) * w.stride[i] + (w.kernel[i] - 1) * w.dilation[i] + 1 -
+               (in[i] + w.padBegin[i] + w.padEnd[i]));
+  return w;
+}
+
 /// A constant weight rearranged at import time (`perm` of `shape`), or a
 /// transpose of a computed one.
 Expected<Value> rearrangedWeight(NodeContext &c, unsigned input,
@@ -460,12 +676,67 @@ llvm::SmallVector<int64_t, 4> as4D(llvm::ArrayRef<int64_t> shape) {
   return out;
 }
 
+Value sliceAxis(NodeContext &c, Value v, int64_t axis, int64_t start,
+                int64_t size);
+
+/// A 3-D convolution: tosa.conv3d on NDHWC with [O, KD, KH, KW, I]
+/// weights, transposed in and out as the 2-D ones are; a grouped one is one
+/// conv3d per group on its slice of the channels, concatenated.
+Error convertConv3D(NodeContext &c, RankedTensorType xType,
+                    RankedTensorType wType, RankedTensorType outType) {
+  llvm::ArrayRef<int64_t> xs = xType.getShape(), ws = wType.getShape(),
+                          os = outType.getShape();
+  TRY(window, readWindowND(c, xs.drop_front(2), os.drop_front(2),
+                           c.intsAttr("kernel_shape")
+                               .value_or(std::vector<int64_t>(ws.begin() + 2,
+                                                              ws.end()))));
+  llvm::SmallVector<int64_t, 6> pad;
+  for (size_t i = 0; i < 3; ++i) {
+    pad.push_back(window.padBegin[i]);
+    pad.push_back(window.padEnd[i] + window.ceilExtra[i]);
+  }
+  int64_t group = c.intAttr("group", 1);
+  int64_t channels = xs[1], outChannels = ws[0];
+  TRY(x, c.input(0));
+  constexpr int64_t toNDHWC[] = {0, 2, 3, 4, 1}, toNCDHW[] = {0, 4, 1, 2, 3};
+  Value input = transpose(c, x, toNDHWC);
+  TRY(weight, rearrangedWeight(c, 1, ws, toNDHWC));
+  TRY(bias, biasOrZeros(c, 2, xType.getElementType(), outChannels));
+  auto ndhwcType = [&](int64_t outC) {
+    return RankedTensorType::get({os[0], os[2], os[3], os[4], outC},
+                                 outType.getElementType());
+  };
+  auto conv = [&](Value in, Value w, Value b, int64_t outC) -> Value {
+    return c.b.create<tosa::Conv3DOp>(
+        c.loc, ndhwcType(outC), in, w, b, c.b.getDenseI64ArrayAttr(pad),
+        c.b.getDenseI64ArrayAttr(window.stride),
+        c.b.getDenseI64ArrayAttr(window.dilation));
+  };
+  Value result;
+  if (group == 1) {
+    result = conv(input, weight, bias, outChannels);
+  } else {
+    int64_t inPer = channels / group, outPer = outChannels / group;
+    llvm::SmallVector<Value> parts;
+    for (int64_t g = 0; g < group; ++g)
+      parts.push_back(conv(sliceAxis(c, input, 4, g * inPer, inPer),
+                           sliceAxis(c, weight, 0, g * outPer, outPer),
+                           sliceAxis(c, bias, 0, g * outPer, outPer), outPer));
+    result = c.b.create<tosa::ConcatOp>(c.loc, ndhwcType(outChannels), parts,
+                                        c.b.getI32IntegerAttr(4));
+  }
+  c.setOutput(0, transpose(c, result, toNCDHW));
+  return Error::success();
+}
+
 Error convertConv(NodeContext &c) {
   TRY(xType, c.inputType(0));
   TRY(wType, c.inputType(1));
   TRY(outType, c.outputType(0));
+  if (xType.getRank() == 5)
+    return convertConv3D(c, xType, wType, outType);
   if (xType.getRank() != 4 && xType.getRank() != 3)
-    return c.unsupported("only 1-D and 2-D convolutions are");
+    return c.unsupported("only 1-D, 2-D and 3-D convolutions are");
   llvm::SmallVector<int64_t, 4> xs = as4D(xType.getShape()),
                                 ws = as4D(wType.getShape()),
                                 os = as4D(outType.getShape());
@@ -530,12 +801,18 @@ Error convertConv(NodeContext &c) {
   return Error::success();
 }
 
+Error poolByGathers(NodeContext &c, bool isMax);
+
 Error convertPool(NodeContext &c, bool isMax) {
   TRY(xType4, c.inputType(0));
   TRY(outType4, c.outputType(0));
   RankedTensorType xType = xType4, outType = outType4;
-  if (xType.getRank() != 4 && xType.getRank() != 3)
-    return c.unsupported("only 1-D and 2-D pools are");
+  bool indices = c.node.output_size() > 1 && !c.node.output(1).empty();
+  std::optional<std::vector<int64_t>> dilations = c.intsAttr("dilations");
+  bool dilated =
+      dilations && llvm::any_of(*dilations, [](int64_t d) { return d != 1; });
+  if ((xType.getRank() != 4 && xType.getRank() != 3) || dilated || indices)
+    return poolByGathers(c, isMax);
   xType = withShape(xType, as4D(xType.getShape()));
   outType = withShape(outType, as4D(outType.getShape()));
   for (int i = 1; i < c.node.output_size(); ++i)
@@ -549,6 +826,12 @@ Error convertPool(NodeContext &c, bool isMax) {
   if (window.dilation[0] != 1 || window.dilation[1] != 1)
     return c.unsupported("dilated pools");
   TRY(x, c.input(0));
+  // Max pools order unsigned integers with their sign bits flipped.
+  bool flip = isMax && c.inputIsUnsigned(0);
+  if (!isMax && c.inputIsUnsigned(0))
+    return c.unsupported("average pools of unsigned integers");
+  if (flip)
+    x = flipSignBit(c, x);
   Value input = transpose(c, reshape(c, x, xType.getShape()), kToNHWC);
   auto nhwc =
       RankedTensorType::get({outType.getDimSize(0), outType.getDimSize(2),
@@ -591,8 +874,139 @@ Error convertPool(NodeContext &c, bool isMax) {
         c.b.getDenseI64ArrayAttr(window.stride), c.b.getDenseI64ArrayAttr(pad),
         TypeAttr::get(xType.getElementType()));
   }
-  c.setOutput(0,
-              reshape(c, transpose(c, result, kToNCHW), outType4.getShape()));
+  result = reshape(c, transpose(c, result, kToNCHW), outType4.getShape());
+  c.setOutput(0, flip ? flipSignBit(c, result) : result);
+  return Error::success();
+}
+
+Value gatherConst(NodeContext &c, Value v, int64_t axis,
+                  llvm::ArrayRef<int64_t> indices,
+                  llvm::ArrayRef<int64_t> indexShape);
+
+/// A pool of any rank, dilated or not, as separable gathers along each
+/// spatial axis in turn (a box's maximum and its average are separable: the
+/// count of an average is the product of the per-axis counts): along an
+/// axis, output o reads input o * stride + k * dilation - pad for each
+/// kernel tap k. A max pool reads a tap in the padding as another tap of
+/// its window; an average gives it weight 0 and counts it only with
+/// count_include_pad (ceil_mode's extra end never). TOSA's pools are 2-D
+/// without dilation: this serves 3-D and dilated pools, and MaxPool's
+/// Indices output: the flat index of each maximum (its spatial part
+/// column-major under storage_order 1), carried
+/// through the axes from the last to the first, a tap replacing the best
+/// only when greater, so that ties go to the first in row-major order as
+/// in ONNX's reference.
+Error poolByGathers(NodeContext &c, bool isMax) {
+  TRY(x, c.input(0));
+  TRY(outType, c.outputType(0));
+  llvm::ArrayRef<int64_t> in = shapeOf(x), out = outType.getShape();
+  std::optional<std::vector<int64_t>> kernel = c.intsAttr("kernel_shape");
+  if (!kernel || kernel->size() + 2 != in.size())
+    return c.unsupported("no kernel_shape of the input's spatial rank");
+  TRY(w, readWindowND(c, in.drop_front(2), out.drop_front(2), *kernel));
+  bool includePad = !isMax && c.intAttr("count_include_pad", 0) != 0;
+  bool flip = isMax && c.inputIsUnsigned(0);
+  bool indices = isMax && c.node.output_size() > 1 && !c.node.output(1).empty();
+  if (!isMax && !isa<FloatType>(elemOf(x)))
+    return c.unsupported("average pools of integers");
+  Value v = flip ? flipSignBit(c, x) : x;
+  // The flat index of [n, c, 0, ...]: (n * C + c) * the spatial size.
+  Value index;
+  llvm::SmallVector<int64_t> flatStride(in.size(), 1);
+  for (size_t a = in.size() - 1; a-- > 0;)
+    flatStride[a] = flatStride[a + 1] * in[a + 1];
+  // storage_order 1: the spatial part of an index is column-major.
+  if (c.intAttr("storage_order", 0) != 0)
+    for (size_t a = 2; a < in.size(); ++a)
+      flatStride[a] = a == 2 ? 1 : flatStride[a - 1] * in[a - 1];
+  Type i64 = c.b.getI64Type();
+  auto i64Const = [&](llvm::ArrayRef<int64_t> values,
+                      llvm::ArrayRef<int64_t> shape) -> Value {
+    auto type = RankedTensorType::get(shape, i64);
+    return c.b.create<tosa::ConstOp>(c.loc, type,
+                                     DenseElementsAttr::get(type, values));
+  };
+  if (indices) {
+    std::vector<int64_t> base;
+    for (int64_t n = 0; n < in[0]; ++n)
+      for (int64_t ch = 0; ch < in[1]; ++ch)
+        base.push_back(n * flatStride[0] + ch * flatStride[1]);
+    llvm::SmallVector<int64_t> shape(in.size(), 1);
+    shape[0] = in[0];
+    shape[1] = in[1];
+    index = i64Const(base, shape);
+  }
+  for (size_t i = kernel->size(); i-- > 0;) {
+    int64_t axis = static_cast<int64_t>(i) + 2, size = in[axis];
+    int64_t taps = w.kernel[i], outSize = out[axis];
+    std::vector<std::vector<int64_t>> at(taps);
+    std::vector<std::vector<double>> weight(taps);
+    for (int64_t o = 0; o < outSize; ++o) {
+      int64_t first = -1, valid = 0, counted = 0;
+      for (int64_t k = 0; k < taps; ++k) {
+        int64_t pos = o * w.stride[i] + k * w.dilation[i] - w.padBegin[i];
+        bool inside = pos >= 0 && pos < size;
+        if (inside && first < 0)
+          first = pos;
+        valid += inside;
+        counted += pos >= -w.padBegin[i] && pos < size + w.padEnd[i];
+      }
+      if (first < 0)
+        return c.unsupported("a window wholly in the padding");
+      double count = static_cast<double>(includePad ? counted : valid);
+      for (int64_t k = 0; k < taps; ++k) {
+        int64_t pos = o * w.stride[i] + k * w.dilation[i] - w.padBegin[i];
+        bool inside = pos >= 0 && pos < size;
+        at[k].push_back(inside ? pos : first);
+        weight[k].push_back(inside ? 1 / count : 0);
+      }
+    }
+    llvm::SmallVector<int64_t> wShape(in.size(), 1);
+    wShape[axis] = outSize;
+    auto wType = RankedTensorType::get(wShape, elemOf(v));
+    Value best, bestIndex;
+    for (int64_t k = 0; k < taps; ++k) {
+      Value tap = gatherConst(c, v, axis, at[k], {outSize});
+      Value tapIndex;
+      if (indices) {
+        // The index so far (broadcast along axes not reached yet) plus
+        // this axis's position.
+        Value carried = shapeOf(index)[axis] == 1
+                            ? index
+                            : gatherConst(c, index, axis, at[k], {outSize});
+        std::vector<int64_t> offsets;
+        for (int64_t pos : at[k])
+          offsets.push_back(pos * flatStride[axis]);
+        tapIndex = binary<tosa::AddOp>(c, carried, i64Const(offsets, wShape));
+      }
+      if (!isMax) {
+        llvm::SmallVector<Attribute> values;
+        for (double d : weight[k])
+          values.push_back(c.b.getFloatAttr(elemOf(v), d));
+        tap = binary<tosa::MulOp>(
+            c, tap,
+            c.b.create<tosa::ConstOp>(c.loc, wType,
+                                      DenseElementsAttr::get(wType, values)));
+      }
+      if (!best) {
+        best = tap;
+        bestIndex = tapIndex;
+      } else if (!isMax) {
+        best = binary<tosa::AddOp>(c, best, tap);
+      } else if (indices) {
+        Value greater = compare<tosa::GreaterOp>(c, tap, best);
+        best = select(c, greater, tap, best);
+        bestIndex = select(c, greater, tapIndex, bestIndex);
+      } else {
+        best = binary<tosa::MaximumOp>(c, best, tap);
+      }
+    }
+    v = best;
+    index = bestIndex;
+  }
+  c.setOutput(0, flip ? flipSignBit(c, v) : v);
+  if (indices)
+    c.setOutput(1, index);
   return Error::success();
 }
 
@@ -852,42 +1266,6 @@ Value concat(NodeContext &c, llvm::ArrayRef<Value> parts, int64_t axis) {
                                     parts, c.b.getI32IntegerAttr(axis));
 }
 
-Value cast(NodeContext &c, Value v, Type elem) {
-  if (elemOf(v) == elem)
-    return v;
-  return c.b.create<tosa::CastOp>(c.loc,
-                                  RankedTensorType::get(shapeOf(v), elem), v);
-}
-
-RankedTensorType boolLike(NodeContext &c, llvm::ArrayRef<int64_t> shape) {
-  return RankedTensorType::get(shape, c.b.getI1Type());
-}
-
-/// A comparison (or logical op) with numpy broadcasting: a tensor of i1.
-template <typename OpTy> Value compare(NodeContext &c, Value a, Value b) {
-  size_t rank = std::max(shapeOf(a).size(), shapeOf(b).size());
-  a = toRank(c, a, rank);
-  b = toRank(c, b, rank);
-  return c.b.create<OpTy>(
-      c.loc, boolLike(c, broadcastShape(shapeOf(a), shapeOf(b))), a, b);
-}
-
-Value select(NodeContext &c, Value cond, Value a, Value b) {
-  size_t rank =
-      std::max({shapeOf(cond).size(), shapeOf(a).size(), shapeOf(b).size()});
-  cond = toRank(c, cond, rank);
-  a = toRank(c, a, rank);
-  b = toRank(c, b, rank);
-  auto shape =
-      broadcastShape(broadcastShape(shapeOf(cond), shapeOf(a)), shapeOf(b));
-  return c.b.create<tosa::SelectOp>(c.loc, withShape(a.getType(), shape), cond,
-                                    a, b);
-}
-
-Value addScalar(NodeContext &c, Value v, double value) {
-  return binary<tosa::AddOp>(c, v, scalarLike(c, v, value));
-}
-
 Value exp(NodeContext &c, Value v) {
   return c.b.create<tosa::ExpOp>(c.loc, v.getType(), v);
 }
@@ -1087,6 +1465,11 @@ Error convertSign(NodeContext &c) {
 template <typename OpTy, bool swap> Error convertCompare(NodeContext &c) {
   TRY(a, c.input(0));
   TRY(b, c.input(1));
+  // Equality does not depend on the sign; order does.
+  if (!std::is_same_v<OpTy, tosa::EqualOp> && c.inputIsUnsigned(0)) {
+    a = flipSignBit(c, a);
+    b = flipSignBit(c, b);
+  }
   c.setOutput(0, swap ? compare<OpTy>(c, b, a) : compare<OpTy>(c, a, b));
   return Error::success();
 }
@@ -1116,7 +1499,8 @@ Error convertCast(NodeContext &c) {
     x = select(c, compare<tosa::GreaterEqualOp>(c, x, scalarLike(c, x, 0)),
                down, up);
   }
-  c.setOutput(0, cast(c, x, to));
+  c.setOutput(
+      0, castUnsigned(c, x, c.inputIsUnsigned(0), to, c.outputIsUnsigned(0)));
   return Error::success();
 }
 
@@ -1346,14 +1730,30 @@ Error convertPad(NodeContext &c) {
   return Error::success();
 }
 
-/// Resize (nearest, linear) as separable gathers at indices computed here:
-/// exact for every coordinate transformation ONNX defines but
-/// tf_crop_and_resize.
+/// ONNX's cubic convolution weights of the four taps around a point at
+/// `ratio` in (0, 1] past the second tap (Keys' kernel with parameter a).
+std::array<double, 4> cubicWeights(double ratio, double a) {
+  auto far = [a](double t) { // 1 <= |t| < 2
+    return ((a * t - 5 * a) * t + 8 * a) * t - 4 * a;
+  };
+  auto near = [a](double t) { // |t| <= 1
+    return ((a + 2) * t - (a + 3)) * t * t + 1;
+  };
+  return {far(ratio + 1), near(ratio), near(1 - ratio), far(2 - ratio)};
+}
+
+/// Resize as separable weighted gathers at indices and weights computed
+/// here, one resized axis after the other: nearest takes one tap, linear
+/// two, cubic four (indices clamped to the edge, as ONNX's reference pads
+/// with the edge; exclude_outside drops taps outside and renormalizes).
+/// tf_crop_and_resize maps the output into the region of interest and gives
+/// points outside the input extrapolation_value (a tap-less bias that the
+/// following axes carry along, since their weights sum to one).
 Error convertResize(NodeContext &c) {
   TRY(x, c.input(0));
   TRY(outType, c.outputType(0));
   std::string mode = c.stringAttr("mode", "nearest");
-  if (mode != "nearest" && mode != "linear")
+  if (mode != "nearest" && mode != "linear" && mode != "cubic")
     return c.unsupported("mode '" + mode + "'");
   std::string transform =
       c.opset() >= 11
@@ -1362,25 +1762,39 @@ Error convertResize(NodeContext &c) {
   std::string nearestMode =
       c.opset() >= 11 ? c.stringAttr("nearest_mode", "round_prefer_floor")
                       : "floor";
-  if (transform == "tf_crop_and_resize")
-    return c.unsupported("coordinate_transformation_mode 'tf_crop_and_resize'");
-  std::vector<double> scales;
+  double cubicA = c.floatAttr("cubic_coeff_a", -0.75f);
+  bool excludeOutside = c.intAttr("exclude_outside", 0) != 0;
+  double extrapolation = c.floatAttr("extrapolation_value", 0.0f);
+  std::vector<double> scales, roi;
   unsigned scalesInput = c.opset() >= 11 ? 2 : 1;
   if (c.hasInput(scalesInput)) {
     TRY(given, c.constantDoubles(scalesInput));
     scales = given;
   }
   llvm::ArrayRef<int64_t> in = shapeOf(x), out = outType.getShape();
+  if (transform == "tf_crop_and_resize") {
+    if (!c.hasInput(1))
+      return c.unsupported("tf_crop_and_resize without roi");
+    TRY(given, c.constantDoubles(1));
+    if (given.size() != 2 * in.size())
+      return c.unsupported("roi of other than 2 x rank values");
+    roi = given;
+  }
+  if ((mode != "nearest" || !roi.empty()) && !isa<FloatType>(elemOf(x)))
+    return c.unsupported(mode + " resize of other than floats");
   Value v = x;
   for (size_t axis = 0; axis < in.size(); ++axis) {
     double scale = scales.size() == in.size() ? scales[axis]
                                               : (double)out[axis] / in[axis];
-    if (scale == 1 && in[axis] == out[axis])
+    if (scale == 1 && in[axis] == out[axis] && roi.empty())
       continue;
     // ONNX's reference measures the output in scaled input units.
     double outWidth = scale * in[axis];
-    std::vector<int64_t> lo, hi;
-    std::vector<float> weight;
+    size_t numTaps = mode == "nearest" ? 1 : mode == "linear" ? 2 : 4;
+    // taps[k][o]: the k-th input index and weight output o reads.
+    std::vector<std::vector<int64_t>> index(numTaps);
+    std::vector<std::vector<double>> weight(numTaps);
+    std::vector<double> bias;
     for (int64_t o = 0; o < out[axis]; ++o) {
       double pos;
       if (transform == "align_corners")
@@ -1393,7 +1807,22 @@ Error convertResize(NodeContext &c) {
         pos = (o + 0.5) / scale - 0.5;
       else if (transform == "tf_half_pixel_for_nn")
         pos = (o + 0.5) / scale;
-      else
+      else if (transform == "tf_crop_and_resize") {
+        double start = roi[axis], end = roi[axis + in.size()];
+        pos = outWidth == 1
+                  ? (end - start) * (in[axis] - 1) / 2
+                  : o * (end - start) * (in[axis] - 1) / (outWidth - 1);
+        pos += start * (in[axis] - 1);
+        if (pos < 0 || pos > in[axis] - 1) {
+          for (size_t k = 0; k < numTaps; ++k) {
+            index[k].push_back(0);
+            weight[k].push_back(0);
+          }
+          bias.resize(o + 1, 0);
+          bias[o] = extrapolation;
+          continue;
+        }
+      } else
         return c.unsupported("coordinate_transformation_mode '" + transform +
                              "'");
       auto clampIndex = [&](double i) {
@@ -1412,33 +1841,57 @@ Error convertResize(NodeContext &c) {
           else if (nearestMode != "floor")
             return c.unsupported("nearest_mode '" + nearestMode + "'");
         }
-        lo.push_back(clampIndex(pick));
+        index[0].push_back(clampIndex(pick));
+        weight[0].push_back(1);
+      } else if (mode == "linear") {
+        index[0].push_back(clampIndex(base));
+        index[1].push_back(clampIndex(base + 1));
+        weight[0].push_back(1 - frac);
+        weight[1].push_back(frac);
       } else {
-        lo.push_back(clampIndex(base));
-        hi.push_back(clampIndex(base + 1));
-        weight.push_back((float)frac);
+        // The reference's ratio is in (0, 1]: at an integer position the
+        // point is the third tap's, with weight one.
+        double left = std::ceil(pos) - 1, ratio = pos - left;
+        std::array<double, 4> w = cubicWeights(ratio, cubicA);
+        double sum = 0;
+        for (size_t k = 0; k < 4; ++k) {
+          double at = left - 1 + static_cast<double>(k);
+          if (excludeOutside && (at < 0 || at > in[axis] - 1))
+            w[k] = 0;
+          sum += w[k];
+        }
+        for (size_t k = 0; k < 4; ++k) {
+          double at = left - 1 + static_cast<double>(k);
+          index[k].push_back(clampIndex(at < 0 ? 0 : at));
+          weight[k].push_back(excludeOutside ? w[k] / sum : w[k]);
+        }
       }
     }
-    Value first = gatherConst(c, v, axis, lo, {out[axis]});
-    if (mode == "nearest") {
-      v = first;
-      continue;
-    }
-    Value second = gatherConst(c, v, axis, hi, {out[axis]});
     llvm::SmallVector<int64_t> wShape(in.size(), 1);
     wShape[axis] = out[axis];
     auto wType = RankedTensorType::get(wShape, elemOf(v));
-    std::vector<float> keep(weight.size());
-    for (size_t k = 0; k < weight.size(); ++k)
-      keep[k] = 1 - weight[k];
-    if (!isa<Float32Type>(elemOf(v)))
-      return c.unsupported("linear resize of other than f32");
-    auto wConst = [&](llvm::ArrayRef<float> w) {
+    auto weights = [&](llvm::ArrayRef<double> w) -> Value {
+      llvm::SmallVector<Attribute> values;
+      for (double d : w)
+        values.push_back(c.b.getFloatAttr(elemOf(v), d));
       return c.b.create<tosa::ConstOp>(c.loc, wType,
-                                       DenseElementsAttr::get(wType, w));
+                                       DenseElementsAttr::get(wType, values));
     };
-    v = binary<tosa::AddOp>(c, binary<tosa::MulOp>(c, first, wConst(keep)),
-                            binary<tosa::MulOp>(c, second, wConst(weight)));
+    bias.resize(out[axis], 0);
+    bool hasBias = llvm::any_of(bias, [](double b) { return b != 0; });
+    Value sum;
+    for (size_t k = 0; k < numTaps; ++k) {
+      Value tap = gatherConst(c, v, axis, index[k], {out[axis]});
+      if (numTaps == 1 && !hasBias) {
+        sum = tap;
+        break;
+      }
+      Value term = binary<tosa::MulOp>(c, tap, weights(weight[k]));
+      sum = sum ? binary<tosa::AddOp>(c, sum, term) : term;
+    }
+    if (hasBias)
+      sum = binary<tosa::AddOp>(c, sum, weights(bias));
+    v = sum;
   }
   c.setOutput(0, reshape(c, v, out));
   return Error::success();
@@ -1737,18 +2190,24 @@ Error convertQuantizeLinear(NodeContext &c) {
   TRY(x, c.input(0));
   TRY(outType, c.outputType(0));
   Type to = outType.getElementType();
+  bool toUnsigned = c.outputIsUnsigned(0);
   if (!to.isInteger(8))
-    return c.unsupported("quantizing to other than int8");
+    return c.unsupported("quantizing to other than int8 and uint8");
   int64_t rank = shapeOf(x).size();
   TRY(scale, perAxis(c, 1, rank));
-  // round(x / scale) + zero point, half to even (TOSA's cast), saturated.
+  // round(x / scale) + zero point, half to even (TOSA's cast), saturated to
+  // the output's range (uint8: [0, 255], whose low bits cast keeps).
+  Type i32 = c.b.getI32Type();
   Value inv = c.b.create<tosa::ReciprocalOp>(c.loc, scale.getType(), scale);
-  Value q = cast(c, binary<tosa::MulOp>(c, x, inv), c.b.getI32Type());
+  Value q = cast(c, binary<tosa::MulOp>(c, x, inv), i32);
   if (c.hasInput(2)) {
     TRY(zero, perAxis(c, 2, rank));
-    q = binary<tosa::AddOp>(c, q, cast(c, zero, c.b.getI32Type()));
+    q = binary<tosa::AddOp>(
+        c, q, castUnsigned(c, zero, c.inputIsUnsigned(2), i32, false));
   }
-  c.setOutput(0, cast(c, clamp(c, q, -128, 127), to));
+  c.setOutput(
+      0,
+      cast(c, toUnsigned ? clamp(c, q, 0, 255) : clamp(c, q, -128, 127), to));
   return Error::success();
 }
 
@@ -1758,10 +2217,11 @@ Error convertDequantizeLinear(NodeContext &c) {
   Type to = outType.getElementType();
   int64_t rank = shapeOf(x).size();
   TRY(scale, perAxis(c, 1, rank));
-  Value v = cast(c, x, to);
+  Value v = castUnsigned(c, x, c.inputIsUnsigned(0), to, false);
   if (c.hasInput(2)) {
     TRY(zero, perAxis(c, 2, rank));
-    v = binary<tosa::SubOp>(c, v, cast(c, zero, to));
+    v = binary<tosa::SubOp>(
+        c, v, castUnsigned(c, zero, c.inputIsUnsigned(2), to, false));
   }
   c.setOutput(0, binary<tosa::MulOp>(c, v, scale));
   return Error::success();
@@ -1773,7 +2233,7 @@ Error convertDequantizeLinear(NodeContext &c) {
 
 const llvm::StringMap<OpConverter> &converters() {
   static const llvm::StringMap<OpConverter> table = {
-      {"Abs", unary<tosa::AbsOp>},
+      {"Abs", convertAbs},
       {"Add", binaryOp<tosa::AddOp>},
       {"And", convertCompare<tosa::LogicalAndOp, false>},
       {"AveragePool", convertAveragePool},

@@ -48,6 +48,24 @@ tpuprof::import::readTensorFile(llvm::StringRef path) {
   case onnx::TensorProto::INT64:
     data.elemType = "i64";
     break;
+  case onnx::TensorProto::UINT8:
+    data.elemType = "ui8";
+    break;
+  case onnx::TensorProto::UINT16:
+    data.elemType = "ui16";
+    break;
+  case onnx::TensorProto::UINT32:
+    data.elemType = "ui32";
+    break;
+  case onnx::TensorProto::UINT64:
+    data.elemType = "ui64";
+    break;
+  case onnx::TensorProto::FLOAT16:
+    data.elemType = "f16";
+    break;
+  case onnx::TensorProto::BFLOAT16:
+    data.elemType = "bf16";
+    break;
   default:
     return fail(
         "element type " +

@@ -6,6 +6,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
+#include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/MemAlloc.h"
 
@@ -74,6 +75,12 @@ template <typename T> T readAs(const char *p) {
 
 } // namespace
 
+bool tpuprof::import::isUnsignedType(int32_t type) {
+  return type == onnx::TensorProto::UINT8 ||
+         type == onnx::TensorProto::UINT16 ||
+         type == onnx::TensorProto::UINT32 || type == onnx::TensorProto::UINT64;
+}
+
 Type tpuprof::import::elementTypeOf(int32_t type, MLIRContext *context) {
   Builder b(context);
   switch (type) {
@@ -87,13 +94,19 @@ Type tpuprof::import::elementTypeOf(int32_t type, MLIRContext *context) {
     return b.getBF16Type();
   case onnx::TensorProto::BOOL:
     return b.getI1Type();
+  // Unsigned integers are signless too (TOSA is): isUnsignedType() says
+  // which values converters must treat as unsigned.
   case onnx::TensorProto::INT8:
+  case onnx::TensorProto::UINT8:
     return b.getI8Type();
   case onnx::TensorProto::INT16:
+  case onnx::TensorProto::UINT16:
     return b.getI16Type();
   case onnx::TensorProto::INT32:
+  case onnx::TensorProto::UINT32:
     return b.getI32Type();
   case onnx::TensorProto::INT64:
+  case onnx::TensorProto::UINT64:
     return b.getI64Type();
   default:
     return {};
@@ -187,6 +200,16 @@ tpuprof::import::tensorInts(const onnx::TensorProto &tensor,
     case onnx::TensorProto::UINT8:
       values.push_back(readAs<uint8_t>(p));
       break;
+    case onnx::TensorProto::UINT16:
+      values.push_back(readAs<uint16_t>(p));
+      break;
+    case onnx::TensorProto::UINT32:
+      values.push_back(readAs<uint32_t>(p));
+      break;
+    case onnx::TensorProto::UINT64:
+      // Wraps above INT64_MAX; shapes and axes never get there.
+      values.push_back(static_cast<int64_t>(readAs<uint64_t>(p)));
+      break;
     default:
       return fail("tensor '" + tensor.name() + "' is not of integers");
     }
@@ -197,8 +220,25 @@ tpuprof::import::tensorInts(const onnx::TensorProto &tensor,
 llvm::Expected<std::vector<double>>
 tpuprof::import::tensorDoubles(const onnx::TensorProto &tensor,
                                std::optional<llvm::ArrayRef<char>> given) {
-  if (tensor.data_type() != onnx::TensorProto::FLOAT &&
-      tensor.data_type() != onnx::TensorProto::DOUBLE) {
+  int32_t type = tensor.data_type();
+  bool isHalf =
+      type == onnx::TensorProto::FLOAT16 || type == onnx::TensorProto::BFLOAT16;
+  if (type != onnx::TensorProto::FLOAT && type != onnx::TensorProto::DOUBLE &&
+      !isHalf) {
+    if (type == onnx::TensorProto::UINT64) {
+      // Beyond INT64_MAX as they are.
+      llvm::Expected<std::vector<char>> bytes =
+          given ? llvm::Expected<std::vector<char>>(
+                      std::vector<char>(given->begin(), given->end()))
+                : tensorBytes(tensor);
+      if (!bytes)
+        return bytes.takeError();
+      std::vector<double> values;
+      for (size_t at = 0; at + 8 <= bytes->size(); at += 8)
+        values.push_back(
+            static_cast<double>(readAs<uint64_t>(bytes->data() + at)));
+      return values;
+    }
     llvm::Expected<std::vector<int64_t>> ints = tensorInts(tensor, given);
     if (!ints)
       return ints.takeError();
@@ -213,6 +253,20 @@ tpuprof::import::tensorDoubles(const onnx::TensorProto &tensor,
   }
   llvm::ArrayRef<char> bytes = given ? *given : llvm::ArrayRef<char>(own);
   std::vector<double> values;
+  if (isHalf) {
+    const llvm::fltSemantics &semantics = type == onnx::TensorProto::FLOAT16
+                                              ? llvm::APFloat::IEEEhalf()
+                                              : llvm::APFloat::BFloat();
+    for (size_t at = 0; at + 2 <= bytes.size(); at += 2) {
+      llvm::APFloat f(semantics,
+                      llvm::APInt(16, readAs<uint16_t>(bytes.data() + at)));
+      bool lost;
+      f.convert(llvm::APFloat::IEEEdouble(), llvm::APFloat::rmNearestTiesToEven,
+                &lost);
+      values.push_back(f.convertToDouble());
+    }
+    return values;
+  }
   bool isFloat = tensor.data_type() == onnx::TensorProto::FLOAT;
   for (size_t at = 0; at + (isFloat ? 4 : 8) <= bytes.size();
        at += isFloat ? 4 : 8)

@@ -23,6 +23,10 @@
 namespace tpuprof {
 namespace import {
 
+/// True for ONNX's unsigned integer types, which elementTypeOf gives as
+/// signless integers of their width.
+bool isUnsignedType(int32_t type);
+
 /// The MLIR element type of ONNX's TensorProto::DataType `type`, or null.
 mlir::Type elementTypeOf(int32_t type, mlir::MLIRContext *context);
 

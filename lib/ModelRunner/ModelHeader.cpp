@@ -25,6 +25,20 @@ std::optional<std::pair<const char *, const char *>> cScalar(Type t) {
     return {{"double", "f64"}};
   if (t.isIndex())
     return {{"int64_t", "index"}};
+  if (auto i = dyn_cast<IntegerType>(t); i && i.isUnsigned()) {
+    switch (i.getWidth()) {
+    case 8:
+      return {{"uint8_t", "ui8"}};
+    case 16:
+      return {{"uint16_t", "ui16"}};
+    case 32:
+      return {{"uint32_t", "ui32"}};
+    case 64:
+      return {{"uint64_t", "ui64"}};
+    default:
+      return std::nullopt;
+    }
+  }
   if (auto i = dyn_cast<IntegerType>(t)) {
     switch (i.getWidth()) {
     case 1:

@@ -6,6 +6,9 @@
 #include "tpuprof/tpuprof.h"
 
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Operation.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/Format.h"
@@ -22,58 +25,74 @@ using namespace mlir;
 using namespace tpuprof::run;
 
 size_t tpuprof::run::elemSize(ElemKind k) {
-  switch (k) {
-  case ElemKind::F32:
-  case ElemKind::I32:
-    return 4;
-  case ElemKind::F64:
-  case ElemKind::I64:
-  case ElemKind::Index:
-    return 8;
-  case ElemKind::I1:
-  case ElemKind::I8:
-    return 1;
-  case ElemKind::I16:
-    return 2;
-  }
-  return 1;
+  return tpuprof_elem_type_size(static_cast<uint32_t>(k));
 }
+
+namespace {
+
+const llvm::fltSemantics &halfSemantics(ElemKind k) {
+  return k == ElemKind::F16 ? llvm::APFloat::IEEEhalf()
+                            : llvm::APFloat::BFloat();
+}
+
+template <typename T> T loadAs(const char *p) {
+  T x;
+  std::memcpy(&x, p, sizeof(T));
+  return x;
+}
+
+template <typename T> void storeAs(char *p, T x) {
+  std::memcpy(p, &x, sizeof(T));
+}
+
+/// `v` rounded to an integer and wrapped to 64 bits, as a two's complement
+/// store of any width keeps it (a cast of an out-of-range double to a
+/// narrower integer would be undefined).
+uint64_t integerBits(double v) {
+  if (std::isnan(v))
+    return 0;
+  v = std::nearbyint(v);
+  if (v >= 0x1p64 || v <= -0x1p63)
+    return v > 0 ? ~uint64_t(0) : uint64_t(1) << 63;
+  return v >= 0 ? static_cast<uint64_t>(v)
+                : static_cast<uint64_t>(static_cast<int64_t>(v));
+}
+
+} // namespace
 
 double tpuprof::run::loadElem(const void *base, ElemKind k, size_t i) {
   const char *p = static_cast<const char *>(base) + i * elemSize(k);
   switch (k) {
-  case ElemKind::F32: {
-    float f;
-    std::memcpy(&f, p, 4);
-    return f;
-  }
-  case ElemKind::F64: {
-    double d;
-    std::memcpy(&d, p, 8);
-    return d;
-  }
+  case ElemKind::F32:
+    return loadAs<float>(p);
+  case ElemKind::F64:
+    return loadAs<double>(p);
   case ElemKind::I1:
     return *p & 1;
-  case ElemKind::I8: {
-    int8_t x;
-    std::memcpy(&x, p, 1);
-    return x;
-  }
-  case ElemKind::I16: {
-    int16_t x;
-    std::memcpy(&x, p, 2);
-    return x;
-  }
-  case ElemKind::I32: {
-    int32_t x;
-    std::memcpy(&x, p, 4);
-    return x;
-  }
+  case ElemKind::I8:
+    return loadAs<int8_t>(p);
+  case ElemKind::I16:
+    return loadAs<int16_t>(p);
+  case ElemKind::I32:
+    return loadAs<int32_t>(p);
   case ElemKind::I64:
-  case ElemKind::Index: {
-    int64_t x;
-    std::memcpy(&x, p, 8);
-    return static_cast<double>(x);
+  case ElemKind::Index:
+    return static_cast<double>(loadAs<int64_t>(p));
+  case ElemKind::UI8:
+    return loadAs<uint8_t>(p);
+  case ElemKind::UI16:
+    return loadAs<uint16_t>(p);
+  case ElemKind::UI32:
+    return loadAs<uint32_t>(p);
+  case ElemKind::UI64:
+    return static_cast<double>(loadAs<uint64_t>(p));
+  case ElemKind::F16:
+  case ElemKind::BF16: {
+    llvm::APFloat f(halfSemantics(k), llvm::APInt(16, loadAs<uint16_t>(p)));
+    bool lost;
+    f.convert(llvm::APFloat::IEEEdouble(), llvm::APFloat::rmNearestTiesToEven,
+              &lost);
+    return f.convertToDouble();
   }
   }
   return 0;
@@ -90,8 +109,26 @@ std::optional<ElemKind> elemKindOf(Type t) {
     return ElemKind::F32;
   if (t.isF64())
     return ElemKind::F64;
+  if (t.isF16())
+    return ElemKind::F16;
+  if (t.isBF16())
+    return ElemKind::BF16;
   if (t.isIndex())
     return ElemKind::Index;
+  if (auto i = dyn_cast<IntegerType>(t); i && i.isUnsigned()) {
+    switch (i.getWidth()) {
+    case 8:
+      return ElemKind::UI8;
+    case 16:
+      return ElemKind::UI16;
+    case 32:
+      return ElemKind::UI32;
+    case 64:
+      return ElemKind::UI64;
+    default:
+      return std::nullopt;
+    }
+  }
   if (auto i = dyn_cast<IntegerType>(t)) {
     switch (i.getWidth()) {
     case 1:
@@ -112,74 +149,42 @@ std::optional<ElemKind> elemKindOf(Type t) {
 }
 
 std::optional<ElemKind> elemKindOf(llvm::StringRef name) {
-  return llvm::StringSwitch<std::optional<ElemKind>>(name)
-      .Case("f32", ElemKind::F32)
-      .Case("f64", ElemKind::F64)
-      .Case("i1", ElemKind::I1)
-      .Case("i8", ElemKind::I8)
-      .Case("i16", ElemKind::I16)
-      .Case("i32", ElemKind::I32)
-      .Case("i64", ElemKind::I64)
-      .Case("index", ElemKind::Index)
-      .Default(std::nullopt);
+  for (uint32_t k = 0; k < TPUPROF_ELEM_TYPE_COUNT; ++k)
+    if (name == tpuprof_elem_type_name(k))
+      return static_cast<ElemKind>(k);
+  return std::nullopt;
 }
 
 const char *elemName(ElemKind k) {
-  switch (k) {
-  case ElemKind::F32:
-    return "f32";
-  case ElemKind::F64:
-    return "f64";
-  case ElemKind::I1:
-    return "i1";
-  case ElemKind::I8:
-    return "i8";
-  case ElemKind::I16:
-    return "i16";
-  case ElemKind::I32:
-    return "i32";
-  case ElemKind::I64:
-    return "i64";
-  case ElemKind::Index:
-    return "index";
-  }
-  return "?";
+  return tpuprof_elem_type_name(static_cast<uint32_t>(k));
 }
 
-/// Stores `v` (a double, rounded for integer kinds) as element `i`.
+/// Stores `v` as element `i`: rounded to nearest for integer kinds (and
+/// wrapped as a store of that width wraps), to nearest even for floats.
 void storeElem(void *base, ElemKind k, size_t i, double v) {
   char *p = static_cast<char *>(base) + i * elemSize(k);
   switch (k) {
-  case ElemKind::F32: {
-    float f = static_cast<float>(v);
-    std::memcpy(p, &f, 4);
+  case ElemKind::F32:
+    storeAs(p, static_cast<float>(v));
     break;
-  }
   case ElemKind::F64:
-    std::memcpy(p, &v, 8);
+    storeAs(p, v);
     break;
   case ElemKind::I1:
     *p = v != 0;
     break;
-  case ElemKind::I8: {
-    int8_t x = static_cast<int8_t>(v);
-    std::memcpy(p, &x, 1);
+  case ElemKind::F16:
+  case ElemKind::BF16: {
+    llvm::APFloat f(v);
+    bool lost;
+    f.convert(halfSemantics(k), llvm::APFloat::rmNearestTiesToEven, &lost);
+    storeAs(p, static_cast<uint16_t>(f.bitcastToAPInt().getZExtValue()));
     break;
   }
-  case ElemKind::I16: {
-    int16_t x = static_cast<int16_t>(v);
-    std::memcpy(p, &x, 2);
-    break;
-  }
-  case ElemKind::I32: {
-    int32_t x = static_cast<int32_t>(v);
-    std::memcpy(p, &x, 4);
-    break;
-  }
-  case ElemKind::I64:
-  case ElemKind::Index: {
-    int64_t x = static_cast<int64_t>(v);
-    std::memcpy(p, &x, 8);
+  default: {
+    // Little-endian host: the low bytes are the narrower integer.
+    uint64_t bits = integerBits(v);
+    std::memcpy(p, &bits, elemSize(k));
     break;
   }
   }
@@ -202,15 +207,23 @@ struct Rng {
 };
 
 /// A default input from `unit` (uniform in [-1, 1)): floats as they are;
-/// i1 false or true; other integers in [-8, -1] or [1, 8], never 0, so that
+/// i1 false or true; unsigned integers in [1, 16]; other integers in
+/// [-8, -1] or [1, 8], never 0, so that
 /// models that divide by an input (tosa.intdiv, arith.divsi) do not trap.
 double defaultValue(ElemKind kind, double unit) {
   switch (kind) {
   case ElemKind::F32:
   case ElemKind::F64:
+  case ElemKind::F16:
+  case ElemKind::BF16:
     return unit;
   case ElemKind::I1:
     return unit >= 0;
+  case ElemKind::UI8:
+  case ElemKind::UI16:
+  case ElemKind::UI32:
+  case ElemKind::UI64:
+    return std::floor((unit + 1) * 8) + 1; // [1, 16]
   default: {
     double v = std::floor(unit * 8);
     return v >= 0 ? v + 1 : v;
@@ -276,7 +289,8 @@ llvm::Expected<Spec> parseSpec(llvm::StringRef text) {
     }
     return fail("bad shape '" + shape +
                 "': expected dimensions like 4x784 optionally followed by "
-                "an element type (f32, f64, i1, i8, i16, i32, i64, index)");
+                "an element type (f32, f64, f16, bf16, i1, i8, i16, i32, "
+                "i64, ui8, ui16, ui32, ui64, index)");
   }
   return spec;
 }
@@ -540,4 +554,26 @@ void EntryResults::release(const EntryArguments &args) {
     std::free(allocated);
     freed.push_back(allocated);
   }
+}
+
+mlir::FunctionType tpuprof::run::entryType(Operation *op) {
+  auto fn = cast<FunctionOpInterface>(op);
+  auto fnType = cast<FunctionType>(fn.getFunctionType());
+  auto publicType = [&](Type type, DictionaryAttr attrs) -> Type {
+    if (!attrs || !attrs.get(TPUPROF_UNSIGNED_ATTR))
+      return type;
+    auto shaped = dyn_cast<ShapedType>(type);
+    auto elem = dyn_cast<IntegerType>(shaped ? shaped.getElementType() : type);
+    if (!elem || !elem.isSignless() || elem.getWidth() == 1)
+      return type;
+    Type unsignedElem = IntegerType::get(op->getContext(), elem.getWidth(),
+                                         IntegerType::Unsigned);
+    return shaped ? shaped.clone(unsignedElem) : unsignedElem;
+  };
+  llvm::SmallVector<Type> inputs, results;
+  for (auto [i, t] : llvm::enumerate(fnType.getInputs()))
+    inputs.push_back(publicType(t, fn.getArgAttrDict(i)));
+  for (auto [i, t] : llvm::enumerate(fnType.getResults()))
+    results.push_back(publicType(t, fn.getResultAttrDict(i)));
+  return FunctionType::get(op->getContext(), inputs, results);
 }

@@ -15,6 +15,7 @@
 
 #include "tpuprof/ModelRunner/ModelSource.h"
 #include "tpuprof/ModelRunner/PipelineFlags.h"
+#include "tpuprof/ModelRunner/RunInputs.h"
 #include "tpuprof/Version.h"
 
 #include "tpuprof/report/views/OutputFile.h"
@@ -233,7 +234,7 @@ int main(int argc, char **argv) {
     ExportedFunction e;
     e.name = fn.getSymName().str();
     e.symbol = symbolPrefix + "_" + cIdentifier(e.name);
-    e.type = fn.getFunctionType();
+    e.type = tpuprof::run::entryType(fn);
     llvm::raw_string_ostream(e.typeText) << e.type;
     e.location = location(fn);
     e.dimEqualities = tpuprof::run::entryDimEqualities(fn);

@@ -317,7 +317,7 @@ int runSource(tpuprof::run::SessionOptions &session,
     return 1;
   std::string entrySym = entry->getSymName().str();
   llvm::Expected<EntryData> data =
-      makeEntryData(entrySym, entry->getFunctionType());
+      makeEntryData(entrySym, tpuprof::run::entryType(*entry));
   if (!data)
     return fail(llvm::toString(data.takeError()));
   if (llvm::Error err =

@@ -21,7 +21,8 @@ namespace import {
 struct TensorData {
   std::string name;
   std::vector<int64_t> shape;
-  /// tpuprof-run's element type names: f32, f64, i1, i8, i16, i32, i64.
+  /// tpuprof-run's element type names (model.h's tpuprof_elem_type_name):
+  /// f32, f64, f16, bf16, i1, i8 ... i64, ui8 ... ui64.
   std::string elemType;
   std::vector<double> values;
 };

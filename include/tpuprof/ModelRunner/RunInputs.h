@@ -9,6 +9,9 @@
 #ifndef TPUPROF_MODELRUNNER_RUNINPUTS_H
 #define TPUPROF_MODELRUNNER_RUNINPUTS_H
 
+#include "tpuprof/model.h"
+
+#include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Types.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/Error.h"
@@ -21,8 +24,34 @@
 namespace tpuprof {
 namespace run {
 
-/// Element types tpuprof-run can create and print.
-enum class ElemKind { F32, F64, I1, I8, I16, I32, I64, Index };
+/// Element types tpuprof-run can create and print: model.h's
+/// tpuprof_elem_type, scoped.
+enum class ElemKind : uint32_t {
+  F32 = TPUPROF_ELEM_F32,
+  F64 = TPUPROF_ELEM_F64,
+  I1 = TPUPROF_ELEM_I1,
+  I8 = TPUPROF_ELEM_I8,
+  I16 = TPUPROF_ELEM_I16,
+  I32 = TPUPROF_ELEM_I32,
+  I64 = TPUPROF_ELEM_I64,
+  Index = TPUPROF_ELEM_INDEX,
+  UI8 = TPUPROF_ELEM_UI8,
+  UI16 = TPUPROF_ELEM_UI16,
+  UI32 = TPUPROF_ELEM_UI32,
+  UI64 = TPUPROF_ELEM_UI64,
+  F16 = TPUPROF_ELEM_F16,
+  BF16 = TPUPROF_ELEM_BF16,
+};
+static_assert(static_cast<uint32_t>(ElemKind::BF16) + 1 ==
+                  TPUPROF_ELEM_TYPE_COUNT,
+              "ElemKind names every tpuprof_elem_type");
+
+/// The function type callers of `fn` see: its own, with the element types
+/// of arguments and results the ONNX importer marked unsigned
+/// (TPUPROF_UNSIGNED_ATTR, on signless integers) as ui8..ui64. tpuprof-run
+/// makes and prints values of this type; tpuprof-compile writes it into
+/// the signature.
+mlir::FunctionType entryType(mlir::Operation *fn);
 
 /// Bytes of one element of `kind`.
 size_t elemSize(ElemKind kind);
