@@ -9,16 +9,13 @@
 // it) after a ReLU6 ran as elementwise tiles, ten times slower. Everything
 // else is as upstream's pass does it: elementwise chains fuse into one op,
 // also into reductions of one input, reshapes fold by expansion, constant
-// linalg ops fold, the same canonicalizations; and transposes of constant
-// weights (dense resources, which upstream does not fold) become constants.
+// linalg ops fold, the same canonicalizations.
 //
 //===----------------------------------------------------------------------===//
 
-#include "Constants.h"
 #include "tpuprof/CpuCompiler/Pipelines.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
-#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
@@ -85,13 +82,6 @@ public:
     config.useTopDownTraversal = true;
     (void)applyPatternsAndFoldGreedily(getOperation(), std::move(patterns),
                                        config);
-    // Upstream folds transposes of dense constants only; an imported
-    // model's weights are dense resources.
-    IRRewriter rewriter(ctx);
-    SmallVector<linalg::LinalgOp> ops;
-    getOperation().walk([&](linalg::LinalgOp op) { ops.push_back(op); });
-    for (linalg::LinalgOp op : ops)
-      tpuprof::cpu::foldConstantPermutation(op, rewriter);
   }
 };
 

@@ -27,7 +27,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Constants.h"
 #include "tpuprof/CpuCompiler/Pipelines.h"
 #include "tpuprof/Dialect/Probe/ProbeDialect.h"
 
@@ -54,8 +53,6 @@ namespace tpuprof {
 } // namespace tpuprof
 
 using namespace mlir;
-using tpuprof::cpu::constantOf;
-using tpuprof::cpu::floatValues;
 
 namespace {
 
@@ -99,6 +96,34 @@ int64_t divisorAtMost(int64_t n, int64_t cap, int64_t multipleOf = 1) {
 std::optional<unsigned> loopOf(AffineMap map, unsigned result) {
   if (auto d = dyn_cast<AffineDimExpr>(map.getResult(result)))
     return d.getPosition();
+  return std::nullopt;
+}
+
+/// The constant `v` holds, looking through the probes that forward it.
+ElementsAttr constantOf(Value v) {
+  while (auto result = dyn_cast<OpResult>(v)) {
+    auto begin = dyn_cast<tpuprof::BeginOp>(result.getOwner());
+    if (!begin)
+      break;
+    v = begin.getInputs()[result.getResultNumber()];
+  }
+  ElementsAttr attr;
+  if (!matchPattern(v, m_Constant(&attr)))
+    return nullptr;
+  return attr;
+}
+
+/// The f32 values of `attr` (dense or a dense resource), if it has them.
+std::optional<std::vector<float>> floatValues(ElementsAttr attr) {
+  if (!attr.getElementType().isF32())
+    return std::nullopt;
+  if (auto dense = dyn_cast<DenseElementsAttr>(attr)) {
+    auto values = dense.getValues<float>();
+    return std::vector<float>(values.begin(), values.end());
+  }
+  if (auto resource = dyn_cast<DenseF32ResourceElementsAttr>(attr))
+    if (std::optional<ArrayRef<float>> data = resource.tryGetAsArrayRef())
+      return std::vector<float>(data->begin(), data->end());
   return std::nullopt;
 }
 

@@ -28,14 +28,11 @@ def TpuProfFuseElementwise
     as a contraction; the producer (a ReLU6 before a 1x1 convolution, a
     residual add) stays a kernel of its own, run once per element rather
     than once per multiply. Reductions of a single input (sums, maxima)
-    still take their elementwise producers. Then a linalg op that only
-    rearranges a constant (the transpose of a 1x1 convolution's or a fully
-    connected layer's weights) becomes the rearranged constant, also when
-    the weights are dense resources, which upstream does not fold.
+    still take their elementwise producers.
   }];
   let dependentDialects = [
-    "::mlir::affine::AffineDialect", "::mlir::arith::ArithDialect",
-    "::mlir::linalg::LinalgDialect", "::mlir::tensor::TensorDialect"
+    "::mlir::affine::AffineDialect", "::mlir::linalg::LinalgDialect",
+    "::mlir::tensor::TensorDialect"
   ];
 }
 

@@ -85,34 +85,3 @@ func.func @chain_into_sum(%x: tensor<8x64xf32>, %y: tensor<8x64xf32>) -> tensor<
   %s = tosa.reduce_sum %e {axis = 1 : i32} : (tensor<8x64xf32>) -> tensor<8x1xf32>
   return %s : tensor<8x1xf32>
 }
-
-// -----
-
-// The transpose TOSA puts on a 1x1 convolution's constant weights (a dense
-// resource, as the importer keeps them) becomes a constant: [o][i] = 1, 2 /
-// 3, 4 transposed is [i][o] = 1, 3 / 2, 4. No kernel copies the weights.
-// CHECK-LABEL: func.func @constant_weights
-// CHECK:       %[[W:.+]] = arith.constant dense_resource<permuted_constant{{[_0-9]*}}> : tensor<2x2x1x1xf32>
-// CHECK-NEXT:  %[[C:.+]] = tensor.collapse_shape %[[W]]
-// CHECK-NOT:   linalg.transpose
-// CHECK:       linalg.generic {{.*}}"reduction"]
-// CHECK-SAME:    ins(%{{.+}}, %[[C]] :
-// CHECK:       permuted_constant{{[_0-9]*}}: "0x040000000000803F000040400000004000008040"
-// PIPE:        tpuprof.probes [{{.*}} name = "clamp",
-// PIPE-NOT:      name = "conv2d:copy"
-// PIPE-NEXT:     name = "conv2d{{(:[a-z_]+)?}}"
-func.func @constant_weights(%x: tensor<1x4x4x2xf32>) -> tensor<1x4x4x2xf32> {
-  %w = "tosa.const"() <{value = dense_resource<weights> : tensor<2x1x1x2xf32>}> : () -> tensor<2x1x1x2xf32>
-  %b = "tosa.const"() <{value = dense<0.25> : tensor<2xf32>}> : () -> tensor<2xf32>
-  %a = tosa.clamp %x {min_fp = 0.0 : f32, max_fp = 6.0 : f32, min_int = 0 : i64, max_int = 6 : i64} : (tensor<1x4x4x2xf32>) -> tensor<1x4x4x2xf32>
-  %y = tosa.conv2d %a, %w, %b {dilation = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>} : (tensor<1x4x4x2xf32>, tensor<2x1x1x2xf32>, tensor<2xf32>) -> tensor<1x4x4x2xf32>
-  return %y : tensor<1x4x4x2xf32>
-}
-
-{-#
-  dialect_resources: {
-    builtin: {
-      weights: "0x040000000000803F000000400000404000008040"
-    }
-  }
-#-}
