@@ -33,7 +33,7 @@ import torch.nn.functional as F
 from onnx import numpy_helper
 
 TORCHVISION = ["resnet18", "resnet50", "mobilenet_v2", "mobilenet_v3_small",
-               "squeezenet1_0", "shufflenet_v2_x1_0", "efficientnet_b0"]
+               "squeezenet1_0", "shufflenet_v2_x1_0", "efficientnet_b0", "swin_t"]
 
 
 class TinyCnn(nn.Module):

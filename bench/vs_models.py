@@ -19,12 +19,16 @@ and encoder by default), batch 1, one thread, in alternating runs:
             intraOpNumThreads 1, sequential): the fastest of as many calls.
 
 Each figure is the minimum over --runs runs (other tenants of the machine
-only add time). Then, once per model: tpuprof-compile's wall time and peak
-resident memory (import + compile to a .so) against ONNX Runtime's session
-creation time and its process's peak memory on the same file.
+only add time). Then, once per model and once per --compile-only model
+(swin_t by default: compiled, not run): tpuprof-import's wall time and
+peak resident memory (the ONNX file to MLIR), tpuprof-compile's (import +
+compile to a .so, no probes) against ONNX Runtime's session creation time
+and its process's peak memory on the same file. A compile-only model that
+does not import or compile is reported with the tool's error, not fatal.
 
-    /usr/bin/python3 bench/export-torchvision.py MODELS resnet50 mobilenet_v2 encoder
+    /usr/bin/python3 bench/export-torchvision.py MODELS resnet50 mobilenet_v2 encoder swin_t
     python3 bench/vs_models.py BUILD_DIR MODELS [--runs N] [--calls N] [--models a,b]
+        [--compile-only a,b]
 
 ONNX Runtime is installed by scripts/install-deps.sh (npm ci in
 bench/onnxruntime); without it, or without torch, those columns are
@@ -59,18 +63,25 @@ def sh(cmd, env=None):
     return p.stdout
 
 
-def measured(cmd, env=None):
-    """Runs `cmd`; (wall seconds, peak resident MB) of that one process."""
+def measured(cmd, env=None, fatal=True):
+    """Runs `cmd`; (wall seconds, peak resident MB, None) of that one
+    process, or (None, None, its last stderr line) when it fails and not
+    `fatal`."""
     start = time.perf_counter()
     p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL,
                          stderr=subprocess.PIPE, env=env)
+    # Read stderr before waiting: a long error must not fill the pipe.
+    err = p.stderr.read().decode(errors="replace")
     _, status, usage = os.wait4(p.pid, 0)
     wall = time.perf_counter() - start
-    err = p.stderr.read().decode(errors="replace")
     p.stderr.close()
     if os.waitstatus_to_exitcode(status) != 0:
-        sys.exit(f"vs_models: {' '.join(cmd)} failed:\n{err.strip()[-2000:]}")
-    return wall, usage.ru_maxrss / 1024
+        if fatal:
+            sys.exit(f"vs_models: {' '.join(cmd)} failed:\n"
+                     f"{err.strip()[-2000:]}")
+        lines = err.strip().splitlines()
+        return None, None, lines[-1] if lines else "failed"
+    return wall, usage.ru_maxrss / 1024, None
 
 
 def tpuprof_ms(run, so, data, calls, env):
@@ -124,13 +135,17 @@ def main():
     ap.add_argument("models", help="bench/export-torchvision.py's OUTDIR")
     ap.add_argument("--models", dest="names",
                     default="resnet50,mobilenet_v2,encoder")
+    ap.add_argument("--compile-only", dest="compile_only", default="swin_t",
+                    help="models only imported and compiled (comma "
+                    "separated; empty for none)")
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--calls", type=int, default=10,
                     help="timed calls per run and peer")
     args = ap.parse_args()
     run = os.path.join(args.build, "bin", "tpuprof-run")
     compile_ = os.path.join(args.build, "bin", "tpuprof-compile")
-    for tool in (run, compile_):
+    import_ = os.path.join(args.build, "bin", "tpuprof-import")
+    for tool in (run, compile_, import_):
         if not os.access(tool, os.X_OK):
             sys.exit(f"vs_models: no {tool}; build it first")
     torch_ok, ort_ok = have_torch(), have_ort()
@@ -149,16 +164,37 @@ def main():
     mode0_env = dict(env, TPUPROF_ENABLE="1", TPUPROF_MODE="0",
                      TPUPROF_OUTPUT=tmp)
     rows = []
+    builds = []  # (name, import (s, MB), compile (s, MB), error, ORT)
+    names = [n for n in args.names.split(",") if n]
+    compile_only = [n for n in args.compile_only.split(",") if n]
+    for name in names + compile_only:
+        if not os.path.exists(os.path.join(args.models, name, "model.onnx")):
+            sys.exit(f"vs_models: no {args.models}/{name}/model.onnx; run "
+                     f"bench/export-torchvision.py {args.models} {name}")
     try:
-        for name in args.names.split(","):
+        for name in compile_only:
             model = os.path.join(args.models, name, "model.onnx")
             data = os.path.join(args.models, name, "test_data_set_0")
-            if not os.path.exists(model):
-                sys.exit(f"vs_models: no {model}; run "
-                         f"bench/export-torchvision.py {args.models} {name}")
+            imp_s, imp_mb, error = measured(
+                [import_, model, "-o", os.path.join(tmp, name + ".mlir")],
+                env, fatal=False)
+            cs = cmb = None
+            if not error:
+                cs, cmb, error = measured(
+                    [compile_, model, "--no-instrument", "-o",
+                     os.path.join(tmp, name + ".so")], env, fatal=False)
+            ort = ort_run(model, data, 1) if ort_ok else None
+            builds.append((name, imp_s, imp_mb, cs, cmb, error,
+                           ort[0] if ort else None, ort[2] if ort else None))
+        for name in names:
+            model = os.path.join(args.models, name, "model.onnx")
+            data = os.path.join(args.models, name, "test_data_set_0")
             plain = os.path.join(tmp, name + ".so")
             probed = os.path.join(tmp, name + "-probes.so")
-            compile_s, compile_mb = measured(
+            imp_s, imp_mb, _ = measured(
+                [import_, model, "-o", os.path.join(tmp, name + ".mlir")],
+                env)
+            compile_s, compile_mb, _ = measured(
                 [compile_, model, "--no-instrument", "-o", plain], env)
             sh([compile_, model, "-o", probed], env)
             ort_session = ort_mb = None
@@ -179,6 +215,9 @@ def main():
             best = {k: min(v) if v else None for k, v in times.items()}
             rows.append((name, best, compile_s, compile_mb, ort_session,
                          ort_mb, version))
+            builds.insert(len(rows) - 1,
+                          (name, imp_s, imp_mb, compile_s, compile_mb, None,
+                           ort_session, ort_mb))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
@@ -195,15 +234,25 @@ def main():
               f"{fmt(ratio(t, best['ORT'])):>8}"
               f"{best['mode 0']:>10.2f}{over:>9.1f}%")
     print()
-    print(f"{'model':<14}{'import+compile s':>18}{'peak MB':>9}"
+    print(f"{'model':<14}{'import s':>9}{'peak MB':>9}"
+          f"{'import+compile s':>18}{'peak MB':>9}"
           f"{'ORT session s':>15}{'ORT peak MB':>13}{'x ORT':>8}")
-    for name, _, cs, cmb, os_ms, omb, _ in rows:
+    for name, imp_s, imp_mb, cs, cmb, error, os_ms, omb in builds:
         osec = os_ms / 1e3 if os_ms else None
-        print(f"{name:<14}{cs:>18.1f}{cmb:>9.0f}{fmt(osec, '.1f'):>15}"
-              f"{fmt(omb, '.0f'):>13}{fmt(ratio(cs, osec)):>8}")
+        print(f"{name:<14}{fmt(imp_s, '.1f'):>9}{fmt(imp_mb, '.0f'):>9}"
+              f"{fmt(cs, '.1f'):>18}{fmt(cmb, '.0f'):>9}"
+              f"{fmt(osec, '.1f'):>15}{fmt(omb, '.0f'):>13}"
+              f"{fmt(ratio(cs, osec)):>8}")
+        if error:
+            print(f"  {name}: {error}")
     versions = {r[6] for r in rows if r[6]}
     if versions:
         print(f"onnxruntime-node {', '.join(sorted(versions))}")
+    for name, imp_s, imp_mb, cs, cmb, error, os_ms, omb in builds:
+        if name in compile_only:
+            suite_line(f"{name} import+compile", cs, "ORT session",
+                       os_ms / 1e3 if os_ms else None, "s",
+                       ratio(cs, os_ms / 1e3 if os_ms else None), "-", "n/a")
     for name, best, cs, cmb, os_ms, omb, _ in rows:
         t = best["tpuprof"]
         r = ratio(t, best["PyTorch"])

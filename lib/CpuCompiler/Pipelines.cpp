@@ -46,12 +46,13 @@ constexpr llvm::StringLiteral kBufferize =
     "tpu-profile-lower,tpu-profile-deallocate,tpu-profile-free-early,"
     "tpu-profile-lower";
 
-/// The optimizing middle: fuse elementwise producers into consumers (graph
+/// The optimizing middle: fuse elementwise producers into consumers, but
+/// not into contractions, which stay contractions for the tiler (graph
 /// probes keep instrumented ops apart; kernel probes go in right after
 /// this), tile and vectorize on tensors (each kernel on its own, where it
 /// is); after bufferization keep accumulators in registers and lower vector
 /// ops.
-constexpr llvm::StringLiteral kFuse = "func.func(linalg-fuse-elementwise-ops)";
+constexpr llvm::StringLiteral kFuse = "func.func(tpu-profile-fuse-elementwise)";
 constexpr llvm::StringLiteral kOptimizeTensors =
     "func.func(tpu-profile-tile-and-vectorize,canonicalize,cse),"
     "eliminate-empty-tensors";

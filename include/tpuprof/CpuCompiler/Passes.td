@@ -14,6 +14,28 @@
 
 include "mlir/Pass/PassBase.td"
 
+def TpuProfFuseElementwise
+    : Pass<"tpu-profile-fuse-elementwise", "::mlir::func::FuncOp"> {
+  let summary = "Fuse elementwise linalg ops, but not into contractions";
+  let description = [{
+    Upstream's `linalg-fuse-elementwise-ops` (elementwise producers fused
+    into their elementwise consumers, reshapes folded into linalg ops by
+    expansion, constant linalg ops folded, the same canonicalizations),
+    except that an elementwise producer is not fused into a contraction
+    or a convolution: a matmul, or the `linalg.generic` one becomes when a
+    reshape folds into it (a 1x1 convolution). Such an op keeps a
+    multiply-accumulate body, which `tpu-profile-tile-and-vectorize` tiles
+    as a contraction; the producer (a ReLU6 before a 1x1 convolution, a
+    residual add) stays a kernel of its own, run once per element rather
+    than once per multiply. Reductions of a single input (sums, maxima)
+    still take their elementwise producers.
+  }];
+  let dependentDialects = [
+    "::mlir::affine::AffineDialect", "::mlir::linalg::LinalgDialect",
+    "::mlir::tensor::TensorDialect"
+  ];
+}
+
 def TpuProfTileAndVectorize
     : Pass<"tpu-profile-tile-and-vectorize", "::mlir::func::FuncOp"> {
   let summary = "Tile linalg ops into register-sized blocks and vectorize them";
