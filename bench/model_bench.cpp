@@ -26,7 +26,10 @@
 //       too; small constants stay), and @empty_call, a function that does
 //       nothing; PROBES.json is the probe table.
 //   model_bench kernels KERNELS.so [--calls N] [--warmup N] [--seconds S]
-//       Times each function of a .so alone: fastest and median call.
+//                  [--order back-to-back|sequence]
+//       Times each function of a .so alone: fastest and median call, each
+//       function called N times in a row, or (sequence) all functions once
+//       per round for N rounds.
 //
 // Output lines that scripts read start with a tag and separate fields by
 // tabs. A bad argument is one line `model_bench: error: ...` and exit 2.
@@ -110,8 +113,8 @@ struct Args {
         continue;
       }
       if (!llvm::is_contained(known, arg))
-        usageError(command + ": unknown option '" + arg + "' (known: " +
-                   llvm::join(known, ", ") + ")");
+        usageError(command + ": unknown option '" + arg +
+                   "' (known: " + llvm::join(known, ", ") + ")");
       if (i + 1 >= argc)
         usageError(command + ": " + arg + " needs a value");
       named[arg] = argv[++i];
@@ -133,8 +136,8 @@ struct Args {
     double value;
     if (llvm::StringRef(it->second).getAsDouble(value) || !(value >= least))
       usageError(name + " must be a number of at least " +
-                 llvm::formatv("{0:g}", least).str() + ", got '" + it->second +
-                 "'");
+                 llvm::formatv("{0}", llvm::format("%g", least)).str() +
+                 ", got '" + it->second + "'");
     return value;
   }
   unsigned count(llvm::StringRef name, unsigned otherwise,
@@ -358,16 +361,16 @@ int runAb(int argc, char **argv) {
       "ab\tpairs=%zu\tplain_min_ms=%.6f\tplain_median_ms=%.6f\t"
       "probed_min_ms=%.6f\tprobed_median_ms=%.6f\tdiff_median_pct=%.4f\t"
       "ci_lo_pct=%.4f\tci_hi_pct=%.4f\n",
-      n, minA * 1e3, median(a) * 1e3, minB * 1e3, median(b) * 1e3,
-      median(diff), lo, hi);
+      n, minA * 1e3, median(a) * 1e3, minB * 1e3, median(b) * 1e3, median(diff),
+      lo, hi);
   if (!window)
     return 0;
   uint64_t kernelRecords = 0;
   for (const tpuprof::report::Row &row : profile.rows)
     kernelRecords += row.count;
   llvm::outs() << "dump\t" << profile.path << "\trows=" << profile.rows.size()
-               << "\trecords=" << kernelRecords << "\tpair_ns="
-               << llvm::format("%.2f", profile.pairNs) << "\n";
+               << "\trecords=" << kernelRecords
+               << "\tpair_ns=" << llvm::format("%.2f", profile.pairNs) << "\n";
   if (profile.rows.empty() || kernelRecords < n) {
     llvm::errs() << "model_bench: error: the instrumented build recorded "
                  << kernelRecords << " op records in " << n
@@ -401,8 +404,7 @@ int runProfile(int argc, char **argv) {
   llvm::outs() << "calls\t" << calls << "\n";
   llvm::outs() << llvm::format("pair_ns\t%.2f\n", window.pairNs);
   for (const tpuprof::report::Row &row : window.rows)
-    llvm::outs() << "row\t"
-                 << llvm::format_hex_no_prefix(row.hash, 16, true) << "\t"
+    llvm::outs() << "row\t" << llvm::format_hex_no_prefix(row.hash, 16) << "\t"
                  << row.shapes << "\t" << row.name << "\t" << row.count
                  << llvm::format("\t%.1f\t%llu\n", row.durations.mean(),
                                  (unsigned long long)row.durations.min());
@@ -600,15 +602,20 @@ int runExtract(int argc, char **argv) {
 //===----------------------------------------------------------------------===//
 
 int runKernels(int argc, char **argv) {
-  Args args(argc, argv, {"--calls", "--warmup", "--seconds"}, 1, "kernels");
+  Args args(argc, argv, {"--calls", "--warmup", "--seconds", "--order"}, 1,
+            "kernels");
   unsigned calls = args.count("--calls", 30, 1);
   unsigned warmup = args.count("--warmup", 3, 0);
   double seconds = args.number("--seconds", 2, 0);
+  std::string order = args.text("--order", "back-to-back");
+  if (order != "back-to-back" && order != "sequence")
+    usageError("--order must be back-to-back or sequence, got '" + order + "'");
   const std::string &path = args.positional[0];
   MLIRContext context;
   CompiledModel model = check(CompiledModel::load(path));
   // The entries' names, from the signature the loader checked.
-  std::string openPath = llvm::StringRef(path).contains('/') ? path : "./" + path;
+  std::string openPath =
+      llvm::StringRef(path).contains('/') ? path : "./" + path;
   void *handle = dlopen(openPath.c_str(), RTLD_NOW | RTLD_LOCAL);
   auto *signature = handle ? static_cast<const tpuprof_model_signature *>(
                                  dlsym(handle, TPUPROF_MODEL_SIGNATURE_SYMBOL))
@@ -616,6 +623,37 @@ int runKernels(int argc, char **argv) {
   if (!signature)
     usageError(path + ": no model signature");
   keepFreedBuffers();
+  auto print = [](const char *name, const std::vector<double> &times) {
+    llvm::outs() << "kernel\t" << name
+                 << llvm::format("\t%.1f\t%.1f\t%zu\n",
+                                 *std::min_element(times.begin(), times.end()) *
+                                     1e9,
+                                 median(times) * 1e9, times.size());
+  };
+  if (order == "sequence") {
+    // Every function once per round, in the .so's order (the model's
+    // kernels in program order): each runs after the others as in the
+    // model, its code and data no warmer than that.
+    std::vector<Callable> all;
+    for (uint32_t e = 0; e < signature->num_entries; ++e)
+      all.push_back(
+          makeCallable(model, signature->entries[e].name, context, {}));
+    std::vector<std::vector<double>> times(all.size());
+    double start = nowSeconds();
+    for (unsigned round = 0; round < warmup + calls; ++round) {
+      if (round >= warmup + 3 &&
+          nowSeconds() - start >= seconds * double(all.size()))
+        break;
+      for (size_t e = 0; e < all.size(); ++e) {
+        double t = all[e].call();
+        if (round >= warmup)
+          times[e].push_back(t);
+      }
+    }
+    for (size_t e = 0; e < all.size(); ++e)
+      print(signature->entries[e].name, times[e]);
+    return 0;
+  }
   for (uint32_t e = 0; e < signature->num_entries; ++e) {
     Callable c = makeCallable(model, signature->entries[e].name, context, {});
     for (unsigned i = 0; i < warmup; ++i)
@@ -627,11 +665,7 @@ int runKernels(int argc, char **argv) {
         break;
       times.push_back(c.call());
     }
-    llvm::outs() << "kernel\t" << signature->entries[e].name
-                 << llvm::format("\t%.1f\t%.1f\t%zu\n",
-                                 *std::min_element(times.begin(), times.end()) *
-                                     1e9,
-                                 median(times) * 1e9, times.size());
+    print(signature->entries[e].name, times);
   }
   return 0;
 }
@@ -648,8 +682,8 @@ int main(int argc, char **argv) {
     return runExtract(argc, argv);
   if (command == "kernels")
     return runKernels(argc, argv);
-  std::string what =
-      command.empty() ? std::string("give a subcommand")
-                      : "unknown subcommand '" + command.str() + "'";
+  std::string what = command.empty()
+                         ? std::string("give a subcommand")
+                         : "unknown subcommand '" + command.str() + "'";
   usageError(what + " (ab, profile, extract or kernels)");
 }
