@@ -22,10 +22,11 @@ For each model:
            once per round in program order (`in sequence`: each kernel's
            code and data as cold as the others leave them), not judged.
 
-Rows and kernels meet by (op hash, shapes): the extract writes the probe
-table (manifest) that names each @k<id>'s hash and shapes, and a row holds
-every probe with its hash and shapes (equal kernels of different layers are
-one row: it is compared with the fastest of them alone). Judged: rows whose
+Rows and kernels meet by (op hash, shapes, node), the key of a report row:
+the extract writes the probe table (manifest) that names each @k<id>'s
+hash, shapes and source nodes. A row holding several probes (equal kernels
+of one node, or of a model without node names) is compared with the
+fastest of them alone. Judged: rows whose
 kernel alone takes at least twice the calibrated pair cost; target: each
 within 5 % of alone. Both figures are fastest calls, which other tenants of
 a loaded machine can only lengthen.
@@ -85,8 +86,9 @@ def measure(bench, compile_, label, source, data, args, work, env):
         cmd += ["--data", data]
     prof = sh(cmd, env)
     pair_ns = float(tab_lines(prof, "pair_ns")[0][0])
-    rows = [{"hash": r[0].lower(), "shapes": r[1], "name": r[2],
-             "count": int(r[3]), "mean": float(r[4]), "min": float(r[5])}
+    rows = [{"hash": r[0].lower(), "shapes": r[1], "node": r[2],
+             "name": r[3], "count": int(r[4]), "mean": float(r[5]),
+             "min": float(r[6])}
             for r in tab_lines(prof, "row")]
 
     def alone_times(order):
@@ -102,7 +104,7 @@ def measure(bench, compile_, label, source, data, args, work, env):
         probes = json.load(f)["probes"]
     by_key, seq_by_key = {}, {}
     for p in probes:
-        key = (p["hash"].lower(), p["shapes"])
+        key = (p["hash"].lower(), p["shapes"], p.get("node", ""))
         ns = alone.get(f"k{p['id']}")
         if ns is not None:
             by_key.setdefault(key, []).append(max(ns - call_ns, 0.0))
@@ -111,11 +113,12 @@ def measure(bench, compile_, label, source, data, args, work, env):
             seq_by_key.setdefault(key, []).append(max(ns - seq_call_ns, 0.0))
     table = []
     for r in rows:
-        times = by_key.get((r["hash"], r["shapes"]))
+        key = (r["hash"], r["shapes"], r["node"])
+        times = by_key.get(key)
         if not times:
             continue
         a = min(times)
-        seq = min(seq_by_key.get((r["hash"], r["shapes"]), [float("nan")]))
+        seq = min(seq_by_key.get(key, [float("nan")]))
         table.append(dict(r, alone=a, sequence=seq, kernels=len(times),
                           judged=a >= 2 * pair_ns))
     return table, pair_ns, call_ns, skipped, len(rows)
@@ -152,7 +155,8 @@ def main():
         cases = [(label, batched(os.path.join(ROOT, src), batch, work), None)
                  for label, src, batch in BUNDLED]
     cases += [(n, m, d) for n, m, d, _ in onnx_cases(
-        args.models, [n for n in args.names.split(",") if n], args.export)]
+        args.models, [n for n in args.names.split(",") if n], args.export,
+        "kernels", ": judged rows within 5 % of alone")]
 
     print(f"Kernel rows (mode 0, corrected) against each kernel alone without "
           f"probes: fastest of {args.calls} calls, ns; load average "

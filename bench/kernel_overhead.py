@@ -85,21 +85,34 @@ def compiled(compile_, source, out, flags, env):
 
 
 def export_models(models, names):
+    """Exports the missing models; returns {name: why} for those that could
+    not be (no torch under /usr/bin/python3, an exporter error)."""
     missing = [n for n in names
                if not os.path.exists(os.path.join(models, n, "model.onnx"))]
-    if missing:
-        sh([PYTHON, os.path.join(ROOT, "bench", "export-torchvision.py"),
-            models] + missing)
+    if not missing:
+        return {}
+    p = subprocess.run([PYTHON, os.path.join(ROOT, "bench",
+                                             "export-torchvision.py"),
+                        models] + missing, capture_output=True, text=True)
+    if p.returncode == 0:
+        return {}
+    last = (p.stderr.strip().splitlines() or ["no message"])[-1]
+    return {n: f"not exported ({last[:80]})" for n in missing}
 
 
-def onnx_cases(models, names, export):
+def onnx_cases(models, names, export, section, metric):
+    """(label, model, data dir, judged) per ONNX model; a model that is
+    missing and cannot be exported (with --export) is a `skipped:` suite
+    line instead."""
     if not models:
         return []
-    if export:
-        export_models(models, names)
+    failed = export_models(models, names) if export else {}
     cases = []
     for n in names:
         model = os.path.join(models, n, "model.onnx")
+        if n in failed:
+            print(f"suite|{section}|{n}{metric}|||||||skipped: {failed[n]}")
+            continue
         if not os.path.exists(model):
             die(f"no {model}; run /usr/bin/python3 bench/export-torchvision.py "
                 f"{models} {n} (or pass --export)")
@@ -194,7 +207,7 @@ def main():
             cases.append((label, batched(os.path.join(ROOT, src), batch, work),
                           None, judged))
     cases += onnx_cases(args.models, [n for n in args.names.split(",") if n],
-                        args.export)
+                        args.export, "levels", ", kernel probes, paired calls")
 
     print(f"Kernel probes (mode 0, window open) against no probes, both "
           f"builds in one process, alternating calls for {args.seconds:g} s "

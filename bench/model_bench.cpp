@@ -17,14 +17,15 @@
 //   model_bench profile PROBED.so [--data DIR] [--calls N] [--warmup N]
 //                  [--output DIR]
 //       A mode-0 window around N calls; prints each row of the profile
-//       (hash, shapes, name, calls, mean and fastest corrected ns) and the
-//       calibrated cost of a probe pair.
+//       (hash, shapes, node, name, calls, mean and fastest corrected ns) and
+//       the calibrated cost of a probe pair.
 //   model_bench extract MODEL -o KERNELS.mlir --manifest PROBES.json
 //       Compiles MODEL with kernel probes and writes, for every probed
 //       kernel, a public function @k<probe id> holding that kernel alone,
-//       its inputs as arguments (weights and its output's initial tensor
-//       too; small constants stay), and @empty_call, a function that does
-//       nothing; PROBES.json is the probe table.
+//       its inputs as arguments (its output's initial tensor too; constants,
+//       weights included, stay constants), and @empty_call, a function
+//       that does nothing, in MLIR bytecode; PROBES.json is the probe
+//       table.
 //   model_bench kernels KERNELS.so [--calls N] [--warmup N] [--seconds S]
 //                  [--order back-to-back|sequence]
 //       Times each function of a .so alone: fastest and median call, each
@@ -47,6 +48,7 @@
 #include "tpuprof/report/model/Load.h"
 #include "tpuprof/tpuprof.h"
 
+#include "mlir/Bytecode/BytecodeWriter.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Builders.h"
@@ -405,7 +407,8 @@ int runProfile(int argc, char **argv) {
   llvm::outs() << llvm::format("pair_ns\t%.2f\n", window.pairNs);
   for (const tpuprof::report::Row &row : window.rows)
     llvm::outs() << "row\t" << llvm::format_hex_no_prefix(row.hash, 16) << "\t"
-                 << row.shapes << "\t" << row.name << "\t" << row.count
+                 << row.shapes << "\t" << row.node << "\t" << row.name << "\t"
+                 << row.count
                  << llvm::format("\t%.1f\t%llu\n", row.durations.mean(),
                                  (unsigned long long)row.durations.min());
   return window.rows.empty() ? 1 : 0;
@@ -426,24 +429,16 @@ struct KeepAfterInstrument : PassInstrumentation {
   OwningOpRef<ModuleOp> &kept;
 };
 
-/// Constants small enough to stay constants in a kernel alone (scalars,
-/// splats, a few elements: what the compiler may fold into the code).
-/// Everything else a kernel reads is an argument: larger constants
-/// (weights), and its output's initial tensor, which the model allocates
-/// outside the kernel's probes (bufferization puts the allocation where
-/// the empty tensor was, before the begin), so that the alone call does
-/// not allocate either.
-bool keepAsConstant(Value v) {
+/// Constants stay constants in a kernel alone, weights included: the
+/// pipeline compiles a kernel whose weights are constants differently (it
+/// may rearrange them once, at compile time). Everything else a kernel
+/// reads is an argument, its output's initial tensor too: the model
+/// allocates that outside the kernel's probes (bufferization puts the
+/// allocation where the empty tensor was, before the begin), so the alone
+/// call does not allocate either.
+bool isConstant(Value v) {
   Operation *def = v.getDefiningOp();
-  if (!def || !def->hasTrait<OpTrait::ConstantLike>())
-    return false;
-  auto shaped = dyn_cast<ShapedType>(v.getType());
-  if (!shaped)
-    return true;
-  if (auto attr = def->getAttrOfType<DenseElementsAttr>("value");
-      attr && attr.isSplat())
-    return true;
-  return shaped.hasStaticShape() && shaped.getNumElements() <= 64;
+  return def && def->hasTrait<OpTrait::ConstantLike>();
 }
 
 /// Builds @k<id> from the ops between `begin` and its end, or says why not.
@@ -493,7 +488,7 @@ std::string extractKernel(tpuprof::BeginOp begin, ModuleOp out,
   llvm::SetVector<Value> arguments;
   for (Value v : outside) {
     Value s = source(v);
-    if (keepAsConstant(s))
+    if (isConstant(s))
       continue;
     auto tensor = dyn_cast<RankedTensorType>(s.getType());
     if (!tensor || !tensor.hasStaticShape())
@@ -591,7 +586,9 @@ int runExtract(int argc, char **argv) {
   auto file = mlir::openOutputFile(output, &error);
   if (!file)
     usageError("-o " + output + ": " + error);
-  out->print(file->os());
+  // Bytecode: the weights as raw bytes, not hex text.
+  if (failed(writeBytecodeToFile(*out, file->os())))
+    usageError("-o " + output + ": cannot write bytecode");
   file->keep();
   llvm::outs() << "kernels\t" << made << "\n";
   return made ? 0 : 1;
