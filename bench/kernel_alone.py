@@ -186,6 +186,12 @@ def main():
             print(f"  {name[:34]:34} {t['count'] // args.calls:>6} "
                   f"{t['min']:10.0f} {t['alone']:10.0f} {ratio:7.3f}  {v:12} "
                   f"{t['sequence']:11.0f} {seq_ratio:7.3f}")
+        seq_within = [t for t in judged
+                      if abs(t["min"] / t["sequence"] - 1) <= TOLERANCE]
+        lines.append(f"suite|kernels|{label}: judged rows within 5 % of "
+                     f"alone in sequence|{len(seq_within)}|judged rows|"
+                     f"{len(judged)}|rows|"
+                     f"{len(seq_within) / len(judged) if judged else 0:.3f}|-|n/a")
         row_sum = sum(t["min"] * t["count"] / args.calls for t in judged)
         alone_sum = sum(t["alone"] * t["count"] / args.calls for t in judged)
         share = len(within) / len(judged) if judged else 0.0
