@@ -382,12 +382,38 @@ int runAb(int argc, char **argv) {
   return 0;
 }
 
+/// The names of a compiled model's entries, from the signature its loader
+/// checked (CompiledModel keeps the model open; this takes the same handle).
+std::vector<std::string> entryNames(const std::string &path) {
+  std::string openPath =
+      llvm::StringRef(path).contains('/') ? path : "./" + path;
+  void *handle = dlopen(openPath.c_str(), RTLD_NOW | RTLD_LOCAL);
+  auto *signature = handle ? static_cast<const tpuprof_model_signature *>(
+                                 dlsym(handle, TPUPROF_MODEL_SIGNATURE_SYMBOL))
+                           : nullptr;
+  if (!signature)
+    usageError(path + ": no model signature");
+  std::vector<std::string> names;
+  for (uint32_t e = 0; e < signature->num_entries; ++e)
+    names.push_back(signature->entries[e].name);
+  return names;
+}
+
+void printKernelTimes(llvm::StringRef name, const std::vector<double> &times) {
+  llvm::outs() << "kernel\t" << name
+               << llvm::format("\t%.1f\t%.1f\t%zu\n",
+                               *std::min_element(times.begin(), times.end()) *
+                                   1e9,
+                               median(times) * 1e9, times.size());
+}
+
 //===----------------------------------------------------------------------===//
 // profile
 //===----------------------------------------------------------------------===//
 
 int runProfile(int argc, char **argv) {
-  Args args(argc, argv, {"--data", "--calls", "--warmup", "--output"}, 1,
+  Args args(argc, argv,
+            {"--data", "--calls", "--warmup", "--output", "--kernels"}, 1,
             "profile");
   unsigned calls = args.count("--calls", 20, 1);
   unsigned warmup = args.count("--warmup", 3, 0);
@@ -397,11 +423,31 @@ int runProfile(int argc, char **argv) {
     usageError(args.positional[0] + " has no probes");
   keepFreedBuffers();
   Callable c = makeCallable(model, "", context, inputSpecsFrom(args));
-  for (unsigned i = 0; i < warmup; ++i)
+  // With --kernels, each call of the model is followed by one call of every
+  // function of that .so, in its order: the kernels alone meet the same
+  // moments of the machine's load as the rows.
+  std::string kernelsPath = args.text("--kernels");
+  std::optional<CompiledModel> kernelsModel;
+  std::vector<std::string> names;
+  std::vector<Callable> kernels;
+  if (!kernelsPath.empty()) {
+    kernelsModel = check(CompiledModel::load(kernelsPath));
+    names = entryNames(kernelsPath);
+    for (const std::string &name : names)
+      kernels.push_back(makeCallable(*kernelsModel, name, context, {}));
+  }
+  std::vector<std::vector<double>> times(kernels.size());
+  for (unsigned i = 0; i < warmup; ++i) {
     c.call();
+    for (Callable &k : kernels)
+      k.call();
+  }
   openWindow(args);
-  for (unsigned i = 0; i < calls; ++i)
+  for (unsigned i = 0; i < calls; ++i) {
     c.call();
+    for (size_t k = 0; k < kernels.size(); ++k)
+      times[k].push_back(kernels[k].call());
+  }
   WindowProfile window = readWindow(closeWindow());
   llvm::outs() << "calls\t" << calls << "\n";
   llvm::outs() << llvm::format("pair_ns\t%.2f\n", window.pairNs);
@@ -411,6 +457,8 @@ int runProfile(int argc, char **argv) {
                  << row.count
                  << llvm::format("\t%.1f\t%llu\n", row.durations.mean(),
                                  (unsigned long long)row.durations.min());
+  for (size_t k = 0; k < kernels.size(); ++k)
+    printKernelTimes(names[k], times[k]);
   return window.rows.empty() ? 1 : 0;
 }
 
@@ -610,31 +658,15 @@ int runKernels(int argc, char **argv) {
   const std::string &path = args.positional[0];
   MLIRContext context;
   CompiledModel model = check(CompiledModel::load(path));
-  // The entries' names, from the signature the loader checked.
-  std::string openPath =
-      llvm::StringRef(path).contains('/') ? path : "./" + path;
-  void *handle = dlopen(openPath.c_str(), RTLD_NOW | RTLD_LOCAL);
-  auto *signature = handle ? static_cast<const tpuprof_model_signature *>(
-                                 dlsym(handle, TPUPROF_MODEL_SIGNATURE_SYMBOL))
-                           : nullptr;
-  if (!signature)
-    usageError(path + ": no model signature");
+  std::vector<std::string> names = entryNames(path);
   keepFreedBuffers();
-  auto print = [](const char *name, const std::vector<double> &times) {
-    llvm::outs() << "kernel\t" << name
-                 << llvm::format("\t%.1f\t%.1f\t%zu\n",
-                                 *std::min_element(times.begin(), times.end()) *
-                                     1e9,
-                                 median(times) * 1e9, times.size());
-  };
   if (order == "sequence") {
     // Every function once per round, in the .so's order (the model's
     // kernels in program order): each runs after the others as in the
     // model, its code and data no warmer than that.
     std::vector<Callable> all;
-    for (uint32_t e = 0; e < signature->num_entries; ++e)
-      all.push_back(
-          makeCallable(model, signature->entries[e].name, context, {}));
+    for (const std::string &name : names)
+      all.push_back(makeCallable(model, name, context, {}));
     std::vector<std::vector<double>> times(all.size());
     double start = nowSeconds();
     for (unsigned round = 0; round < warmup + calls; ++round) {
@@ -648,11 +680,11 @@ int runKernels(int argc, char **argv) {
       }
     }
     for (size_t e = 0; e < all.size(); ++e)
-      print(signature->entries[e].name, times[e]);
+      printKernelTimes(names[e], times[e]);
     return 0;
   }
-  for (uint32_t e = 0; e < signature->num_entries; ++e) {
-    Callable c = makeCallable(model, signature->entries[e].name, context, {});
+  for (const std::string &name : names) {
+    Callable c = makeCallable(model, name, context, {});
     for (unsigned i = 0; i < warmup; ++i)
       c.call();
     std::vector<double> times;
@@ -662,7 +694,7 @@ int runKernels(int argc, char **argv) {
         break;
       times.push_back(c.call());
     }
-    print(signature->entries[e].name, times);
+    printKernelTimes(name, times);
   }
   return 0;
 }
