@@ -16,10 +16,11 @@ convnet.mlir at batch 8 and 1, elementwise-chain.mlir) and
 test/run/Inputs/fused-calls.mlir (two called functions and a chain of four
 elementwise ops on 256x256 floats).
 
-Target: kernel probes within 1 % of no probes. Batch-1 models whose calls
-last a few microseconds of sub-microsecond kernels are reported as the
-worst case: there the probes' own cost (performance.md, ~20-30 ns a pair)
-is a visible share of the call.
+Separate processes per build cannot resolve 1 % on a shared machine: the
+target (kernel probes within 1 % of no probes) is judged by
+bench/kernel_overhead.py, which calls both builds alternately in one
+process. This bench shows what the level does to the program: graph probes
+stop fusion, kernel probes do not.
 
     python3 bench/probe_levels.py BUILD_DIR [--runs N]
 
@@ -35,7 +36,6 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from e2e_overhead import batched, env_without_profiling, run_model, tool  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-TARGET = 1.0  # percent
 # (label, file, batch, calls per run, judged)
 CASES = [("mlp", "examples/mlp.mlir", 64, 300, True),
          ("mlp", "examples/mlp.mlir", 1, 3000, False),
@@ -61,7 +61,7 @@ def main():
           f"runs of each run's fastest call, ms; load average "
           f"{os.getloadavg()[0]:.2f}")
     print(f"  {'model':26} {'no probes':>10} {'kernel':>10} {'ratio':>7} "
-          f"{'graph':>10} {'ratio':>7}  target (kernel)")
+          f"{'graph':>10} {'ratio':>7}")
     lines = []
     for name, src, batch, repeat, judged in CASES:
         model = batched(os.path.join(ROOT, src), batch, tmp)
@@ -73,13 +73,14 @@ def main():
                 times[build].append(run_model(cmd + flags, env))
         none, kernel, graph = (min(times[b]) for b, _ in BUILDS)
         kr, gr = kernel / none, graph / none
-        verdict = ("met" if (kr - 1) * 100 < TARGET else "NOT met") if judged else "n/a"
+        # Judged by bench/kernel_overhead.py (see the docstring).
+        verdict = "n/a"
         label = f"{name} batch {batch}"
         print(f"  {label:26} {none:10.4f} {kernel:10.4f} {kr:7.4f} "
               f"{graph:10.4f} {gr:7.4f}  "
-              f"{'< 1.01 ' + verdict if judged else '(reported)'}")
+              f"{'(kernel_overhead.py judges)' if judged else '(reported)'}")
         lines.append(f"suite|levels|{label}, kernel probes|{kernel:.4f}|no probes|"
-                     f"{none:.4f}|ms|{kr:.4f}|< {TARGET:g} %|{verdict}")
+                     f"{none:.4f}|ms|{kr:.4f}|-|{verdict}")
         lines.append(f"suite|levels|{label}, graph probes|{graph:.4f}|no probes|"
                      f"{none:.4f}|ms|{gr:.4f}|-|n/a")
     for line in lines:

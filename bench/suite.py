@@ -136,6 +136,30 @@ def components():
                                         build, "--runs", str(runs)],
             1200),
         Component(
+            "levels", "kernel probes vs no probes, both builds in one process "
+            "(bundled and ONNX models)",
+            lambda build: [(src("bench/kernel_overhead.py"), absent),
+                           (b(build, "model_bench"), built)],
+            lambda build, runs, quick: [py, src("bench/kernel_overhead.py"),
+                                        build, "--runs", str(runs),
+                                        "--models", os.path.join(build, "models"),
+                                        "--export",
+                                        "--work", os.path.join(build, "bench-models")] +
+            (["--seconds", "2", "--names", "encoder"] if quick else []),
+            3600, log="levels-ab"),
+        Component(
+            "kernels", "kernel rows vs each kernel alone without probes",
+            lambda build: [(src("bench/kernel_alone.py"), absent),
+                           (b(build, "model_bench"), built)],
+            lambda build, runs, quick: [py, src("bench/kernel_alone.py"),
+                                        build,
+                                        "--models", os.path.join(build, "models"),
+                                        "--export",
+                                        "--work", os.path.join(build, "bench-models")] +
+            (["--calls", "20", "--names", "encoder"] if quick else
+             ["--calls", "50", "--names", "resnet50"]),
+            3600),
+        Component(
             "compile", "--tpu-profile-instrument and tpuprof-run's compile on 1 k-100 k op modules",
             lambda build: [(src("bench/compile_scaling.py"), absent),
                            (b(build, "tpuprof-opt"), built)],

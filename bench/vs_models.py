@@ -10,8 +10,9 @@ and encoder by default), batch 1, one thread, in alternating runs:
             optimizing pipeline, no probes), then tpuprof-run MODEL.so
             --data (the exported input; the output is checked against
             PyTorch's) --time: the fastest of --calls calls;
-  mode 0    the same model compiled with its graph probes and run with
-            TPUPROF_ENABLE=1 TPUPROF_MODE=0: the profiling overhead;
+  mode 0    the same model compiled with its kernel probes and run with
+            TPUPROF_ENABLE=1 TPUPROF_MODE=0, for scale (separate processes
+            do not resolve 1 %: bench/kernel_overhead.py judges it);
   PyTorch   bench/pytorch_models.py MODEL under /usr/bin/python3 (Debian's
             python3-torch, torch.set_num_threads(1), no autograd): the same
             module from the same seeds, the fastest of as many calls;
@@ -52,7 +53,6 @@ TIME_RE = re.compile(r"^Time per call: median ([0-9.]+) us, min ([0-9.]+) us",
 # Whole models accumulate float32 rounding (docs/import.md, "Whole models").
 ATOL = "1e-4"
 TARGET_VS_TORCH = 1.0  # time per inference, at most PyTorch eager's
-TARGET_MODE0 = 1.0  # percent over the uninstrumented model
 
 
 def sh(cmd, env=None):
@@ -264,8 +264,7 @@ def main():
                    best["ORT"], "ms", ratio(t, best["ORT"]), "-", "n/a")
         over = (best["mode 0"] / t - 1) * 100
         suite_line(f"{name} mode-0 overhead", over, "uninstrumented", 0.0,
-                   "%", None, f"< {TARGET_MODE0} %",
-                   "met" if over < TARGET_MODE0 else "NOT met")
+                   "%", None, "-", "n/a")
         suite_line(f"{name} import+compile", cs, "ORT session",
                    os_ms / 1e3 if os_ms else None, "s",
                    ratio(cs, os_ms / 1e3 if os_ms else None), "-", "n/a")

@@ -58,6 +58,11 @@ if os.path.exists(os.path.join(config.tpuprof_tools_dir, "tpuprof-import")):
 if os.path.exists(os.path.join(config.tpuprof_tools_dir, "tpuprof-gen-dumps")):
     tools += ["tpuprof-gen-dumps"]
     config.available_features.add("gen-dumps")
+# bench/'s harness for compiled models (bench/model_bench.cpp; built with
+# MLIR and TPUPROF_ENABLE_BENCH).
+if os.path.exists(os.path.join(config.tpuprof_tools_dir, "model_bench")):
+    tools += ["model_bench"]
+    config.available_features.add("model-bench")
 config.substitutions.append(("%cmake", config.cmake))
 # An ARM board, emulated: Debian's aarch64 cross compiler and qemu-user
 # (scripts/install-deps.sh installs both; test/boards).
