@@ -373,6 +373,39 @@ Expected<std::optional<Folded>> foldNodeValue(NodeContext &c,
       }
     return out;
   }
+  if (op == "Transpose") {
+    // swin_t's window paddings pass through Transpose on their way to Pad.
+    size_t rank = in[0].shape.size();
+    std::vector<int64_t> perm(rank);
+    for (size_t k = 0; k < rank; ++k)
+      perm[k] = rank - 1 - k;
+    if (auto attr = c.intsAttr("perm"))
+      perm = *attr;
+    if (perm.size() != rank)
+      return std::nullopt;
+    std::vector<int64_t> inStride(rank, 1), shape(rank);
+    for (size_t k = rank; k-- > 1;)
+      inStride[k - 1] = inStride[k] * in[0].shape[k];
+    for (size_t k = 0; k < rank; ++k) {
+      if (perm[k] < 0 || (size_t)perm[k] >= rank)
+        return std::nullopt;
+      shape[k] = in[0].shape[perm[k]];
+    }
+    std::vector<size_t> map;
+    std::vector<int64_t> index(rank, 0);
+    for (size_t flat = 0; flat < in[0].size(); ++flat) {
+      size_t at = 0;
+      for (size_t k = 0; k < rank; ++k)
+        at += index[k] * inStride[perm[k]];
+      map.push_back(at);
+      for (size_t k = rank; k-- > 0;) {
+        if (++index[k] < shape[k])
+          break;
+        index[k] = 0;
+      }
+    }
+    return take(in[0], map, shape);
+  }
   if (op == "Gather") {
     const Folded &data = in[0], &indices = in[1];
     int64_t rank = data.shape.size();
@@ -559,39 +592,23 @@ Expected<bool> tpuprof::import::foldNode(NodeContext &c) {
     bindOutput(c, 0, out);
     return true;
   }
-  static const llvm::StringSet<> foldable = {"Identity",
-                                             "Cast",
-                                             "Neg",
-                                             "Abs",
-                                             "Not",
-                                             "Floor",
-                                             "Ceil",
-                                             "Sqrt",
-                                             "Add",
-                                             "Sub",
-                                             "Mul",
-                                             "Div",
-                                             "Mod",
-                                             "Max",
-                                             "Min",
-                                             "Equal",
-                                             "Less",
-                                             "Greater",
-                                             "LessOrEqual",
-                                             "GreaterOrEqual",
-                                             "And",
-                                             "Or",
-                                             "Xor",
-                                             "Where",
-                                             "Reshape",
-                                             "Flatten",
-                                             "Squeeze",
-                                             "Unsqueeze",
-                                             "Expand",
-                                             "Concat",
-                                             "Gather",
-                                             "Slice",
-                                             "ConstantOfShape",
+  static const llvm::StringSet<> foldable = {"Identity",    "Cast",
+                                             "Neg",         "Abs",
+                                             "Not",         "Floor",
+                                             "Ceil",        "Sqrt",
+                                             "Add",         "Sub",
+                                             "Mul",         "Div",
+                                             "Mod",         "Max",
+                                             "Min",         "Equal",
+                                             "Less",        "Greater",
+                                             "LessOrEqual", "GreaterOrEqual",
+                                             "And",         "Or",
+                                             "Xor",         "Where",
+                                             "Reshape",     "Flatten",
+                                             "Squeeze",     "Unsqueeze",
+                                             "Expand",      "Transpose",
+                                             "Concat",      "Gather",
+                                             "Slice",       "ConstantOfShape",
                                              "Range"};
   if (!foldable.contains(op) || c.node.output_size() != 1)
     return false;

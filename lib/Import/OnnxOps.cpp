@@ -459,7 +459,16 @@ Error convertDropout(NodeContext &c) {
   TRY(x, c.input(0));
   if (onnx::TensorProto *training = c.constantInput(2)) {
     TRY(mode, tensorInts(*training));
-    if (!mode.empty() && mode[0])
+    // Training with a constant ratio of 0 keeps every element, unscaled
+    // (torchvision's swin_t exports its attention dropout so).
+    bool keepsAll = false;
+    if (c.hasInput(1) && c.constantInput(1)) {
+      auto ratio = c.constantDoubles(1);
+      if (!ratio)
+        return ratio.takeError();
+      keepsAll = ratio->size() == 1 && (*ratio)[0] == 0;
+    }
+    if (!mode.empty() && mode[0] && !keepsAll)
       return c.unsupported("training_mode");
   } else if (c.hasInput(2)) {
     return c.unsupported("training_mode is not a constant");

@@ -99,6 +99,37 @@ def main():
                ("np", np.mod(-s, three)), ("nc", np.fmod(-s, three)), ("y", x)]
     save(outdir, "shape", nodes, [("x", x)], outputs)
 
+    # swin_t's window padding: (w - h % w) % w of the input's sizes, laid
+    # out by Reshape/Transpose (folded too) as Pad's pads, and its attention
+    # dropout: training_mode true with ratio 0, which keeps every element.
+    x = np.arange(70, dtype=np.float32).reshape(1, 7, 5, 2)
+    def const(name, values, dtype=np.int64):
+        return helper.make_node("Constant", [], [name],
+                                value=numpy_helper.from_array(np.array(values, dtype)))
+    nodes = [helper.make_node("Shape", ["x"], ["s"]),
+             const("i1", [1]), const("i2", [2]), const("four", [4]), const("zero", [0]),
+             const("grid", [2, 4]), const("flat", [8]),
+             const("ratio", 0.0, np.float32), const("train", True, np.bool_),
+             helper.make_node("Gather", ["s", "i1"], ["h"]),
+             helper.make_node("Gather", ["s", "i2"], ["w"]),
+             helper.make_node("Mod", ["h", "four"], ["hm"]),
+             helper.make_node("Sub", ["four", "hm"], ["hs"]),
+             helper.make_node("Mod", ["hs", "four"], ["ph"]),
+             helper.make_node("Mod", ["w", "four"], ["wm"]),
+             helper.make_node("Sub", ["four", "wm"], ["ws"]),
+             helper.make_node("Mod", ["ws", "four"], ["pw"]),
+             helper.make_node("Concat", ["zero", "zero", "zero", "zero",
+                                         "zero", "ph", "pw", "zero"], ["rows"], axis=0),
+             helper.make_node("Reshape", ["rows", "grid"], ["r2"]),
+             helper.make_node("Transpose", ["r2"], ["t2"], perm=[1, 0]),
+             helper.make_node("Reshape", ["t2", "flat"], ["pads"]),
+             helper.make_node("Pad", ["x", "pads"], ["padded"]),
+             helper.make_node("Dropout", ["padded", "ratio", "train"], ["y"])]
+    # pads [0, 0, 0, 1, 0, 3, 0, 0]: one before the last axis, three after
+    # the second.
+    y = np.pad(x, [(0, 0), (0, 3), (0, 0), (1, 0)])
+    save(outdir, "window", nodes, [("x", x)], [("y", y)])
+
 
 if __name__ == "__main__":
     main()
