@@ -197,8 +197,25 @@ Folded take(const Folded &in, llvm::ArrayRef<size_t> map,
   return out;
 }
 
+/// ONNX's Mod: with `fmod`, C's fmod (the dividend's sign); without it,
+/// the divisor's sign, as Python's %.
+double modFloat(double x, double y, bool fmod) {
+  double r = std::fmod(x, y);
+  if (!fmod && r != 0 && (r < 0) != (y < 0))
+    r += y;
+  return r;
+}
+
+int64_t modInt(int64_t i, int64_t j, bool fmod) {
+  // INT64_MIN % -1 overflows in C++; its remainder is 0.
+  int64_t r = j == -1 ? 0 : i % j;
+  if (!fmod && r != 0 && (r < 0) != (j < 0))
+    r += j;
+  return r;
+}
+
 Expected<std::optional<Folded>> foldBinary(llvm::StringRef op, const Folded &a,
-                                           const Folded &b) {
+                                           const Folded &b, bool fmod) {
   static const llvm::StringSet<> comparisons = {
       "Equal",          "Less", "Greater", "LessOrEqual",
       "GreaterOrEqual", "And",  "Or",      "Xor"};
@@ -224,6 +241,11 @@ Expected<std::optional<Folded>> foldBinary(llvm::StringRef op, const Folded &a,
       if (!floating && j == 0)
         return std::nullopt;
       f = x / y, n = floating ? 0 : i / j;
+    } else if (op == "Mod") {
+      if (!floating && j == 0)
+        return std::nullopt;
+      f = floating ? modFloat(x, y, fmod) : 0;
+      n = floating ? 0 : modInt(i, j, fmod);
     } else if (op == "Max")
       f = std::max(x, y), n = std::max(i, j);
     else if (op == "Min")
@@ -295,11 +317,11 @@ Expected<std::optional<Folded>> foldNodeValue(NodeContext &c,
     return out;
   }
   if (in.size() == 2 &&
-      llvm::is_contained({"Add", "Sub", "Mul", "Div", "Max", "Min", "Equal",
-                          "Less", "Greater", "LessOrEqual", "GreaterOrEqual",
-                          "And", "Or", "Xor"},
+      llvm::is_contained({"Add", "Sub", "Mul", "Div", "Mod", "Max", "Min",
+                          "Equal", "Less", "Greater", "LessOrEqual",
+                          "GreaterOrEqual", "And", "Or", "Xor"},
                          op))
-    return foldBinary(op, in[0], in[1]);
+    return foldBinary(op, in[0], in[1], c.intAttr("fmod", 0) != 0);
   if (op == "Where") {
     std::vector<int64_t> shape =
         broadcastShapes(broadcastShapes(in[0].shape, in[1].shape), in[2].shape);
@@ -350,6 +372,39 @@ Expected<std::optional<Folded>> foldNodeValue(NodeContext &c,
           out.push(f.isFloat() ? f.floats[k] : 0, f.isFloat() ? 0 : f.ints[k]);
       }
     return out;
+  }
+  if (op == "Transpose") {
+    // swin_t's window paddings pass through Transpose on their way to Pad.
+    size_t rank = in[0].shape.size();
+    std::vector<int64_t> perm(rank);
+    for (size_t k = 0; k < rank; ++k)
+      perm[k] = rank - 1 - k;
+    if (auto attr = c.intsAttr("perm"))
+      perm = *attr;
+    if (perm.size() != rank)
+      return std::nullopt;
+    std::vector<int64_t> inStride(rank, 1), shape(rank);
+    for (size_t k = rank; k-- > 1;)
+      inStride[k - 1] = inStride[k] * in[0].shape[k];
+    for (size_t k = 0; k < rank; ++k) {
+      if (perm[k] < 0 || (size_t)perm[k] >= rank)
+        return std::nullopt;
+      shape[k] = in[0].shape[perm[k]];
+    }
+    std::vector<size_t> map;
+    std::vector<int64_t> index(rank, 0);
+    for (size_t flat = 0; flat < in[0].size(); ++flat) {
+      size_t at = 0;
+      for (size_t k = 0; k < rank; ++k)
+        at += index[k] * inStride[perm[k]];
+      map.push_back(at);
+      for (size_t k = rank; k-- > 0;) {
+        if (++index[k] < shape[k])
+          break;
+        index[k] = 0;
+      }
+    }
+    return take(in[0], map, shape);
   }
   if (op == "Gather") {
     const Folded &data = in[0], &indices = in[1];
@@ -537,38 +592,23 @@ Expected<bool> tpuprof::import::foldNode(NodeContext &c) {
     bindOutput(c, 0, out);
     return true;
   }
-  static const llvm::StringSet<> foldable = {"Identity",
-                                             "Cast",
-                                             "Neg",
-                                             "Abs",
-                                             "Not",
-                                             "Floor",
-                                             "Ceil",
-                                             "Sqrt",
-                                             "Add",
-                                             "Sub",
-                                             "Mul",
-                                             "Div",
-                                             "Max",
-                                             "Min",
-                                             "Equal",
-                                             "Less",
-                                             "Greater",
-                                             "LessOrEqual",
-                                             "GreaterOrEqual",
-                                             "And",
-                                             "Or",
-                                             "Xor",
-                                             "Where",
-                                             "Reshape",
-                                             "Flatten",
-                                             "Squeeze",
-                                             "Unsqueeze",
-                                             "Expand",
-                                             "Concat",
-                                             "Gather",
-                                             "Slice",
-                                             "ConstantOfShape",
+  static const llvm::StringSet<> foldable = {"Identity",    "Cast",
+                                             "Neg",         "Abs",
+                                             "Not",         "Floor",
+                                             "Ceil",        "Sqrt",
+                                             "Add",         "Sub",
+                                             "Mul",         "Div",
+                                             "Mod",         "Max",
+                                             "Min",         "Equal",
+                                             "Less",        "Greater",
+                                             "LessOrEqual", "GreaterOrEqual",
+                                             "And",         "Or",
+                                             "Xor",         "Where",
+                                             "Reshape",     "Flatten",
+                                             "Squeeze",     "Unsqueeze",
+                                             "Expand",      "Transpose",
+                                             "Concat",      "Gather",
+                                             "Slice",       "ConstantOfShape",
                                              "Range"};
   if (!foldable.contains(op) || c.node.output_size() != 1)
     return false;

@@ -345,6 +345,79 @@ Error convertDiv(NodeContext &c) {
   return Error::success();
 }
 
+/// The remainder `r` moved to the divisor's sign, as Python's % (ONNX's
+/// Mod without fmod): nonzero remainders of the other sign gain one `b`.
+Value towardDivisorSign(NodeContext &c, Value r, Value b) {
+  Value zero = scalarLike(c, r, 0);
+  Value rNegative = compare<tosa::GreaterOp>(c, zero, r);
+  Value bNegative = compare<tosa::GreaterOp>(c, scalarLike(c, b, 0), b);
+  Value signsDiffer = compare<tosa::LogicalXorOp>(c, rNegative, bNegative);
+  Value rZero = compare<tosa::EqualOp>(c, r, zero);
+  Value rNonzero =
+      c.b.create<tosa::LogicalNotOp>(c.loc, rZero.getType(), rZero);
+  Value fix = compare<tosa::LogicalAndOp>(c, rNonzero, signsDiffer);
+  return select(c, fix, binary<tosa::AddOp>(c, r, b), r);
+}
+
+/// ONNX's Mod. fmod=1 is C's fmod (the dividend's sign), fmod=0 Python's
+/// % (the divisor's sign). Integers divide in int32 (TOSA's truncating
+/// division; int8, int16, uint8 and uint16 widen to it exactly); a zero
+/// divisor gives 0, as numpy's. Floats work in f64 on magnitudes: the
+/// quotient through a reciprocal may be one off, which one step of
+/// correction repairs, so the remainder is exact while |a/b| < 2^29 for
+/// float16 and float32.
+Error convertMod(NodeContext &c) {
+  TRY(a, c.input(0));
+  TRY(b, c.input(1));
+  Type elem = elemOf(a);
+  bool fmod = c.intAttr("fmod", 0) != 0;
+  bool isUnsigned = c.inputIsUnsigned(0) || c.inputIsUnsigned(1);
+  if (isa<FloatType>(elem)) {
+    Type f64 = c.b.getF64Type();
+    Value x = cast(c, a, f64), y = cast(c, b, f64);
+    Value xAbs = c.b.create<tosa::AbsOp>(c.loc, x.getType(), x);
+    Value yAbs = c.b.create<tosa::AbsOp>(c.loc, y.getType(), y);
+    Value inv = c.b.create<tosa::ReciprocalOp>(c.loc, yAbs.getType(), yAbs);
+    Value ratio = binary<tosa::MulOp>(c, xAbs, inv);
+    Value q = c.b.create<tosa::FloorOp>(c.loc, ratio.getType(), ratio);
+    Value r = binary<tosa::SubOp>(c, xAbs, binary<tosa::MulOp>(c, yAbs, q));
+    r = select(c, compare<tosa::GreaterOp>(c, scalarLike(c, r, 0), r),
+               binary<tosa::AddOp>(c, r, yAbs), r);
+    r = select(c, compare<tosa::GreaterEqualOp>(c, r, yAbs),
+               binary<tosa::SubOp>(c, r, yAbs), r);
+    Value negated = c.b.create<tosa::NegateOp>(c.loc, r.getType(), r);
+    r = select(c, compare<tosa::GreaterOp>(c, scalarLike(c, x, 0), x), negated,
+               r);
+    if (!fmod)
+      r = towardDivisorSign(c, r, y);
+    c.setOutput(0, cast(c, r, elem));
+    return Error::success();
+  }
+  if (elem.getIntOrFloatBitWidth() > 32 ||
+      (isUnsigned && elem.getIntOrFloatBitWidth() == 32))
+    return c.unsupported(isUnsigned ? "remainders of uint32 or uint64"
+                                    : "integer remainders of int64");
+  Type i32 = c.b.getI32Type();
+  auto widen = [&](Value v) {
+    return isUnsigned && !elem.isInteger(32) ? zeroExtend(c, v, i32)
+                                             : cast(c, v, i32);
+  };
+  Value x = widen(a), y = widen(b);
+  // Divisors 0 and -1 leave remainder 0; dividing by 1 instead gives it
+  // without the division's undefined cases (by zero, INT32_MIN / -1).
+  Value one = scalarLike(c, y, 1);
+  Value safe =
+      select(c, compare<tosa::EqualOp>(c, y, scalarLike(c, y, 0)), one, y);
+  safe =
+      select(c, compare<tosa::EqualOp>(c, y, scalarLike(c, y, -1)), one, safe);
+  Value q = binary<tosa::IntDivOp>(c, x, safe);
+  Value r = binary<tosa::SubOp>(c, x, binary<tosa::MulOp>(c, safe, q));
+  if (!fmod)
+    r = towardDivisorSign(c, r, y);
+  c.setOutput(0, cast(c, r, elem));
+  return Error::success();
+}
+
 Error convertPow(NodeContext &c) {
   TRY(a, c.input(0));
   TRY(b, c.input(1));
@@ -386,7 +459,16 @@ Error convertDropout(NodeContext &c) {
   TRY(x, c.input(0));
   if (onnx::TensorProto *training = c.constantInput(2)) {
     TRY(mode, tensorInts(*training));
-    if (!mode.empty() && mode[0])
+    // Training with a constant ratio of 0 keeps every element, unscaled
+    // (torchvision's swin_t exports its attention dropout so).
+    bool keepsAll = false;
+    if (c.hasInput(1) && c.constantInput(1)) {
+      auto ratio = c.constantDoubles(1);
+      if (!ratio)
+        return ratio.takeError();
+      keepsAll = ratio->size() == 1 && (*ratio)[0] == 0;
+    }
+    if (!mode.empty() && mode[0] && !keepsAll)
       return c.unsupported("training_mode");
   } else if (c.hasInput(2)) {
     return c.unsupported("training_mode is not a constant");
@@ -2250,6 +2332,7 @@ const llvm::StringMap<OpConverter> &converters() {
       {"Cos", unary<tosa::CosOp>},
       {"DequantizeLinear", convertDequantizeLinear},
       {"Div", convertDiv},
+      {"Mod", convertMod},
       {"Dropout", convertDropout},
       {"Elu", convertElu},
       {"Equal", convertCompare<tosa::EqualOp, false>},
