@@ -182,12 +182,14 @@ std::string genDumps() {
 std::vector<std::string> generate(std::vector<std::string> args,
                                   llvm::SmallString<128> &dir) {
   EXPECT_FALSE(llvm::sys::fs::createUniqueDirectory("tpuprof-stream", dir));
-  std::vector<llvm::StringRef> argv = {genDumps(), "-o", dir};
+  // The StringRefs point into `tool` and `args`, which outlive the call.
+  const std::string tool = genDumps();
+  std::vector<llvm::StringRef> argv = {tool, "-o", dir};
   for (const std::string &a : args)
     argv.push_back(a);
   std::string err;
   int rc = llvm::sys::ExecuteAndWait(
-      genDumps(), argv, std::nullopt,
+      tool, argv, std::nullopt,
       {std::nullopt, llvm::StringRef(""), std::nullopt}, 0, 0, &err);
   EXPECT_EQ(rc, 0) << err;
   llvm::Expected<std::vector<std::string>> files =
