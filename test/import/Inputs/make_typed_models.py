@@ -17,6 +17,7 @@ TYPES = {np.dtype(np.uint8): TensorProto.UINT8, np.dtype(np.uint16): TensorProto
          np.dtype(np.uint32): TensorProto.UINT32, np.dtype(np.uint64): TensorProto.UINT64,
          np.dtype(np.float16): TensorProto.FLOAT16, np.dtype(np.float32): TensorProto.FLOAT,
          np.dtype(np.float64): TensorProto.DOUBLE, np.dtype(np.int32): TensorProto.INT32,
+         np.dtype(np.int8): TensorProto.INT8, np.dtype(np.int64): TensorProto.INT64,
          np.dtype(np.bool_): TensorProto.BOOL}
 
 
