@@ -10,7 +10,12 @@ models (PyTorch's NCHW where the MLIR model is NHWC), or a model
 bench/export-torchvision.py exports (resnet50, mobilenet_v2, encoder, ...:
 the module it builds from the same seeds, on the same input; BATCH must be
 1). One thread, no autograd, random inputs; after 20 warm-up calls, CALLS
-calls are timed one by one. Prints `min_ms median_ms torch_version blas`.
+calls are timed one by one. Prints `min_ms median_ms torch_version blas`,
+where blas names the BLAS library the process loaded: Debian's torch calls
+the system's libblas.so.3, OpenBLAS (`openblas-pthread`) once
+scripts/install-deps.sh installed libopenblas0-pthread, else the reference
+BLAS (`reference`). OpenBLAS runs one thread here (OPENBLAS_NUM_THREADS=1
+unless set).
 """
 import importlib.util
 import os
@@ -18,7 +23,9 @@ import statistics
 import sys
 import time
 
-import torch
+# Before torch loads OpenBLAS, which reads it once.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+import torch  # noqa: E402
 import torch.nn.functional as F
 
 
@@ -61,10 +68,15 @@ def exported(name, batch):
 
 
 def blas():
-    """Which BLAS this torch build calls (Debian's is the system libblas)."""
-    for line in torch.__config__.show().splitlines():
-        if "BLAS_INFO=" in line:
-            return line.split("BLAS_INFO=")[1].split(",")[0]
+    """The BLAS library this process loaded: the folder Debian's alternatives
+    keep it in (openblas-pthread, openblas-serial, ...; blas is the
+    reference implementation)."""
+    with open("/proc/self/maps") as maps:
+        for line in maps:
+            path = line.split()[-1]
+            if os.path.basename(path).startswith("libblas.so"):
+                folder = os.path.basename(os.path.dirname(os.path.realpath(path)))
+                return "reference" if folder == "blas" else folder
     return "unknown"
 
 

@@ -14,8 +14,9 @@ and encoder by default), batch 1, one thread, in alternating runs:
             TPUPROF_ENABLE=1 TPUPROF_MODE=0, for scale (separate processes
             do not resolve 1 %: bench/kernel_overhead.py judges it);
   PyTorch   bench/pytorch_models.py MODEL under /usr/bin/python3 (Debian's
-            python3-torch, torch.set_num_threads(1), no autograd): the same
-            module from the same seeds, the fastest of as many calls;
+            python3-torch, torch.set_num_threads(1), no autograd, OpenBLAS
+            from libopenblas0-pthread on one thread): the same module from
+            the same seeds, the fastest of as many calls;
   ORT       bench/onnxruntime/time_model.js under node (onnxruntime-node,
             intraOpNumThreads 1, sequential): the fastest of as many calls.
 
@@ -94,8 +95,9 @@ def tpuprof_ms(run, so, data, calls, env):
 
 
 def torch_ms(name, calls, env):
-    return float(sh([PYTHON, TORCH_PEER, name, "1", str(calls)],
-                    env=env).split()[0])
+    """(min ms, the BLAS library the peer loaded)."""
+    f = sh([PYTHON, TORCH_PEER, name, "1", str(calls)], env=env).split()
+    return float(f[0]), f[3]
 
 
 def ort_run(model, data, calls):
@@ -164,6 +166,7 @@ def main():
     mode0_env = dict(env, TPUPROF_ENABLE="1", TPUPROF_MODE="0",
                      TPUPROF_OUTPUT=tmp)
     rows = []
+    torch_blas = set()  # the BLAS libraries the PyTorch peer loaded
     builds = []  # (name, import (s, MB), compile (s, MB), error, ORT)
     names = [n for n in args.names.split(",") if n]
     compile_only = [n for n in args.compile_only.split(",") if n]
@@ -206,7 +209,9 @@ def main():
                 times["mode 0"].append(
                     tpuprof_ms(run, probed, data, args.calls, mode0_env))
                 if torch_ok:
-                    times["PyTorch"].append(torch_ms(name, args.calls, env))
+                    ms, lib = torch_ms(name, args.calls, env)
+                    times["PyTorch"].append(ms)
+                    torch_blas.add(lib)
                 if ort_ok:
                     session, ms, mb, version = ort_run(model, data, args.calls)
                     times["ORT"].append(ms)
@@ -245,6 +250,12 @@ def main():
               f"{fmt(ratio(cs, osec)):>8}")
         if error:
             print(f"  {name}: {error}")
+    if torch_blas:
+        print(f"PyTorch's BLAS: {', '.join(sorted(torch_blas))}")
+    if "reference" in torch_blas:
+        print("vs_models: PyTorch ran the reference BLAS, not OpenBLAS: "
+              "install libopenblas0-pthread (scripts/install-deps.sh)",
+              file=sys.stderr)
     versions = {r[6] for r in rows if r[6]}
     if versions:
         print(f"onnxruntime-node {', '.join(sorted(versions))}")

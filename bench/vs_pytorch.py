@@ -9,15 +9,16 @@ and 8, in alternating runs:
             pipeline, no probes): the fastest of --repeat calls;
   PyTorch   bench/pytorch_models.py under /usr/bin/python3 (Debian's
             python3-torch, one thread, no autograd, the same shapes): the
-            fastest of as many calls;
+            fastest of as many calls; Debian's torch calls the system's
+            libblas.so.3, OpenBLAS once scripts/install-deps.sh installed
+            libopenblas0-pthread (the row says which it loaded);
   + BLAS    with --blas DIR, PyTorch again with DIR first on
-            LD_LIBRARY_PATH (e.g. OpenBLAS unpacked from libopenblas0-serial:
-            Debian's torch calls whatever libblas.so.3 it finds, and a
-            default install finds the reference BLAS).
+            LD_LIBRARY_PATH (another libblas.so.3 to compare with).
 
 Each figure is the minimum over --runs runs (other tenants of the machine
 only add time). The target, MLP batch 64 at most 1.0x PyTorch's time, is
-judged against the default install; the other figures are reported.
+judged against the system BLAS (OpenBLAS after install-deps); the other
+figures are reported.
 
     python3 bench/vs_pytorch.py BUILD_DIR [--runs N] [--blas DIR]
 

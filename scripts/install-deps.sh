@@ -28,6 +28,8 @@ packages=(
   openmpi-bin libopenmpi-dev    # runtime/mpi: libtpuprof_mpi (PMPI); test/mpi runs jobs under mpirun
   libotf2-trace-dev otf2-tools  # report ranks --otf2 (OTF2 archives); otf2-print reads them in test/mpi
   python3-torch                 # test/report/trace-torch.test: a real torch.profiler trace for --trace-file
+  libopenblas0-pthread          # bench/: the BLAS PyTorch eager is measured with (Debian's torch calls the system libblas.so.3)
+  python3-torchvision           # bench/export-torchvision.py: the torchvision models the model benches run
   pocl-opencl-icd               # test/device, bench/: OpenCL on the CPU (device timing)
   ocl-icd-opencl-dev            # test/device, bench/: libOpenCL and CL/cl.h for their programs
   mesa-vulkan-drivers           # test/device, bench/: Vulkan compute on the CPU (lavapipe)
