@@ -22,7 +22,10 @@ and encoder by default), batch 1, one thread, in alternating runs:
 
 Each figure is the minimum over --runs runs (other tenants of the machine
 only add time). Then, once per model and once per --compile-only model
-(swin_t by default: compiled, not run): tpuprof-import's wall time and
+(swin_t by default: compiled, not run; it runs and matches PyTorch, and
+`--models swin_t --compile-only ""` times it, but its part of the bench,
+two compiles of a 110 MB model and the runs, takes close to three minutes
+on a loaded 2-CPU machine): tpuprof-import's wall time and
 peak resident memory (the ONNX file to MLIR), tpuprof-compile's (import +
 compile to a .so, no probes) against ONNX Runtime's session creation time
 and its process's peak memory on the same file. A compile-only model that

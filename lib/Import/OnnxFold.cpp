@@ -498,6 +498,55 @@ Expected<std::optional<Folded>> foldNodeValue(NodeContext &c,
       out.push(start + k * delta, in[0].intAt(0) + k * in[2].intAt(0));
     return out;
   }
+  if (op == "ScatterND") {
+    // swin_t's shifted-window attention mask: slices of a zero image set
+    // to region numbers, all constant once the input shape is bound.
+    const Folded &indices = in[1], &updates = in[2];
+    Folded out = in[0];
+    std::string reduction = c.stringAttr("reduction", "none");
+    bool known =
+        reduction == "none" ||
+        (c.opset() >= 16 && (reduction == "add" || reduction == "mul")) ||
+        (c.opset() >= 18 && (reduction == "max" || reduction == "min"));
+    if (!known || indices.isFloat() || indices.shape.empty() ||
+        updates.dtype != out.dtype)
+      return std::nullopt; // the converter says why
+    int64_t depth = indices.shape.back();
+    if (depth < 1 || depth > (int64_t)out.shape.size())
+      return std::nullopt;
+    int64_t width = product(llvm::ArrayRef(out.shape).drop_front(depth));
+    int64_t count = product(llvm::ArrayRef(indices.shape).drop_back());
+    if ((int64_t)updates.size() != count * width)
+      return std::nullopt;
+    for (int64_t w = 0; w < count; ++w) {
+      int64_t row = 0;
+      for (int64_t k = 0; k < depth; ++k) {
+        int64_t i = indices.ints[w * depth + k], dim = out.shape[k];
+        if (i < -dim || i >= dim)
+          return std::nullopt;
+        row = row * dim + (i < 0 ? i + dim : i);
+      }
+      for (int64_t j = 0; j < width; ++j) {
+        size_t at = row * width + j, from = w * width + j;
+        if (out.isFloat()) {
+          double &f = out.floats[at], u = updates.floats[from];
+          f = reduction == "add"   ? f + u
+              : reduction == "mul" ? f * u
+              : reduction == "max" ? std::max(f, u)
+              : reduction == "min" ? std::min(f, u)
+                                   : u;
+        } else {
+          int64_t &i = out.ints[at], u = updates.ints[from];
+          i = reduction == "add"   ? i + u
+              : reduction == "mul" ? i * u
+              : reduction == "max" ? std::max(i, u)
+              : reduction == "min" ? std::min(i, u)
+                                   : u;
+        }
+      }
+    }
+    return out;
+  }
   return std::nullopt;
 }
 
@@ -609,7 +658,7 @@ Expected<bool> tpuprof::import::foldNode(NodeContext &c) {
                                              "Expand",      "Transpose",
                                              "Concat",      "Gather",
                                              "Slice",       "ConstantOfShape",
-                                             "Range"};
+                                             "Range",       "ScatterND"};
   if (!foldable.contains(op) || c.node.output_size() != 1)
     return false;
   std::vector<Folded> inputs;

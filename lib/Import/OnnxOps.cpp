@@ -2310,6 +2310,178 @@ Error convertDequantizeLinear(NodeContext &c) {
 }
 
 //===----------------------------------------------------------------------===//
+// Scatters
+//===----------------------------------------------------------------------===//
+
+/// ScatterND's `reduction` if the node's opset defines it: none (every
+/// opset), add and mul (16), max and min (18).
+std::optional<std::string> scatterReduction(NodeContext &c) {
+  std::string reduction = c.stringAttr("reduction", "none");
+  if (reduction == "none" ||
+      (c.opset() >= 16 && (reduction == "add" || reduction == "mul")) ||
+      (c.opset() >= 18 && (reduction == "max" || reduction == "min")))
+    return reduction;
+  return std::nullopt;
+}
+
+/// A [1, 1, 1] constant of `elem` that leaves the reduction's other operand
+/// as it is: 0 (add), 1 (mul), the lowest value (max, and none, whose
+/// update is picked by a maximum) or the highest (min).
+Value scatterIdentity(NodeContext &c, Type elem, llvm::StringRef reduction) {
+  auto type = RankedTensorType::get({1, 1, 1}, elem);
+  bool lowest = reduction == "none" || reduction == "max";
+  Attribute value;
+  if (reduction == "add" || reduction == "mul") {
+    value = isa<FloatType>(elem)
+                ? Attribute(c.b.getFloatAttr(elem, reduction == "mul"))
+                : Attribute(c.b.getIntegerAttr(elem, reduction == "mul"));
+  } else if (auto f = dyn_cast<FloatType>(elem)) {
+    value = c.b.getFloatAttr(
+        elem, llvm::APFloat::getInf(f.getFloatSemantics(), lowest));
+  } else {
+    unsigned width = elem.getIntOrFloatBitWidth();
+    value = c.b.getIntegerAttr(elem,
+                               lowest ? llvm::APInt::getSignedMinValue(width)
+                                      : llvm::APInt::getSignedMaxValue(width));
+  }
+  return c.b.create<tosa::ConstOp>(c.loc, type,
+                                   DenseElementsAttr::get(type, value));
+}
+
+/// ScatterND: data's leading dimensions, as many as the indices' last
+/// dimension, are flattened to rows, each index tuple names one row, and
+/// the updates are written there (none) or combined with it (add, mul,
+/// max, min). With constant indices and no reduction this is one gather
+/// from the data's rows followed by the updates', at row numbers computed
+/// here (a later update of the same row wins, as in ONNX's reference).
+/// Otherwise a row-by-update one-hot mask selects each row's updates
+/// ([rows, updates, width]), reduced over the updates and combined with
+/// the data: its size is rows x updates x width, fine for the masks and
+/// small tables ScatterND writes at run time.
+Error convertScatterND(NodeContext &c) {
+  std::optional<std::string> reduction = scatterReduction(c);
+  if (!reduction)
+    return c.unsupported("reduction '" + c.stringAttr("reduction", "") +
+                         "' is not defined in this opset");
+  TRY(data, c.input(0));
+  TRY(updates, c.input(2));
+  TRY(indicesType, c.inputType(1));
+  TRY(outType, c.outputType(0));
+  llvm::ArrayRef<int64_t> dataShape = shapeOf(data);
+  llvm::ArrayRef<int64_t> indexShape = indicesType.getShape();
+  if (indexShape.empty() || indexShape.back() < 1 ||
+      indexShape.back() > (int64_t)dataShape.size())
+    return c.unsupported("indices of rank " + llvm::Twine(indexShape.size()) +
+                         " whose last dimension is not in [1, " +
+                         llvm::Twine(dataShape.size()) + "], the data's rank");
+  auto product = [](llvm::ArrayRef<int64_t> dims) {
+    return std::accumulate(dims.begin(), dims.end(), int64_t{1},
+                           std::multiplies<int64_t>());
+  };
+  int64_t depth = indexShape.back();
+  int64_t rows = product(dataShape.take_front(depth));
+  int64_t width = product(dataShape.drop_front(depth));
+  int64_t count = product(indexShape.drop_back());
+  llvm::SmallVector<int64_t> strides(depth, 1);
+  for (int64_t k = depth - 1; k > 0; --k)
+    strides[k - 1] = strides[k] * dataShape[k];
+
+  // Booleans go through i8: the reductions and gathers take integers.
+  Type elem = elemOf(data);
+  bool isBool = elem.isInteger(1);
+  Type work = isBool ? c.b.getI8Type() : elem;
+  Value dataRows = reshape(c, cast(c, data, work), {rows, width});
+  Value updateRows = reshape(c, cast(c, updates, work), {count, width});
+  // Unsigned order is signed order with the sign bits flipped.
+  bool flip =
+      c.inputIsUnsigned(0) && (*reduction == "max" || *reduction == "min");
+  if (flip) {
+    dataRows = flipSignBit(c, dataRows);
+    updateRows = flipSignBit(c, updateRows);
+  }
+  auto finish = [&](Value rowsOut) {
+    if (flip)
+      rowsOut = flipSignBit(c, rowsOut);
+    Value out = reshape(c, rowsOut, outType.getShape());
+    c.setOutput(0, cast(c, out, elem));
+    return Error::success();
+  };
+
+  Value flat;
+  if (c.constantInput(1)) {
+    TRY(indices, c.constantInts(1));
+    std::vector<int32_t> rowOf(count);
+    for (int64_t w = 0; w < count; ++w) {
+      int64_t row = 0;
+      for (int64_t k = 0; k < depth; ++k) {
+        int64_t i = indices[w * depth + k], dim = dataShape[k];
+        if (i < -dim || i >= dim)
+          return c.unsupported("index " + llvm::Twine(i) +
+                               " is out of range for dimension " +
+                               llvm::Twine(k) + " of size " + llvm::Twine(dim));
+        row += (i < 0 ? i + dim : i) * strides[k];
+      }
+      rowOf[w] = (int32_t)row;
+    }
+    if (*reduction == "none") {
+      std::vector<int32_t> source(rows);
+      std::iota(source.begin(), source.end(), 0);
+      for (int64_t w = 0; w < count; ++w)
+        source[rowOf[w]] = (int32_t)(rows + w);
+      Value table = concat(c, {dataRows, updateRows}, 0);
+      return finish(gatherAxis(c, table, 0, i32Const(c, source, {rows})));
+    }
+    flat = i32Const(c, rowOf, {1, count, 1});
+  } else {
+    TRY(rawIndices, c.input(1));
+    Value indices =
+        reshape(c, cast(c, rawIndices, c.b.getI32Type()), {count, depth});
+    llvm::SmallVector<int32_t> dims(dataShape.take_front(depth)),
+        strides32(strides.begin(), strides.end());
+    Value negative =
+        compare<tosa::GreaterOp>(c, scalarLike(c, indices, 0), indices);
+    indices =
+        select(c, negative,
+               binary<tosa::AddOp>(c, indices, i32Const(c, dims, {1, depth})),
+               indices);
+    Value scaled =
+        binary<tosa::MulOp>(c, indices, i32Const(c, strides32, {1, depth}));
+    flat = reshape(c, reduce<tosa::ReduceSumOp>(c, scaled, 1), {1, count, 1});
+  }
+
+  std::vector<int32_t> rowIds(rows);
+  std::iota(rowIds.begin(), rowIds.end(), 0);
+  Value hit = compare<tosa::EqualOp>(c, i32Const(c, rowIds, {rows, 1, 1}),
+                                     flat); // [rows, count, 1]
+  Value picked = select(c, hit, reshape(c, updateRows, {1, count, width}),
+                        scatterIdentity(c, work, *reduction));
+  Value combined;
+  if (*reduction == "add")
+    combined = reduce<tosa::ReduceSumOp>(c, picked, 1);
+  else if (*reduction == "mul")
+    combined = reduce<tosa::ReduceProdOp>(c, picked, 1);
+  else if (*reduction == "min")
+    combined = reduce<tosa::ReduceMinOp>(c, picked, 1);
+  else
+    combined = reduce<tosa::ReduceMaxOp>(c, picked, 1);
+  combined = reshape(c, combined, {rows, width});
+  Value result;
+  if (*reduction == "add")
+    result = binary<tosa::AddOp>(c, dataRows, combined);
+  else if (*reduction == "mul")
+    result = binary<tosa::MulOp>(c, dataRows, combined);
+  else if (*reduction == "max")
+    result = binary<tosa::MaximumOp>(c, dataRows, combined);
+  else if (*reduction == "min")
+    result = binary<tosa::MinimumOp>(c, dataRows, combined);
+  else {
+    Value any = reshape(c, reduce<tosa::ReduceAnyOp>(c, hit, 1), {rows, 1});
+    result = select(c, any, combined, dataRows);
+  }
+  return finish(result);
+}
+
+//===----------------------------------------------------------------------===//
 // The table
 //===----------------------------------------------------------------------===//
 
@@ -2384,6 +2556,7 @@ const llvm::StringMap<OpConverter> &converters() {
       {"Relu", convertRelu},
       {"Reshape", convertReshapeLike},
       {"Resize", convertResize},
+      {"ScatterND", convertScatterND},
       {"Selu", convertSelu},
       {"Shape", convertFoldOnly},
       {"Sigmoid", unary<tosa::SigmoidOp>},
