@@ -59,10 +59,13 @@ constexpr llvm::StringLiteral kOptimizeTensors =
 constexpr llvm::StringLiteral kOptimizeBuffers =
     "func.func(tpu-profile-lower-vectors),convert-vector-to-scf{full-unroll}";
 
-/// Whatever is left to LLVM: linalg ops not vectorized become loops, math
-/// functions without an LLVM intrinsic call libm (the JIT resolves it in the
-/// process), integer powers become outlined functions.
+/// Whatever is left to LLVM: copies between strided buffers (pads,
+/// concatenations) become loops of memcpy of contiguous blocks, linalg ops
+/// not vectorized become loops, math functions without an LLVM intrinsic
+/// call libm (the JIT resolves it in the process), integer powers become
+/// outlined functions.
 constexpr llvm::StringLiteral kToLLVM =
+    "tpu-profile-lower-copies,"
     "convert-linalg-to-loops,expand-strided-metadata,lower-affine,"
     "arith-expand,convert-math-to-funcs,convert-math-to-llvm,"
     "convert-math-to-libm,convert-scf-to-cf,"

@@ -139,4 +139,25 @@ def TpuProfFreeEarly : Pass<"tpu-profile-free-early", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::memref::MemRefDialect"];
 }
 
+def TpuProfLowerCopies : Pass<"tpu-profile-lower-copies"> {
+  let summary = "Copy strided buffers block by contiguous block";
+  let description = [{
+    Runs after bufferization, on any op. Rewrites each `memref.copy` between
+    buffers of static shape and static strides that are not both contiguous
+    (a pad's copy into the interior of its result, a concatenation's copies
+    into slices of its result, a slice copied out) into a loop nest over the
+    outer dimensions whose body copies the largest trailing block contiguous
+    in both buffers as one contiguous `memref.copy`, which
+    `finalize-memref-to-llvm` lowers to `llvm.memcpy`; when not even the
+    innermost dimension is contiguous in both, the body moves one element.
+    Without it, such a copy becomes a call of MLIR's generic `memrefCopy`,
+    which copies element by element. Copies that are contiguous already, and
+    copies with a dynamic size or stride, stay as they are.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect",
+    "::mlir::memref::MemRefDialect"
+  ];
+}
+
 #endif // TPUPROF_CPUCOMPILER_PASSES_TD
