@@ -27,12 +27,15 @@ namespace {
 /// linear in the model). TOSA to linalg, tensor, arith and scf on tensors.
 /// Control flow first: tosa-to-linalg cannot convert the tosa.yield of a
 /// cond_if or while_loop. include-apply-rescale lowers the tosa.apply_scale
-/// that rescale and shifted integer multiplies become.
+/// that rescale and shifted integer multiplies become. Then the weights the
+/// lowering transposes or reshapes become constants in their kernel's
+/// layout, before kernels or their probes exist.
 constexpr llvm::StringLiteral kTosaToTensors =
     "tpu-profile-outline-ops,"
     "func.func(tosa-optional-decompositions,tosa-infer-shapes,"
     "tosa-make-broadcastable,tosa-to-scf,tosa-to-linalg-named,tosa-to-linalg,"
-    "tosa-to-arith{include-apply-rescale},tosa-to-tensor)";
+    "tosa-to-arith{include-apply-rescale},tosa-to-tensor),"
+    "tpu-profile-fold-constant-layouts";
 
 /// Tensors to buffers (loops may yield new ones: scf.while from
 /// tosa.while_loop does); probes to runtime calls (after bufferization,

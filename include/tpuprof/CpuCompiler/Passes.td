@@ -158,6 +158,31 @@ def TpuProfLowerCopies : Pass<"tpu-profile-lower-copies"> {
     "::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect",
     "::mlir::memref::MemRefDialect"
   ];
+
+def TpuProfFoldConstantLayouts
+    : Pass<"tpu-profile-fold-constant-layouts", "::mlir::ModuleOp"> {
+  let summary = "Rearrange constant weights at compile time, on their bytes";
+  let description = [{
+    A transpose or reshape of a constant becomes a constant in the new
+    layout, so that no kernel rearranges a weight at run time: TOSA's
+    `fully_connected` transposes its [N, K] weight for the matmul, a 1x1
+    `conv2d` (a `fully_connected` after `tosa-optional-decompositions`)
+    collapses and transposes its filter. Folded, in program order:
+    `linalg.transpose` and `linalg.generic` ops that only permute their one
+    input (the output is not read), and `tensor.collapse_shape`,
+    `tensor.expand_shape`, whose operand is an `arith.constant` or a
+    `tosa.const`, also through the graph probes that forward it.
+
+    The work is on raw bytes, never on one attribute per element: a
+    reshape of a `dense_resource` shares its blob; a permuted
+    `dense_resource` is one new blob written once; a splat stays a splat;
+    a small `dense` constant of byte-sized elements is permuted on its raw
+    data (i1, bit-packed, is left alone unless a splat). A constant left
+    without uses is erased, and a blob no attribute of the module refers to
+    any more is freed: a model's weights are held once, whatever the number
+    of rearrangements. Non-constant operands are left alone.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
 #endif // TPUPROF_CPUCOMPILER_PASSES_TD

@@ -4,7 +4,7 @@ each a test_data_set_0/ (input_N.pb, output_N.pb) whose outputs numpy
 computes here, independently of tpuprof.
 
     make_models.py OUTDIR   ->  OUTDIR/{cnn,mlp,misc,shapeops,unsupported,...}.onnx
-                                OUTDIR/{cnn,mlp,misc,shapeops}/test_data_set_0/
+                                OUTDIR/{cnn,mlp,misc,shapeops,...}/test_data_set_0/
 """
 import os
 import sys
@@ -264,8 +264,39 @@ def dynslice(outdir):
     save(outdir, "dynslice", graph, [x, starts], [np.maximum(x[:, 2:7], 0)])
 
 
+def pointwise(outdir):
+    """The layers whose weights the lowering rearranges: a 1x1 Conv (a
+    matmul on the filter collapsed and transposed), a 3x3 Conv, Gemm with
+    transB (fully_connected's weight transposed), a MatMul on a constant."""
+    x = rand(1, 16, 4, 4)
+    w1, b1 = rand(24, 16, 1, 1), rand(24)
+    w3, b3 = rand(8, 24, 3, 3), rand(8)
+    wf, bf = rand(12, 128), rand(12)
+    wm = rand(12, 6)
+    inits = [numpy_helper.from_array(a, n) for a, n in [
+        (w1, "w1"), (b1, "b1"), (w3, "w3"), (b3, "b3"), (wf, "wf"), (bf, "bf"),
+        (wm, "wm")]]
+    nodes = [
+        helper.make_node("Conv", ["x", "w1", "b1"], ["c1"], name="pointwise"),
+        helper.make_node("Relu", ["c1"], ["r1"], name="relu"),
+        helper.make_node("Conv", ["r1", "w3", "b3"], ["c3"], name="conv3x3",
+                         pads=[1, 1, 1, 1]),
+        helper.make_node("Flatten", ["c3"], ["f"], name="flatten"),
+        helper.make_node("Gemm", ["f", "wf", "bf"], ["g"], name="fc", transB=1),
+        helper.make_node("MatMul", ["g", "wm"], ["y"], name="matmul"),
+    ]
+    graph = helper.make_graph(
+        nodes, "pointwise",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 16, 4, 4])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 6])], inits)
+    y = np.maximum(conv2d(x.astype(np.float64), w1, b1, 0), 0)
+    y = conv2d(y, w3, b3, 1).reshape(1, -1)
+    save(outdir, "pointwise", graph, [x], [(y @ wf.T + bf) @ wm])
+
+
 if __name__ == "__main__":
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)
-    for build in [cnn, mlp, misc, unsupported, unnamed, shapeops, dynslice]:
+    for build in [cnn, mlp, misc, unsupported, unnamed, shapeops, dynslice,
+                  pointwise]:
         build(out)
