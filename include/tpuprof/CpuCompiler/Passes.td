@@ -158,6 +158,7 @@ def TpuProfLowerCopies : Pass<"tpu-profile-lower-copies"> {
     "::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect",
     "::mlir::memref::MemRefDialect"
   ];
+}
 
 def TpuProfFoldConstantLayouts
     : Pass<"tpu-profile-fold-constant-layouts", "::mlir::ModuleOp"> {
