@@ -40,7 +40,7 @@ config.substitutions.append(("%clangxx", os.path.join(config.llvm_tools_dir, "cl
 config.substitutions.append(("%clang", os.path.join(config.llvm_tools_dir, "clang")))
 
 tool_dirs = [config.tpuprof_tools_dir, config.llvm_tools_dir]
-tools = ["tpuprof-report", "tpuprof-events", "FileCheck", "not", "count", "mlir-opt", "opt", "clang"]
+tools = ["tpuprof-report", "tpuprof-events", "FileCheck", "not", "count", "mlir-opt", "mlir-translate", "opt", "clang"]
 if config.tpuprof_mlir_enabled:
     tools += ["tpuprof-opt", "tpuprof-run", "tpuprof-annotate", "tpuprof-compile"]
     config.available_features.add("mlir")

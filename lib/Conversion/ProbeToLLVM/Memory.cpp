@@ -25,6 +25,14 @@
 // call moves to just after that probe's begin, so the runtime finds the
 // owner open (docs/probes.md, "Allocations").
 //
+// The deallocation lowering's bookkeeping is not wrapped: the small arrays
+// of addresses and flags that a `bufferization.dealloc` of several buffers
+// lowers to (memref<Nxindex>, memref<Nxi1>, filled by stores and handed to
+// its helper function) hold no tensor, and LLVM removes their mallocs once
+// the helper is inlined, unless a guard takes their address: wrapped, they
+// would stay in the instrumented build only, a malloc and a free each per
+// call (docs/probes.md, "Allocations").
+//
 // A free is recorded before its dealloc (the address is only a key). The
 // wrapping is idempotent, so the pass can run again after a pipeline that
 // adds deallocations: a buffer already wrapped has a marked pointer
@@ -39,6 +47,7 @@
 #include "tpuprof/Dialect/Probe/ProbeDialect.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
@@ -74,6 +83,10 @@ private:
   void wrapRealloc(memref::ReallocOp op);
   void wrapDealloc(memref::DeallocOp op);
   static bool isWrapped(Value memref);
+  /// Whether `memref` is the deallocation lowering's bookkeeping: a static
+  /// 1-D buffer of index or i1, only stored to, loaded from, freed and
+  /// passed (cast to a dynamic size) to a call.
+  static bool isDeallocBookkeeping(Value memref);
   /// The begin probe of the op that owns `buffer`, allocated by `alloc`:
   /// the probe around its last writer in the allocation's block, when that
   /// probe begins after the allocation; else null (the allocation is in the
@@ -179,6 +192,32 @@ bool MemoryWrapper::isWrapped(Value memref) {
   return false;
 }
 
+bool MemoryWrapper::isDeallocBookkeeping(Value memref) {
+  auto type = dyn_cast<MemRefType>(memref.getType());
+  if (!type || type.getRank() != 1 || !type.hasStaticShape() ||
+      !(isa<IndexType>(type.getElementType()) ||
+        type.getElementType().isInteger(1)))
+    return false;
+  bool passedToCall = false;
+  for (Operation *user : memref.getUsers()) {
+    if (auto store = dyn_cast<memref::StoreOp>(user)) {
+      if (store.getValueToStore() == memref)
+        return false;
+      continue;
+    }
+    if (isa<memref::LoadOp, memref::DeallocOp>(user))
+      continue;
+    if (!isa<memref::CastOp>(user))
+      return false;
+    for (Operation *castUser : user->getResult(0).getUsers()) {
+      if (!isa<CallOpInterface>(castUser))
+        return false;
+      passedToCall = true;
+    }
+  }
+  return passedToCall;
+}
+
 Operation *MemoryWrapper::ownerBegin(Value buffer, Operation *alloc) {
   Block *block = alloc->getBlock();
   Operation *lastWriter = nullptr;
@@ -266,13 +305,16 @@ void MemoryWrapper::run() {
   });
   for (Operation *op : ops) {
     if (auto dealloc = dyn_cast<memref::DeallocOp>(op)) {
-      if (!op->hasAttr(kMark) && isa<MemRefType>(dealloc.getMemref().getType()))
+      Value freed = dealloc.getMemref();
+      if (!op->hasAttr(kMark) && isa<MemRefType>(freed.getType()) &&
+          !isDeallocBookkeeping(freed))
         wrapDealloc(dealloc);
       continue;
     }
     Value result = op->getResult(0);
     // Only ranked buffers have a size the wrapper can compute.
-    if (!isa<MemRefType>(result.getType()) || isWrapped(result))
+    if (!isa<MemRefType>(result.getType()) || isWrapped(result) ||
+        isDeallocBookkeeping(result))
       continue;
     if (auto realloc = dyn_cast<memref::ReallocOp>(op))
       wrapRealloc(realloc);

@@ -122,3 +122,45 @@ func.func @cast(%x: f32) -> memref<?xf32> {
   %p = memref.extract_aligned_pointer_as_index %c : memref<?xf32> -> index {tpuprof.memory}
   return %c : memref<?xf32>
 }
+
+// -----
+
+// The deallocation lowering's bookkeeping (the arrays of addresses and
+// flags a bufferization.dealloc of several buffers lowers to, handed to its
+// helper) is not wrapped: it holds no tensor, and a guard would keep its
+// mallocs, which LLVM removes otherwise. The buffers it frees are.
+// CHECK-LABEL: func.func @bookkeeping
+// TWICE-LABEL: func.func @bookkeeping
+// TWICE-COUNT-1: llvm.call @__tpuprof_free_guard
+// TWICE-NOT: llvm.call @__tpuprof_{{.*}}_guard
+// TWICE: return
+// CHECK: memref.alloc() : memref<2xindex>
+// CHECK-NEXT: memref.alloc() : memref<2xi1>
+// CHECK-NEXT: memref.store
+// CHECK-NEXT: memref.store
+// CHECK-NEXT: memref.cast
+// CHECK-NEXT: memref.cast
+// CHECK-NEXT: call @dealloc_helper
+// CHECK-NEXT: memref.load
+// CHECK-NEXT: memref.dealloc %{{.*}} : memref<2xindex>
+// CHECK-NEXT: memref.dealloc %{{.*}} : memref<2xi1>
+// CHECK: llvm.call @__tpuprof_free_guard
+// CHECK-NEXT: memref.dealloc %{{.*}} {tpuprof.memory} : memref<64xf32>
+tpuprof.probes []
+func.func private @dealloc_helper(memref<?xindex>, memref<?xi1>)
+func.func @bookkeeping(%b: memref<64xf32>, %p: index) -> i1 {
+  %c0 = arith.constant 0 : index
+  %true = arith.constant true
+  %addrs = memref.alloc() : memref<2xindex>
+  %flags = memref.alloc() : memref<2xi1>
+  memref.store %p, %addrs[%c0] : memref<2xindex>
+  memref.store %true, %flags[%c0] : memref<2xi1>
+  %a = memref.cast %addrs : memref<2xindex> to memref<?xindex>
+  %f = memref.cast %flags : memref<2xi1> to memref<?xi1>
+  call @dealloc_helper(%a, %f) : (memref<?xindex>, memref<?xi1>) -> ()
+  %r = memref.load %flags[%c0] : memref<2xi1>
+  memref.dealloc %addrs : memref<2xindex>
+  memref.dealloc %flags : memref<2xi1>
+  memref.dealloc %b : memref<64xf32>
+  return %r : i1
+}
