@@ -215,7 +215,8 @@ void FoldConstantLayoutsPass::runOnOperation() {
       if (ElementsAttr attr = constantValue(source))
         folded = permuted(attr, transpose.getPermutation(), type);
     } else if (auto generic = dyn_cast<linalg::GenericOp>(op)) {
-      if (!generic.hasPureTensorSemantics())
+      // A generic without inputs (a fill) has no source to look at.
+      if (!generic.hasPureTensorSemantics() || generic.getNumDpsInputs() != 1)
         continue;
       source = generic.getDpsInputs()[0];
       ElementsAttr attr = constantValue(source);

@@ -87,6 +87,21 @@ func.func @computing_generic() -> tensor<3x2xi32> {
   return %g : tensor<3x2xi32>
 }
 
+// A generic without inputs (a fill) has no source: left alone.
+// CHECK-LABEL: func.func @generic_without_inputs
+// CHECK:       linalg.generic
+func.func @generic_without_inputs() -> tensor<3x2xf32> {
+  %e = tensor.empty() : tensor<3x2xf32>
+  %g = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>],
+                       iterator_types = ["parallel", "parallel"]}
+       outs(%e : tensor<3x2xf32>) {
+  ^bb0(%out: f32):
+    %z = arith.constant 0.0 : f32
+    linalg.yield %z : f32
+  } -> tensor<3x2xf32>
+  return %g : tensor<3x2xf32>
+}
+
 // CHECK-LABEL: func.func @splat
 // CHECK-NOT:   linalg.transpose
 // CHECK:       arith.constant dense<1.500000e+00> : tensor<3x2xf32>
