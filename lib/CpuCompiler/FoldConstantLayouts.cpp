@@ -231,8 +231,8 @@ void FoldConstantLayoutsPass::runOnOperation() {
     if (!folded)
       continue;
     builder.setInsertionPoint(op);
-    Value constant = builder.create<arith::ConstantOp>(
-        op->getLoc(), type, cast<TypedAttr>(folded));
+    Value constant = builder.create<arith::ConstantOp>(op->getLoc(), type,
+                                                       cast<TypedAttr>(folded));
     op->getResult(0).replaceAllUsesWith(constant);
     replacedConstants.insert(constantOp(source));
     op->erase();
