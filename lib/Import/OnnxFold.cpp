@@ -526,23 +526,20 @@ Expected<std::optional<Folded>> foldNodeValue(NodeContext &c,
           return std::nullopt;
         row = row * dim + (i < 0 ? i + dim : i);
       }
+      // One rule for both element kinds.
+      auto combine = [&](auto &x, auto u) {
+        x = reduction == "add"   ? x + u
+            : reduction == "mul" ? x * u
+            : reduction == "max" ? std::max(x, u)
+            : reduction == "min" ? std::min(x, u)
+                                 : u;
+      };
       for (int64_t j = 0; j < width; ++j) {
         size_t at = row * width + j, from = w * width + j;
-        if (out.isFloat()) {
-          double &f = out.floats[at], u = updates.floats[from];
-          f = reduction == "add"   ? f + u
-              : reduction == "mul" ? f * u
-              : reduction == "max" ? std::max(f, u)
-              : reduction == "min" ? std::min(f, u)
-                                   : u;
-        } else {
-          int64_t &i = out.ints[at], u = updates.ints[from];
-          i = reduction == "add"   ? i + u
-              : reduction == "mul" ? i * u
-              : reduction == "max" ? std::max(i, u)
-              : reduction == "min" ? std::min(i, u)
-                                   : u;
-        }
+        if (out.isFloat())
+          combine(out.floats[at], updates.floats[from]);
+        else
+          combine(out.ints[at], updates.ints[from]);
       }
     }
     return out;

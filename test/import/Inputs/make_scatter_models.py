@@ -13,14 +13,10 @@ import os
 import sys
 
 import numpy as np
-import onnx
-from onnx import TensorProto, helper, numpy_helper
+from onnx import helper
 
-TYPES = {np.dtype(np.float32): TensorProto.FLOAT,
-         np.dtype(np.int64): TensorProto.INT64,
-         np.dtype(np.int32): TensorProto.INT32,
-         np.dtype(np.uint8): TensorProto.UINT8,
-         np.dtype(np.bool_): TensorProto.BOOL}
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from make_typed_models import save  # noqa: E402
 
 
 def scatter_nd(data, indices, updates, reduction="none"):
@@ -39,29 +35,6 @@ def scatter_nd(data, indices, updates, reduction="none"):
         else:
             out[at] = updates[idx]
     return out
-
-
-def save(outdir, name, nodes, inputs, outputs, initializers=(), opset=13,
-         check=True):
-    """inputs, outputs: (name, array); the graph's types come from them."""
-    def info(n, a):
-        return helper.make_tensor_value_info(n, TYPES[a.dtype], list(a.shape))
-    graph = helper.make_graph(
-        nodes, name, [info(n, a) for n, a in inputs],
-        [info(n, a) for n, a in outputs],
-        initializer=[numpy_helper.from_array(a, n) for n, a in initializers])
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)],
-                              producer_name="tpuprof-test")
-    model.ir_version = 8
-    if check:
-        onnx.checker.check_model(model)
-    onnx.save(model, os.path.join(outdir, name + ".onnx"))
-    data = os.path.join(outdir, name, "test_data_set_0")
-    os.makedirs(data, exist_ok=True)
-    for prefix, values in (("input", inputs), ("output", outputs)):
-        for i, (_, a) in enumerate(values):
-            onnx.save_tensor(numpy_helper.from_array(a),
-                             os.path.join(data, f"{prefix}_{i}.pb"))
 
 
 def scatter(reduction=None, inputs=("data", "indices", "updates")):
