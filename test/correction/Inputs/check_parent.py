@@ -2,7 +2,9 @@
 own uninstrumented figure: exit 1 unless |corrected / bare - 1| <= --within (when given),
 or, with --outside, unless it is beyond that (the raw times must be). With
 --raw RAW.csv --removes F, also unless the correction took at least the
-fraction F of the raw export's error away (of the same dump)."""
+fraction F of the raw export's error away (of the same dump). With
+--within-below F, also unless the time is at most the fraction F under the
+uninstrumented one (a correction that overshoots)."""
 import argparse
 import csv
 import re
@@ -13,6 +15,8 @@ ap.add_argument("csv")
 ap.add_argument("program_output")
 ap.add_argument("--within", type=float, default=float("inf"), help="fraction")
 ap.add_argument("--outside", action="store_true")
+ap.add_argument("--within-below", type=float, default=float("inf"),
+                help="fraction")
 ap.add_argument("--raw", help="the same dump exported without correction")
 ap.add_argument("--removes", type=float, default=0.0, help="fraction")
 a = ap.parse_args()
@@ -34,7 +38,7 @@ median = median_ns(a.csv)
 err = median / bare - 1
 print("parent: median %.0f ns, uninstrumented %.0f ns, error %+.1f %%" %
       (median, bare, 100 * err))
-ok = abs(err) <= a.within
+ok = abs(err) <= a.within and err >= -a.within_below
 if a.raw:
     raw_err = median_ns(a.raw) / bare - 1
     removed = 1 - abs(err) / abs(raw_err) if raw_err else 0.0
