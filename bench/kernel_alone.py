@@ -11,18 +11,24 @@ For each model:
   alone    bench/model_bench extract: the same pipeline run on MODEL up to
            where kernel probes go (after fusion, before tiling); every
            probed kernel becomes a function @k<probe id> of its own, its
-           inputs and output buffer as arguments, its constants (weights
-           included) constants. tpuprof-compile --no-instrument compiles
-           them into one .so: the pipeline tiles, vectorizes and lowers
-           each as it does in the model, with no probes anywhere.
+           inputs as arguments, its constants (weights included)
+           constants, and a buffer per result that it writes in place and
+           does not return (in the model the output is allocated before
+           the begin, outside the row). tpuprof-compile --no-instrument
+           compiles them into one .so: the pipeline tiles, vectorizes and
+           lowers each as it does in the model, with no probes anywhere.
            bench/model_bench profile --kernels calls every kernel once
-           after each call of the model, in program order, on
-           deterministic random inputs of its shapes: each kernel runs
-           after the others, its code and weights as cold as they leave
-           them, as in the model, and at the same moments of the machine's
-           load as the rows. Its fastest call, less the fastest call of an
-           empty function of the same .so (the call itself), is the kernel
-           alone. Beside it, not judged: each kernel called back to
+           after each call of the model, in program order: an input that
+           an earlier kernel's result is in the model (maybe through a
+           reshape) is that kernel's buffer, just written (the extract's
+           feeds file says which); the model's own inputs and what no
+           extracted kernel writes are deterministic random buffers. Each
+           kernel runs after the others, its code, weights and inputs as
+           warm or cold as they leave them, as in the model, and at the
+           same moments of the machine's load as the rows. Its fastest
+           call, less the fastest call of an empty function of the same
+           form in the same .so (the call itself), is the kernel alone.
+           Beside it, not judged: each kernel called back to
            back (its weights and inputs stay in the caches; a profile of
            the model never sees that state).
 
@@ -72,11 +78,13 @@ def measure(bench, compile_, label, source, data, args, work, env):
                       ["--probe-level=kernel"], env)
     kernels_mlir = os.path.join(work, stem + "-kernels.mlir")
     manifest = os.path.join(work, stem + "-probes.json")
+    feeds = os.path.join(work, stem + "-feeds.tsv")
     if not (os.path.exists(kernels_mlir) and os.path.exists(manifest) and
+            os.path.exists(feeds) and
             os.path.getmtime(kernels_mlir) > max(os.path.getmtime(source),
                                                  os.path.getmtime(bench))):
         out = sh([bench, "extract", source, "-o", kernels_mlir,
-                  "--manifest", manifest], env)
+                  "--manifest", manifest, "--feeds", feeds], env)
     else:
         out = ""
     skipped = tab_lines(out, "skipped")
@@ -85,7 +93,8 @@ def measure(bench, compile_, label, source, data, args, work, env):
                           ["--no-instrument"], env)
 
     cmd = [bench, "profile", probed, "--calls", str(args.calls),
-           "--output", os.path.join(work, "dumps"), "--kernels", kernels_so]
+           "--output", os.path.join(work, "dumps"), "--kernels", kernels_so,
+           "--feeds", feeds]
     if data:
         cmd += ["--data", data]
     prof = sh(cmd, env)

@@ -15,17 +15,22 @@
 //       builds' fastest and median calls and the median of the paired
 //       differences with a distribution-free 95 % interval.
 //   model_bench profile PROBED.so [--data DIR] [--calls N] [--warmup N]
-//                  [--output DIR]
+//                  [--output DIR] [--kernels KERNELS.so [--feeds FEEDS.tsv]]
 //       A mode-0 window around N calls; prints each row of the profile
 //       (hash, shapes, node, name, calls, mean and fastest corrected ns) and
-//       the calibrated cost of a probe pair.
+//       the calibrated cost of a probe pair. With --kernels, every function
+//       of KERNELS.so once after each call, in its order, and each one's
+//       fastest and median call; FEEDS.tsv (from extract) makes a kernel
+//       read the buffer its producer just wrote, as in the model.
 //   model_bench extract MODEL -o KERNELS.mlir --manifest PROBES.json
+//                  --feeds FEEDS.tsv
 //       Compiles MODEL with kernel probes and writes, for every probed
 //       kernel, a public function @k<probe id> holding that kernel alone,
-//       its inputs as arguments (its output's initial tensor too; constants,
-//       weights included, stay constants), and @empty_call, a function
-//       that does nothing, in MLIR bytecode; PROBES.json is the probe
-//       table.
+//       its inputs as arguments (constants, weights included, stay
+//       constants) and a buffer per result that it writes in place, and
+//       @empty_call, a function of the same form that does nothing, in MLIR
+//       bytecode; PROBES.json is the probe table; FEEDS.tsv says which
+//       input of a @k is which result of an earlier one.
 //   model_bench kernels KERNELS.so [--calls N] [--warmup N] [--seconds S]
 //                  [--order back-to-back|sequence]
 //       Times each function of a .so alone: fastest and median call, each
@@ -49,6 +54,7 @@
 #include "tpuprof/tpuprof.h"
 
 #include "mlir/Bytecode/BytecodeWriter.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Builders.h"
@@ -61,6 +67,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -411,10 +418,156 @@ void printKernelTimes(llvm::StringRef name, const std::vector<double> &times) {
 // profile
 //===----------------------------------------------------------------------===//
 
+/// Index in `c.packed` of argument `arg`'s first word: a scalar takes one,
+/// a memref descriptor 3 + 2 x rank (allocated, aligned, offset, sizes,
+/// strides).
+size_t packedIndex(const Callable &c, unsigned arg) {
+  size_t at = 0;
+  for (Type t : c.entry.type.getInputs().take_front(arg)) {
+    auto shaped = dyn_cast<ShapedType>(t);
+    at += shaped ? 3 + 2 * shaped.getRank() : 1;
+  }
+  return at;
+}
+
+/// Points each input that FEEDS.tsv (extract --feeds) names at the result
+/// buffer of the kernel that wrote it in the model (the same elements,
+/// maybe reshaped).
+struct FeedLink {
+  size_t consumer, producer;
+  unsigned producerArg;
+};
+
+std::vector<FeedLink> bindFeeds(const std::string &path,
+                                llvm::ArrayRef<std::string> names,
+                                std::vector<Callable> &kernels) {
+  std::vector<FeedLink> links;
+  auto file = llvm::MemoryBuffer::getFile(path);
+  if (!file)
+    usageError("--feeds " + path + ": " + file.getError().message());
+  llvm::SmallVector<llvm::StringRef> lines;
+  (*file)->getBuffer().split(lines, '\n', -1, /*KeepEmpty=*/false);
+  for (auto [number, line] : llvm::enumerate(lines)) {
+    auto bad = [&, number = number](const llvm::Twine &why) {
+      usageError("--feeds " + path + ":" + llvm::Twine(number + 1) + ": " +
+                 why);
+    };
+    llvm::SmallVector<llvm::StringRef, 4> f;
+    line.split(f, '\t');
+    unsigned arg = 0, producerArg = 0;
+    if (f.size() != 4 || f[1].getAsInteger(10, arg) ||
+        f[3].getAsInteger(10, producerArg))
+      bad("expected KERNEL<tab>ARG<tab>PRODUCER<tab>ARG");
+    auto find = [&](llvm::StringRef name) {
+      return size_t(llvm::find(names, name) - names.begin());
+    };
+    size_t consumerAt = find(f[0]), producerAt = find(f[2]);
+    if (consumerAt == names.size() || producerAt == names.size())
+      bad("no function " + (consumerAt == names.size() ? f[0] : f[2]) +
+          " in the kernels");
+    Callable *consumer = &kernels[consumerAt], *producer = &kernels[producerAt];
+    llvm::ArrayRef<Type> in = consumer->entry.type.getInputs();
+    llvm::ArrayRef<Type> out = producer->entry.type.getInputs();
+    auto a = arg < in.size() ? dyn_cast<ShapedType>(in[arg]) : nullptr;
+    auto b = producerArg < out.size() ? dyn_cast<ShapedType>(out[producerArg])
+                                      : nullptr;
+    if (producerArg >= out.size() || !isa<MemRefType>(out[producerArg]))
+      bad("argument " + f[3] + " of " + f[2] + " is not a result buffer");
+    if (!a || !b || !a.hasStaticShape() || !b.hasStaticShape() ||
+        a.getNumElements() != b.getNumElements() ||
+        a.getElementType() != b.getElementType())
+      bad("the arguments are not buffers of one size");
+    // The producer's pointers and offset; the consumer's own sizes and
+    // strides where a reshape sat between them (both are contiguous).
+    size_t to = packedIndex(*consumer, arg);
+    size_t from = packedIndex(*producer, producerArg);
+    for (size_t k = 0; k < 3; ++k)
+      consumer->packed[to + k] = producer->packed[from + k];
+    links.push_back({consumerAt, producerAt, producerArg});
+  }
+  return links;
+}
+
+/// The kernels alone of --kernels, each called once a round, in their
+/// order. Their result buffers are allocated before each kernel's call and
+/// freed after the last kernel that reads them (FEEDS.tsv), as the model
+/// allocates a kernel's output before its begin and frees it after its
+/// last use: a kernel writes into memory the allocator hands back, warm as
+/// in the model, not into a buffer of its own left cold since the round
+/// before. Allocation and frees are outside the timed calls.
+class KernelSequence {
+public:
+  KernelSequence(const std::string &path, const std::string &feedsPath,
+                 MLIRContext &context)
+      : model(check(CompiledModel::load(path))), names(entryNames(path)) {
+    for (const std::string &name : names)
+      kernels.push_back(makeCallable(model, name, context, {}));
+    std::vector<FeedLink> links;
+    if (!feedsPath.empty())
+      links = bindFeeds(feedsPath, names, kernels);
+    // A result is a memref argument (extract's @k form).
+    for (auto [k, kernel] : llvm::enumerate(kernels))
+      for (auto [arg, type] : llvm::enumerate(kernel.entry.type.getInputs()))
+        if (auto memref = dyn_cast<MemRefType>(type)) {
+          size_t lastReader = k;
+          for (const FeedLink &l : links)
+            if (l.producer == k && l.producerArg == arg)
+              lastReader = std::max(lastReader, l.consumer);
+          uint64_t bytes = memref.getNumElements() *
+                           ((memref.getElementTypeBitWidth() + 7) / 8);
+          buffers.push_back(
+              {k, packedIndex(kernel, unsigned(arg)), bytes, lastReader});
+        }
+  }
+  ~KernelSequence() {
+    for (Buffer &b : buffers)
+      std::free(b.block);
+  }
+
+  size_t size() const { return kernels.size(); }
+  const std::string &name(size_t k) const { return names[k]; }
+
+  /// Calls kernel `k` after allocating its results; returns its seconds.
+  double call(size_t k) {
+    for (Buffer &b : buffers)
+      if (b.kernel == k) {
+        std::free(b.block);
+        // As the model aligns its buffers: 64 bytes more, rounded up.
+        b.block = std::malloc(b.bytes + 64);
+        if (!b.block)
+          usageError("out of memory for a kernel's result buffer");
+        auto aligned = reinterpret_cast<void *>(
+            (reinterpret_cast<uintptr_t>(b.block) + 63) & ~uintptr_t(63));
+        *static_cast<void **>(kernels[k].packed[b.packedAt]) = b.block;
+        *static_cast<void **>(kernels[k].packed[b.packedAt + 1]) = aligned;
+      }
+    double seconds = kernels[k].call();
+    for (Buffer &b : buffers)
+      if (b.lastReader == k) {
+        std::free(b.block);
+        b.block = nullptr;
+      }
+    return seconds;
+  }
+
+private:
+  struct Buffer {
+    size_t kernel, packedAt;
+    uint64_t bytes;
+    size_t lastReader;
+    void *block = nullptr;
+  };
+  CompiledModel model;
+  std::vector<std::string> names;
+  std::vector<Callable> kernels;
+  std::vector<Buffer> buffers;
+};
+
 int runProfile(int argc, char **argv) {
   Args args(argc, argv,
-            {"--data", "--calls", "--warmup", "--output", "--kernels"}, 1,
-            "profile");
+            {"--data", "--calls", "--warmup", "--output", "--kernels",
+             "--feeds"},
+            1, "profile");
   unsigned calls = args.count("--calls", 20, 1);
   unsigned warmup = args.count("--warmup", 3, 0);
   MLIRContext context;
@@ -426,27 +579,21 @@ int runProfile(int argc, char **argv) {
   // With --kernels, each call of the model is followed by one call of every
   // function of that .so, in its order: the kernels alone meet the same
   // moments of the machine's load as the rows.
-  std::string kernelsPath = args.text("--kernels");
-  std::optional<CompiledModel> kernelsModel;
-  std::vector<std::string> names;
-  std::vector<Callable> kernels;
-  if (!kernelsPath.empty()) {
-    kernelsModel = check(CompiledModel::load(kernelsPath));
-    names = entryNames(kernelsPath);
-    for (const std::string &name : names)
-      kernels.push_back(makeCallable(*kernelsModel, name, context, {}));
-  }
-  std::vector<std::vector<double>> times(kernels.size());
+  std::optional<KernelSequence> kernels;
+  if (std::string path = args.text("--kernels"); !path.empty())
+    kernels.emplace(path, args.text("--feeds"), context);
+  size_t numKernels = kernels ? kernels->size() : 0;
+  std::vector<std::vector<double>> times(numKernels);
   for (unsigned i = 0; i < warmup; ++i) {
     c.call();
-    for (Callable &k : kernels)
-      k.call();
+    for (size_t k = 0; k < numKernels; ++k)
+      kernels->call(k);
   }
   openWindow(args);
   for (unsigned i = 0; i < calls; ++i) {
     c.call();
-    for (size_t k = 0; k < kernels.size(); ++k)
-      times[k].push_back(kernels[k].call());
+    for (size_t k = 0; k < numKernels; ++k)
+      times[k].push_back(kernels->call(k));
   }
   WindowProfile window = readWindow(closeWindow());
   llvm::outs() << "calls\t" << calls << "\n";
@@ -457,8 +604,8 @@ int runProfile(int argc, char **argv) {
                  << row.count
                  << llvm::format("\t%.1f\t%llu\n", row.durations.mean(),
                                  (unsigned long long)row.durations.min());
-  for (size_t k = 0; k < kernels.size(); ++k)
-    printKernelTimes(names[k], times[k]);
+  for (size_t k = 0; k < numKernels; ++k)
+    printKernelTimes(kernels->name(k), times[k]);
   return window.rows.empty() ? 1 : 0;
 }
 
@@ -480,18 +627,34 @@ struct KeepAfterInstrument : PassInstrumentation {
 /// Constants stay constants in a kernel alone, weights included: the
 /// pipeline compiles a kernel whose weights are constants differently (it
 /// may rearrange them once, at compile time). Everything else a kernel
-/// reads is an argument, its output's initial tensor too: the model
-/// allocates that outside the kernel's probes (bufferization puts the
-/// allocation where the empty tensor was, before the begin), so the alone
-/// call does not allocate either.
+/// reads is an argument. Its results go into buffers the caller passes (a
+/// memref argument per result, written in place, nothing returned): the
+/// model allocates a kernel's output outside its probes (bufferization puts
+/// the allocation where the empty tensor was, before the begin), so the
+/// alone call must not allocate either, and a returned tensor would be a
+/// buffer the function allocates (the caller frees what it gets back).
 bool isConstant(Value v) {
   Operation *def = v.getDefiningOp();
   return def && def->hasTrait<OpTrait::ConstantLike>();
 }
 
-/// Builds @k<id> from the ops between `begin` and its end, or says why not.
+/// Where a kernel alone reads what another kernel wrote in the model: its
+/// argument `arg` is argument `producerArg` (a result's buffer) of @k<producer>.
+struct Feed {
+  unsigned arg;
+  int64_t producer;
+  unsigned producerArg;
+};
+
+/// The kernels extracted so far: probe id to the number of input arguments
+/// of its @k (its result buffers follow them).
+using ExtractedKernels = llvm::DenseMap<int64_t, unsigned>;
+
+/// Builds @k<id> from the ops between `begin` and its end, or says why not;
+/// `feeds` gets its arguments that an extracted kernel's result feeds.
 std::string extractKernel(tpuprof::BeginOp begin, ModuleOp out,
-                          std::string &name) {
+                          std::string &name, ExtractedKernels &extracted,
+                          llvm::SmallVectorImpl<Feed> &feeds) {
   int64_t id = begin.getProbe();
   name = "k" + std::to_string(id);
   llvm::SmallVector<Operation *> body;
@@ -543,25 +706,80 @@ std::string extractKernel(tpuprof::BeginOp begin, ModuleOp out,
       return "it reads a value that is not a static tensor";
     arguments.insert(s);
   }
-  llvm::SmallVector<Type> argTypes, resultTypes;
-  for (Value v : arguments)
-    argTypes.push_back(v.getType());
+  // A result's initial tensor that the kernel only writes into (the start
+  // of its chain of destinations, read by nothing else) becomes a view of
+  // the caller's buffer, so the kernel writes there as it writes into its
+  // allocation in the model.
+  llvm::SmallVector<Value> destinations;
   for (Value v : end->getOperands()) {
     auto tensor = dyn_cast<RankedTensorType>(v.getType());
     if (!tensor || !tensor.hasStaticShape())
       return "a result is not a static tensor";
-    resultTypes.push_back(v.getType());
+    while (auto r = dyn_cast<OpResult>(v)) {
+      auto dps = dyn_cast<DestinationStyleOpInterface>(r.getOwner());
+      if (!dps || !inside.contains(r.getOwner()))
+        break;
+      v = dps.getDpsInitOperand(r.getResultNumber())->get();
+    }
+    Value init = source(v);
+    unsigned uses = 0;
+    for (Operation *op : body)
+      op->walk([&](Operation *nested) {
+        for (Value operand : nested->getOperands())
+          uses += source(operand) == init;
+      });
+    bool viewed = arguments.contains(init) && uses == 1 &&
+                  !llvm::is_contained(destinations, init);
+    destinations.push_back(viewed ? init : Value());
+  }
+  llvm::SmallVector<Type> argTypes;
+  for (Value v : arguments)
+    if (!llvm::is_contained(destinations, v))
+      argTypes.push_back(v.getType());
+  for (Value v : end->getOperands()) {
+    auto tensor = cast<RankedTensorType>(v.getType());
+    argTypes.push_back(
+        MemRefType::get(tensor.getShape(), tensor.getElementType()));
   }
 
   OpBuilder b(out.getBodyRegion());
   b.setInsertionPointToEnd(out.getBody());
   auto fn = b.create<func::FuncOp>(begin.getLoc(), name,
-                                   b.getFunctionType(argTypes, resultTypes));
+                                   b.getFunctionType(argTypes, {}));
   Block *entry = fn.addEntryBlock();
   b.setInsertionPointToStart(entry);
   IRMapping map;
-  for (auto [v, arg] : llvm::zip(arguments, entry->getArguments()))
-    map.map(v, arg);
+  unsigned next = 0;
+  for (Value v : arguments)
+    if (!llvm::is_contained(destinations, v))
+      map.map(v, entry->getArgument(next++));
+  llvm::SmallVector<Value> buffers(entry->getArguments().drop_front(next));
+  // An input that an extracted kernel's result is, as it is in the model,
+  // the caller may pass that kernel's buffer: read as the model reads it,
+  // just written.
+  unsigned index = 0;
+  for (Value v : arguments) {
+    if (llvm::is_contained(destinations, v))
+      continue;
+    // Reshapes between kernels are views of the same contiguous buffer.
+    Value written = v;
+    while (isa_and_nonnull<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(
+        written.getDefiningOp()))
+      written = written.getDefiningOp()->getOperand(0);
+    if (auto r = dyn_cast<OpResult>(written))
+      if (auto producer = dyn_cast<tpuprof::EndOp>(r.getOwner()))
+        if (auto it = extracted.find(producer.getProbe());
+            it != extracted.end())
+          feeds.push_back({index, producer.getProbe(),
+                           it->second + r.getResultNumber()});
+    ++index;
+  }
+  extracted[id] = next;
+  for (auto [init, buffer] : llvm::zip(destinations, buffers))
+    if (init)
+      map.map(init, b.create<bufferization::ToTensorOp>(
+                         begin.getLoc(), buffer, /*restrict=*/true,
+                         /*writable=*/true));
   for (Value v : outside) {
     Value s = source(v);
     if (!map.contains(s))
@@ -571,18 +789,21 @@ std::string extractKernel(tpuprof::BeginOp begin, ModuleOp out,
   }
   for (Operation *op : body)
     b.clone(*op, map);
-  llvm::SmallVector<Value> results;
-  for (Value v : end->getOperands())
-    results.push_back(map.lookupOrDefault(v));
-  b.create<func::ReturnOp>(end->getLoc(), results);
+  for (auto [v, buffer] : llvm::zip(end->getOperands(), buffers))
+    b.create<bufferization::MaterializeInDestinationOp>(
+        end->getLoc(), TypeRange(), map.lookupOrDefault(v), buffer,
+        /*restrict=*/true, /*writable=*/true);
+  b.create<func::ReturnOp>(end->getLoc());
   return "";
 }
 
 int runExtract(int argc, char **argv) {
-  Args args(argc, argv, {"-o", "--manifest"}, 1, "extract");
+  Args args(argc, argv, {"-o", "--manifest", "--feeds"}, 1, "extract");
   std::string output = args.text("-o"), manifest = args.text("--manifest");
-  if (output.empty() || manifest.empty())
-    usageError("extract: needs -o KERNELS.mlir and --manifest PROBES.json");
+  std::string feedsPath = args.text("--feeds");
+  if (output.empty() || manifest.empty() || feedsPath.empty())
+    usageError("extract: needs -o KERNELS.mlir, --manifest PROBES.json and "
+               "--feeds FEEDS.tsv");
   tpuprof::run::registerModelPasses();
   tpuprof::run::ModelSource model =
       check(tpuprof::run::loadModel(args.positional[0]));
@@ -614,22 +835,39 @@ int runExtract(int argc, char **argv) {
   {
     OpBuilder b(out->getBodyRegion());
     b.setInsertionPointToEnd(out->getBody());
-    Type t = RankedTensorType::get({16}, b.getF32Type());
+    Type in = RankedTensorType::get({16}, b.getF32Type());
+    Type result = MemRefType::get({16}, b.getF32Type());
     auto fn = b.create<func::FuncOp>(out->getLoc(), "empty_call",
-                                     b.getFunctionType({t}, {t}));
-    Block *entry = fn.addEntryBlock();
-    b.setInsertionPointToStart(entry);
-    b.create<func::ReturnOp>(out->getLoc(), entry->getArgument(0));
+                                     b.getFunctionType({in, result}, {}));
+    fn.addEntryBlock();
+    b.setInsertionPointToStart(&fn.front());
+    b.create<func::ReturnOp>(out->getLoc());
   }
   unsigned made = 0;
+  model.context->getOrLoadDialect<bufferization::BufferizationDialect>();
+  ExtractedKernels extracted;
+  std::string feedLines;
   kept->walk([&](tpuprof::BeginOp begin) {
     std::string name;
-    std::string why = extractKernel(begin, *out, name);
-    if (why.empty())
-      ++made;
-    else
+    llvm::SmallVector<Feed> feeds;
+    std::string why = extractKernel(begin, *out, name, extracted, feeds);
+    if (!why.empty()) {
       llvm::outs() << "skipped\t" << name << "\t" << why << "\n";
+      return;
+    }
+    ++made;
+    for (const Feed &f : feeds)
+      feedLines += llvm::formatv("{0}\t{1}\tk{2}\t{3}\n", name, f.arg,
+                                 f.producer, f.producerArg)
+                       .str();
   });
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream feedsFile(feedsPath, ec);
+    if (ec)
+      usageError("--feeds " + feedsPath + ": " + ec.message());
+    feedsFile << feedLines;
+  }
   std::string error;
   auto file = mlir::openOutputFile(output, &error);
   if (!file)
