@@ -32,6 +32,58 @@ using namespace mlir;
 
 namespace {
 
+/// A transfer_read that broadcasts along an inner vector dimension of a
+/// unit memory dimension (a [4,64,1] buffer read as vector<1x2x64> by
+/// (d0, d1, 0): a softmax's row maximum against its row) reads the elements
+/// there are, a unit dimension in the broadcast's place, and stretches it by
+/// vector.broadcast: one splat per element read. Upstream lowers it as a
+/// read with the broadcast dimension leading, then a transpose, which
+/// becomes one insert per element of the result (the softmax kernels of a
+/// transformer encoder ran ~17x slower).
+struct ReadInnerUnitBroadcastByStretch
+    : OpRewritePattern<vector::TransferReadOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(vector::TransferReadOp read,
+                                PatternRewriter &rewriter) const override {
+    auto source = dyn_cast<ShapedType>(read.getSource().getType());
+    AffineMap map = read.getPermutationMap();
+    if (read.getMask() || !source || !source.hasRank() ||
+        map.getNumResults() != source.getRank())
+      return failure();
+    VectorType type = read.getVectorType();
+    llvm::SmallVector<int64_t> shape(type.getShape());
+    llvm::SmallVector<bool> inBounds;
+    bool readBefore = false, inner = false;
+    for (auto [i, e] : llvm::enumerate(map.getResults())) {
+      if (auto c = dyn_cast<AffineConstantExpr>(e)) {
+        // Only a broadcast of a unit dimension: the one element there is
+        // the one the original read broadcasts.
+        if (c.getValue() != 0 || source.isDynamicDim(i) ||
+            source.getDimSize(i) != 1)
+          return failure();
+        inner |= readBefore;
+        shape[i] = 1;
+        inBounds.push_back(true);
+        continue;
+      }
+      auto d = dyn_cast<AffineDimExpr>(e);
+      if (!d || d.getPosition() != i)
+        return failure();
+      readBefore = true;
+      inBounds.push_back(read.isDimInBounds(i));
+    }
+    // Leading broadcasts only: upstream reads fewer dimensions and
+    // broadcasts, as well as this would.
+    if (!inner)
+      return failure();
+    Value elements = rewriter.create<vector::TransferReadOp>(
+        read.getLoc(), VectorType::get(shape, type.getElementType()),
+        read.getSource(), read.getIndices(), read.getPadding(), inBounds);
+    rewriter.replaceOpWithNewOp<vector::BroadcastOp>(read, type, elements);
+    return success();
+  }
+};
+
 class LowerVectorsPass
     : public tpuprof::impl::TpuProfLowerVectorsBase<LowerVectorsPass> {
 public:
@@ -66,6 +118,7 @@ void LowerVectorsPass::runOnOperation() {
       failed(apply([&](RewritePatternSet &p) {
         vector::populateCastAwayVectorLeadingOneDimPatterns(p);
         vector::populateVectorTransferDropUnitDimsPatterns(p);
+        p.add<ReadInnerUnitBroadcastByStretch>(ctx, /*benefit=*/2);
         vector::populateVectorContractLoweringPatterns(p, options);
         vector::populateVectorTransferPermutationMapLoweringPatterns(p);
         vector::populateVectorMultiReductionLoweringPatterns(

@@ -78,7 +78,9 @@ def TpuProfLowerVectors
     that vectorize (tanh, erf, exp, log, ...), and lowers contractions to
     outer products (one broadcast-and-FMA per row), multi-reductions,
     transposes and transfers with permutation maps to plain vector loads,
-    stores, shuffles and arithmetic.
+    stores, shuffles and arithmetic; a read that broadcasts a unit
+    dimension along an inner vector dimension becomes a read of its
+    elements and one splat each.
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect",
