@@ -85,10 +85,14 @@ extern "C" {
 /// "Segments"). Small first segments keep a thread that records a little
 /// small. A stop-policy thread's segment of the largest size is its stage:
 /// when it is full its records are written to the file by one write and it
-/// starts over, so a thread that records a lot keeps reusing 1 MiB of
-/// mapped pages, warm in the cache (docs/runtime.md, "Stages").
+/// starts over, so a thread that records a lot keeps reusing 256 KiB of
+/// mapped pages, warm in the cache. 256 KiB, not more: a stage as large as
+/// a recent core's L2 cache (1 MiB) evicts the program's data and finds its
+/// own lines gone a lap later; the kernel probes of a transformer encoder
+/// cost 0.7-1.0 points less of its time with the smaller stage
+/// (docs/runtime.md, "Stages").
 #define TPUPROF_RT_SEGMENT_FIRST (16u << 10)
-#define TPUPROF_RT_SEGMENT_MAX (1u << 20)
+#define TPUPROF_RT_SEGMENT_MAX (256u << 10)
 
 /// Bytes before a segment's first record: section header + segment header.
 #define TPUPROF_RT_SEGMENT_HEADERS                                             \

@@ -2,7 +2,7 @@
 |*                                                                            *|
 |* A thread records into segments of the window's dump file that it takes as  *|
 |* it fills them (16 KiB of records first, twice as much each time after, up  *|
-|* to 1 MiB: its stage, which it reuses): memory and file grow with the       *|
+|* to 256 KiB: its stage, which it reuses): memory and file grow with the     *|
 |* records kept, and TPUPROF_RECORD_SIZE only caps them. Taking one is the    *|
 |* hot path's slow path: the thread-list lock, and dump_file.c reserves,      *|
 |* maps and populates it (docs/runtime.md, "Segments" and "Stages").          *|
