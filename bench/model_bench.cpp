@@ -564,10 +564,10 @@ private:
 };
 
 int runProfile(int argc, char **argv) {
-  Args args(argc, argv,
-            {"--data", "--calls", "--warmup", "--output", "--kernels",
-             "--feeds"},
-            1, "profile");
+  Args args(
+      argc, argv,
+      {"--data", "--calls", "--warmup", "--output", "--kernels", "--feeds"}, 1,
+      "profile");
   unsigned calls = args.count("--calls", 20, 1);
   unsigned warmup = args.count("--warmup", 3, 0);
   MLIRContext context;
@@ -639,7 +639,8 @@ bool isConstant(Value v) {
 }
 
 /// Where a kernel alone reads what another kernel wrote in the model: its
-/// argument `arg` is argument `producerArg` (a result's buffer) of @k<producer>.
+/// argument `arg` is argument `producerArg` (a result's buffer) of
+/// @k<producer>.
 struct Feed {
   unsigned arg;
   int64_t producer;
@@ -770,16 +771,16 @@ std::string extractKernel(tpuprof::BeginOp begin, ModuleOp out,
       if (auto producer = dyn_cast<tpuprof::EndOp>(r.getOwner()))
         if (auto it = extracted.find(producer.getProbe());
             it != extracted.end())
-          feeds.push_back({index, producer.getProbe(),
-                           it->second + r.getResultNumber()});
+          feeds.push_back(
+              {index, producer.getProbe(), it->second + r.getResultNumber()});
     ++index;
   }
   extracted[id] = next;
   for (auto [init, buffer] : llvm::zip(destinations, buffers))
     if (init)
-      map.map(init, b.create<bufferization::ToTensorOp>(
-                         begin.getLoc(), buffer, /*restrict=*/true,
-                         /*writable=*/true));
+      map.map(init, b.create<bufferization::ToTensorOp>(begin.getLoc(), buffer,
+                                                        /*restrict=*/true,
+                                                        /*writable=*/true));
   for (Value v : outside) {
     Value s = source(v);
     if (!map.contains(s))
