@@ -418,26 +418,16 @@ void printKernelTimes(llvm::StringRef name, const std::vector<double> &times) {
 // profile
 //===----------------------------------------------------------------------===//
 
-/// Index in `c.packed` of argument `arg`'s first word: a scalar takes one,
-/// a memref descriptor 3 + 2 x rank (allocated, aligned, offset, sizes,
-/// strides).
-size_t packedIndex(const Callable &c, unsigned arg) {
-  size_t at = 0;
-  for (Type t : c.entry.type.getInputs().take_front(arg)) {
-    auto shaped = dyn_cast<ShapedType>(t);
-    at += shaped ? 3 + 2 * shaped.getRank() : 1;
-  }
-  return at;
-}
-
-/// Points each input that FEEDS.tsv (extract --feeds) names at the result
-/// buffer of the kernel that wrote it in the model (the same elements,
-/// maybe reshaped).
+/// Kernel `consumer` reads argument `producerArg` (a result buffer) of
+/// kernel `producer`, indexes into the kernels' order.
 struct FeedLink {
   size_t consumer, producer;
   unsigned producerArg;
 };
 
+/// Points each input that FEEDS.tsv (extract --feeds) names at the result
+/// buffer of the kernel that wrote it in the model (the same elements,
+/// maybe reshaped).
 std::vector<FeedLink> bindFeeds(const std::string &path,
                                 llvm::ArrayRef<std::string> names,
                                 std::vector<Callable> &kernels) {
@@ -468,19 +458,18 @@ std::vector<FeedLink> bindFeeds(const std::string &path,
     Callable *consumer = &kernels[consumerAt], *producer = &kernels[producerAt];
     llvm::ArrayRef<Type> in = consumer->entry.type.getInputs();
     llvm::ArrayRef<Type> out = producer->entry.type.getInputs();
-    auto a = arg < in.size() ? dyn_cast<ShapedType>(in[arg]) : nullptr;
-    auto b = producerArg < out.size() ? dyn_cast<ShapedType>(out[producerArg])
-                                      : nullptr;
     if (producerArg >= out.size() || !isa<MemRefType>(out[producerArg]))
       bad("argument " + f[3] + " of " + f[2] + " is not a result buffer");
-    if (!a || !b || !a.hasStaticShape() || !b.hasStaticShape() ||
+    auto a = arg < in.size() ? dyn_cast<ShapedType>(in[arg]) : nullptr;
+    auto b = cast<MemRefType>(out[producerArg]);
+    if (!a || !a.hasStaticShape() || !b.hasStaticShape() ||
         a.getNumElements() != b.getNumElements() ||
         a.getElementType() != b.getElementType())
       bad("the arguments are not buffers of one size");
     // The producer's pointers and offset; the consumer's own sizes and
     // strides where a reshape sat between them (both are contiguous).
-    size_t to = packedIndex(*consumer, arg);
-    size_t from = packedIndex(*producer, producerArg);
+    size_t to = consumer->args->packedIndex(arg);
+    size_t from = producer->args->packedIndex(producerArg);
     for (size_t k = 0; k < 3; ++k)
       consumer->packed[to + k] = producer->packed[from + k];
     links.push_back({consumerAt, producerAt, producerArg});
@@ -516,7 +505,7 @@ public:
           uint64_t bytes = memref.getNumElements() *
                            ((memref.getElementTypeBitWidth() + 7) / 8);
           buffers.push_back(
-              {k, packedIndex(kernel, unsigned(arg)), bytes, lastReader});
+              {k, kernel.args->packedIndex(arg), bytes, lastReader});
         }
   }
   ~KernelSequence() {
@@ -751,18 +740,13 @@ std::string extractKernel(tpuprof::BeginOp begin, ModuleOp out,
   b.setInsertionPointToStart(entry);
   IRMapping map;
   unsigned next = 0;
-  for (Value v : arguments)
-    if (!llvm::is_contained(destinations, v))
-      map.map(v, entry->getArgument(next++));
-  llvm::SmallVector<Value> buffers(entry->getArguments().drop_front(next));
-  // An input that an extracted kernel's result is, as it is in the model,
-  // the caller may pass that kernel's buffer: read as the model reads it,
-  // just written.
-  unsigned index = 0;
   for (Value v : arguments) {
     if (llvm::is_contained(destinations, v))
       continue;
-    // Reshapes between kernels are views of the same contiguous buffer.
+    // An input that an extracted kernel's result is, as it is in the model,
+    // the caller may pass that kernel's buffer: read as the model reads it,
+    // just written. Reshapes between kernels are views of the same
+    // contiguous buffer.
     Value written = v;
     while (isa_and_nonnull<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(
         written.getDefiningOp()))
@@ -772,9 +756,10 @@ std::string extractKernel(tpuprof::BeginOp begin, ModuleOp out,
         if (auto it = extracted.find(producer.getProbe());
             it != extracted.end())
           feeds.push_back(
-              {index, producer.getProbe(), it->second + r.getResultNumber()});
-    ++index;
+              {next, producer.getProbe(), it->second + r.getResultNumber()});
+    map.map(v, entry->getArgument(next++));
   }
+  llvm::SmallVector<Value> buffers(entry->getArguments().drop_front(next));
   extracted[id] = next;
   for (auto [init, buffer] : llvm::zip(destinations, buffers))
     if (init)

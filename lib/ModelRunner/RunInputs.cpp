@@ -442,6 +442,13 @@ llvm::SmallVector<void *> EntryArguments::packedArguments() {
   return packed;
 }
 
+size_t EntryArguments::packedIndex(size_t arg) const {
+  size_t at = 0;
+  for (const ArgBuffer &a : llvm::ArrayRef(args).take_front(arg))
+    at += a.isScalar ? 1 : 3 + 2 * a.sizes.size();
+  return at;
+}
+
 bool EntryArguments::owns(const void *p) const {
   for (const ArgBuffer &arg : args)
     if (arg.allocated == p)

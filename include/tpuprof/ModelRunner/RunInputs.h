@@ -84,6 +84,11 @@ public:
   /// Pointers to every flattened LLVM argument, as invokePacked expects.
   llvm::SmallVector<void *> packedArguments();
 
+  /// Index in packedArguments() of argument `arg`'s first pointer: a scalar
+  /// takes one, a buffer its descriptor's 3 + 2 x rank (allocated, aligned,
+  /// offset, sizes, strides).
+  size_t packedIndex(size_t arg) const;
+
   /// True if `p` is one of the argument buffers (not to be freed).
   bool owns(const void *p) const;
 
