@@ -9,25 +9,29 @@ For each model:
            row's fastest call, corrected for the probes' own cost as the
            report corrects it, and the calibrated cost of a probe pair.
   alone    bench/model_bench extract: the same pipeline run on MODEL up to
-           where kernel probes go (after fusion, before tiling); every
-           probed kernel becomes a function @k<probe id> of its own, its
-           inputs as arguments, its constants (weights included)
-           constants, and a buffer per result that it writes in place and
-           does not return (in the model the output is allocated before
-           the begin, outside the row). tpuprof-compile --no-instrument
-           compiles them into one .so: the pipeline tiles, vectorizes and
-           lowers each as it does in the model, with no probes anywhere.
+           bufferization, where each kernel is fused, tiled, vectorized and
+           in the buffers it runs in, between its probes; every probed
+           kernel becomes a function @k<probe id> of its own: its ops as
+           they are there, the model's buffers it touches as arguments (the
+           views it reads and writes rebuilt over them, as the model builds
+           them before the begin), its constants and weights the model's
+           constants. tpuprof-compile --no-instrument, with the rest of the
+           pipeline (extract prints it), compiles them into one .so: each
+           kernel's code is the model's, with no probes anywhere.
            bench/model_bench profile --kernels calls every kernel once
-           after each call of the model, in program order: an input that
-           an earlier kernel's result is in the model (maybe through a
-           reshape) is that kernel's buffer, just written (the extract's
-           feeds file says which); the model's own inputs and what no
-           extracted kernel writes are deterministic random buffers. Each
-           kernel runs after the others, its code, weights and inputs as
-           warm or cold as they leave them, as in the model, and at the
+           after each call of the model, in program order, in buffers
+           shared as the model shares them (the extract's buffers file
+           says which argument is which buffer of the model): a kernel
+           reads what the kernel before it just wrote, writes into the
+           interior of the next layer's padded input where the model does;
+           a buffer is allocated before its first kernel and freed after
+           its last, the model's inputs are deterministic random buffers.
+           Each kernel runs after the others, its code, weights and inputs
+           as warm or cold as they leave them, as in the model, and at the
            same moments of the machine's load as the rows. Its fastest
            call, less the fastest call of an empty function of the same
-           form in the same .so (the call itself), is the kernel alone.
+           form in the same .so called back to back (the call itself,
+           warm), is the kernel alone.
            Beside it, not judged: each kernel called back to
            back (its weights and inputs stay in the caches; a profile of
            the model never sees that state).
@@ -43,6 +47,11 @@ a loaded machine can only lengthen.
 
     python3 bench/kernel_alone.py BUILD_DIR [--models DIR [--export]]
         [--names resnet50,...] [--calls N] [--work DIR] [--all-rows]
+        [--pairs]
+
+With --pairs, the kernels are also extracted with one probe pair each
+and both sets run in turn in one process (model_bench pairs): the
+difference is what a pair costs in place, printed per model.
 
 Models: the bundled examples (mlp.mlir at batch 64, convnet.mlir at batch
 8, elementwise-chain.mlir, test/run/Inputs/fused-calls.mlir) and, with
@@ -78,23 +87,28 @@ def measure(bench, compile_, label, source, data, args, work, env):
                       ["--probe-level=kernel"], env)
     kernels_mlir = os.path.join(work, stem + "-kernels.mlir")
     manifest = os.path.join(work, stem + "-probes.json")
-    feeds = os.path.join(work, stem + "-feeds.tsv")
+    buffers = os.path.join(work, stem + "-buffers.tsv")
+    pipeline = os.path.join(work, stem + "-pipeline.txt")
     if not (os.path.exists(kernels_mlir) and os.path.exists(manifest) and
-            os.path.exists(feeds) and
+            os.path.exists(buffers) and os.path.exists(pipeline) and
             os.path.getmtime(kernels_mlir) > max(os.path.getmtime(source),
                                                  os.path.getmtime(bench))):
         out = sh([bench, "extract", source, "-o", kernels_mlir,
-                  "--manifest", manifest, "--feeds", feeds], env)
+                  "--manifest", manifest, "--buffers", buffers], env)
+        with open(pipeline, "w") as f:
+            f.write(tab_lines(out, "pipeline")[0][0])
     else:
         out = ""
     skipped = tab_lines(out, "skipped")
+    with open(pipeline) as f:
+        rest = f.read().strip()
     kernels_so = compiled(compile_, kernels_mlir,
                           os.path.join(work, stem + "-kernels.so"),
-                          ["--no-instrument"], env)
+                          ["--no-instrument", "--pipeline", rest], env)
 
     cmd = [bench, "profile", probed, "--calls", str(args.calls),
            "--output", os.path.join(work, "dumps"), "--kernels", kernels_so,
-           "--feeds", feeds]
+           "--buffers", buffers]
     if data:
         cmd += ["--data", data]
     prof = sh(cmd, env)
@@ -111,8 +125,11 @@ def measure(bench, compile_, label, source, data, args, work, env):
             "kernel")}
     alone = alone_times("back-to-back")
     in_sequence = {k[0]: float(k[1]) for k in tab_lines(prof, "kernel")}
+    # What a call itself costs, warm: the empty function back to back. In
+    # the sequence it runs first after the model, cold, and took ~1 us
+    # after resnet50: no kernel's call pays that.
     call_ns = alone.pop("empty_call", 0.0)
-    seq_call_ns = in_sequence.pop("empty_call", 0.0)
+    in_sequence.pop("empty_call", None)
     with open(manifest) as f:
         probes = json.load(f)["probes"]
     by_key, seq_by_key = {}, {}
@@ -123,7 +140,7 @@ def measure(bench, compile_, label, source, data, args, work, env):
             by_key.setdefault(key, []).append(max(ns - call_ns, 0.0))
         ns = in_sequence.get(f"k{p['id']}")
         if ns is not None:
-            seq_by_key.setdefault(key, []).append(max(ns - seq_call_ns, 0.0))
+            seq_by_key.setdefault(key, []).append(max(ns - call_ns, 0.0))
     table = []
     for r in rows:
         key = (r["hash"], r["shapes"], r["node"])
@@ -138,7 +155,41 @@ def measure(bench, compile_, label, source, data, args, work, env):
         a = min(seq)
         table.append(dict(r, alone=a, back=min(times), kernels=len(times),
                           judged=a >= 2 * pair_ns))
-    return table, pair_ns, call_ns, skipped, len(rows)
+    pairs = in_place_pairs(bench, compile_, stem, source, rest, buffers,
+                           args, work, env) if args.pairs else None
+    return table, pair_ns, call_ns, skipped, len(rows), pairs
+
+
+def in_place_pairs(bench, compile_, stem, source, rest, buffers, args, work,
+                   env):
+    """What a probe pair costs in place: the kernels alone with one pair
+    each (extract --probes keep) against the same kernels without, called
+    in turn in one process (model_bench pairs); median extra ns per
+    kernel by how long the kernel takes."""
+    probed_mlir = os.path.join(work, stem + "-kernels-probed.mlir")
+    if not (os.path.exists(probed_mlir) and
+            os.path.getmtime(probed_mlir) > max(os.path.getmtime(source),
+                                                os.path.getmtime(bench))):
+        sh([bench, "extract", source, "-o", probed_mlir, "--probes", "keep",
+            "--manifest", os.path.join(work, stem + "-probed.json"),
+            "--buffers", os.path.join(work, stem + "-probed-buffers.tsv")],
+           env)
+    probed_so = compiled(compile_, probed_mlir,
+                         os.path.join(work, stem + "-kernels-probed.so"),
+                         ["--no-instrument", "--pipeline", rest], env)
+    out = sh([bench, "pairs", os.path.join(work, stem + "-kernels.so"),
+              probed_so, "--buffers", buffers, "--calls", str(args.calls),
+              "--output", os.path.join(work, "dumps")], env)
+    classes = {}
+    for name, plain, probed in tab_lines(out, "pair"):
+        if name == "empty_call":
+            continue
+        plain, probed = float(plain), float(probed)
+        label = ("< 10 us" if plain < 1e4 else
+                 "10-100 us" if plain < 1e5 else ">= 100 us")
+        classes.setdefault(label, []).append(probed - plain)
+    return {label: (len(v), sorted(v)[(len(v) - 1) // 2])
+            for label, v in classes.items()}
 
 
 def main():
@@ -158,6 +209,9 @@ def main():
     ap.add_argument("--work", help="keep compiled models here")
     ap.add_argument("--all-rows", action="store_true",
                     help="print every row, not only the judged ones")
+    ap.add_argument("--pairs", action="store_true",
+                    help="also time each kernel alone with one probe pair: "
+                    "what a pair costs in place")
     args = ap.parse_args()
     if args.calls < 1 or args.seconds < 0:
         die("--calls must be >= 1 and --seconds >= 0")
@@ -180,7 +234,7 @@ def main():
           f"{os.getloadavg()[0]:.2f}")
     lines = []
     for label, source, data in cases:
-        table, pair_ns, call_ns, skipped, nrows = measure(
+        table, pair_ns, call_ns, skipped, nrows, pairs = measure(
             bench, compile_, label, source, data, args, work, env)
         judged = [t for t in table if t["judged"]]
         within = [t for t in judged
@@ -203,6 +257,17 @@ def main():
             print(f"  {name[:34]:34} {t['count'] // args.calls:>6} "
                   f"{t['min']:10.0f} {t['alone']:10.0f} {ratio:7.3f}  {v:12} "
                   f"{t['back']:12.0f} {back_ratio:7.3f}")
+        if pairs:
+            print("  a probe pair in place (the kernels alone with one pair "
+                  "each, less without), median per kernel: " +
+                  "; ".join(f"{c} {pairs[c][1]:+.0f} ns ({pairs[c][0]})"
+                            for c in ("< 10 us", "10-100 us", ">= 100 us")
+                            if c in pairs) + f"; calibrated {pair_ns:.0f} ns")
+            for c in ("< 10 us", "10-100 us", ">= 100 us"):
+                if c in pairs:
+                    lines.append(f"suite|kernels|{label}: probe pair in place, "
+                                 f"kernels {c}|{pairs[c][1]:.0f}|calibrated|"
+                                 f"{pair_ns:.0f}|ns|-|-|n/a")
         back_within = [t for t in judged if t["back"] and
                        abs(t["min"] / t["back"] - 1) <= TOLERANCE]
         lines.append(f"suite|kernels|{label}: judged rows within 5 % of "

@@ -15,27 +15,38 @@
 //       builds' fastest and median calls and the median of the paired
 //       differences with a distribution-free 95 % interval.
 //   model_bench profile PROBED.so [--data DIR] [--calls N] [--warmup N]
-//                  [--output DIR] [--kernels KERNELS.so [--feeds FEEDS.tsv]]
+//                  [--output DIR] [--kernels KERNELS.so [--buffers
+//                  BUFFERS.tsv]]
 //       A mode-0 window around N calls; prints each row of the profile
 //       (hash, shapes, node, name, calls, mean and fastest corrected ns) and
 //       the calibrated cost of a probe pair. With --kernels, every function
 //       of KERNELS.so once after each call, in its order, and each one's
-//       fastest and median call; FEEDS.tsv (from extract) makes a kernel
-//       read the buffer its producer just wrote, as in the model.
+//       fastest and median call; BUFFERS.tsv (from extract) makes the
+//       kernels share the model's buffers as the model does: a kernel
+//       reads what the kernel before it just wrote.
 //   model_bench extract MODEL -o KERNELS.mlir --manifest PROBES.json
-//                  --feeds FEEDS.tsv
-//       Compiles MODEL with kernel probes and writes, for every probed
-//       kernel, a public function @k<probe id> holding that kernel alone,
-//       its inputs as arguments (constants, weights included, stay
-//       constants) and a buffer per result that it writes in place, and
-//       @empty_call, a function of the same form that does nothing, in MLIR
-//       bytecode; PROBES.json is the probe table; FEEDS.tsv says which
-//       input of a @k is which result of an earlier one.
+//                  --buffers BUFFERS.tsv [--probes drop|keep]
+//       Compiles MODEL with kernel probes up to bufferization and writes,
+//       for every probed kernel, a public function @k<probe id> holding
+//       that kernel alone as the model runs it (tiled, vectorized, on
+//       buffers), the model's buffers it touches as arguments (views of
+//       them and constants, weights included, rebuilt inside), and
+//       @empty_call, a function of the same form that does nothing, in
+//       MLIR bytecode; PROBES.json is the probe table; BUFFERS.tsv says
+//       which of the model's buffers each argument is. Prints the pipeline
+//       that compiles KERNELS.mlir from there (tpuprof-compile --pipeline).
+//       With --probes keep, each kernel keeps one probe pair around it.
 //   model_bench kernels KERNELS.so [--calls N] [--warmup N] [--seconds S]
 //                  [--order back-to-back|sequence]
 //       Times each function of a .so alone: fastest and median call, each
 //       function called N times in a row, or (sequence) all functions once
 //       per round for N rounds.
+//   model_bench pairs KERNELS.so PROBED_KERNELS.so --buffers BUFFERS.tsv
+//                  [--calls N] [--warmup N] [--output DIR]
+//       The kernels alone without and with their probe pair (extract
+//       --probes drop / keep), both in the model's buffers, in turn each
+//       round, in a mode-0 window: each kernel's fastest call both ways
+//       (what a pair costs in place) and the probed kernels' rows.
 //
 // Output lines that scripts read start with a tag and separate fields by
 // tabs. A bad argument is one line `model_bench: error: ...` and exit 2.
@@ -54,11 +65,13 @@
 #include "tpuprof/tpuprof.h"
 
 #include "mlir/Bytecode/BytecodeWriter.h"
-#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/Pass/PassInstrumentation.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Transforms/RegionUtils.h"
@@ -76,11 +89,16 @@
 #include <cmath>
 #include <cstdlib>
 #include <dlfcn.h>
+#include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
 #ifdef __GLIBC__
 #include <malloc.h>
+#endif
+#if defined(__x86_64__)
+#include <x86intrin.h>
 #endif
 
 using namespace mlir;
@@ -177,6 +195,36 @@ double nowSeconds() {
       .count();
 }
 
+/// A call is timed as the probes time a row: the time-stamp counter read
+/// plainly at the start and, once everything before has finished, at the
+/// end (lfence; rdtsc), not through clock_gettime, whose data page may be
+/// cold after a kernel and whose own call lands inside a short interval.
+/// Ticks become seconds at the rate measured against the steady clock on
+/// first use. Elsewhere the steady clock, in ns.
+#if defined(__x86_64__)
+uint64_t stampStart() { return __rdtsc(); }
+uint64_t stampEnd() {
+  _mm_lfence();
+  return __rdtsc();
+}
+double secondsPerStamp() {
+  static const double rate = [] {
+    double t0 = nowSeconds();
+    uint64_t c0 = __rdtsc();
+    double t1;
+    do
+      t1 = nowSeconds();
+    while (t1 - t0 < 0.02);
+    return (t1 - t0) / double(__rdtsc() - c0);
+  }();
+  return rate;
+}
+#else
+uint64_t stampStart() { return uint64_t(nowSeconds() * 1e9); }
+uint64_t stampEnd() { return uint64_t(nowSeconds() * 1e9); }
+double secondsPerStamp() { return 1e-9; }
+#endif
+
 /// A compiled model's entry with its arguments and results, ready to call.
 struct Callable {
   CompiledModel::Entry entry;
@@ -186,9 +234,9 @@ struct Callable {
 
   /// One call; returns its seconds. Results are released after the clock.
   double call() {
-    double start = nowSeconds();
+    uint64_t start = stampStart();
     entry.packed(packed.data());
-    double seconds = nowSeconds() - start;
+    double seconds = double(stampEnd() - start) * secondsPerStamp();
     results->release(*args);
     return seconds;
   }
@@ -418,145 +466,199 @@ void printKernelTimes(llvm::StringRef name, const std::vector<double> &times) {
 // profile
 //===----------------------------------------------------------------------===//
 
-/// Kernel `consumer` reads argument `producerArg` (a result buffer) of
-/// kernel `producer`, indexes into the kernels' order.
-struct FeedLink {
-  size_t consumer, producer;
-  unsigned producerArg;
-};
-
-/// Points each input that FEEDS.tsv (extract --feeds) names at the result
-/// buffer of the kernel that wrote it in the model (the same elements,
-/// maybe reshaped).
-std::vector<FeedLink> bindFeeds(const std::string &path,
-                                llvm::ArrayRef<std::string> names,
-                                std::vector<Callable> &kernels) {
-  std::vector<FeedLink> links;
-  auto file = llvm::MemoryBuffer::getFile(path);
-  if (!file)
-    usageError("--feeds " + path + ": " + file.getError().message());
-  llvm::SmallVector<llvm::StringRef> lines;
-  (*file)->getBuffer().split(lines, '\n', -1, /*KeepEmpty=*/false);
-  for (auto [number, line] : llvm::enumerate(lines)) {
-    auto bad = [&, number = number](const llvm::Twine &why) {
-      usageError("--feeds " + path + ":" + llvm::Twine(number + 1) + ": " +
-                 why);
-    };
-    llvm::SmallVector<llvm::StringRef, 4> f;
-    line.split(f, '\t');
-    unsigned arg = 0, producerArg = 0;
-    if (f.size() != 4 || f[1].getAsInteger(10, arg) ||
-        f[3].getAsInteger(10, producerArg))
-      bad("expected KERNEL<tab>ARG<tab>PRODUCER<tab>ARG");
-    auto find = [&](llvm::StringRef name) {
-      return size_t(llvm::find(names, name) - names.begin());
-    };
-    size_t consumerAt = find(f[0]), producerAt = find(f[2]);
-    if (consumerAt == names.size() || producerAt == names.size())
-      bad("no function " + (consumerAt == names.size() ? f[0] : f[2]) +
-          " in the kernels");
-    Callable *consumer = &kernels[consumerAt], *producer = &kernels[producerAt];
-    llvm::ArrayRef<Type> in = consumer->entry.type.getInputs();
-    llvm::ArrayRef<Type> out = producer->entry.type.getInputs();
-    if (producerArg >= out.size() || !isa<MemRefType>(out[producerArg]))
-      bad("argument " + f[3] + " of " + f[2] + " is not a result buffer");
-    auto a = arg < in.size() ? dyn_cast<ShapedType>(in[arg]) : nullptr;
-    auto b = cast<MemRefType>(out[producerArg]);
-    if (!a || !a.hasStaticShape() || !b.hasStaticShape() ||
-        a.getNumElements() != b.getNumElements() ||
-        a.getElementType() != b.getElementType())
-      bad("the arguments are not buffers of one size");
-    // The producer's pointers and offset; the consumer's own sizes and
-    // strides where a reshape sat between them (both are contiguous).
-    size_t to = consumer->args->packedIndex(arg);
-    size_t from = producer->args->packedIndex(producerArg);
-    for (size_t k = 0; k < 3; ++k)
-      consumer->packed[to + k] = producer->packed[from + k];
-    links.push_back({consumerAt, producerAt, producerArg});
-  }
-  return links;
-}
+/// Where a buffer that a kernel touches comes from in the model: one of
+/// its inputs, an allocation outside every kernel, or one this kernel
+/// makes (inside its row).
+enum class BufferOrigin { Input, Alloc, Made, Count };
+constexpr llvm::StringLiteral kBufferOriginNames[] = {"input", "alloc", "made"};
+static_assert(std::size(kBufferOriginNames) == size_t(BufferOrigin::Count));
 
 /// The kernels alone of --kernels, each called once a round, in their
-/// order. Their result buffers are allocated before each kernel's call and
-/// freed after the last kernel that reads them (FEEDS.tsv), as the model
-/// allocates a kernel's output before its begin and frees it after its
-/// last use: a kernel writes into memory the allocator hands back, warm as
-/// in the model, not into a buffer of its own left cold since the round
-/// before. Allocation and frees are outside the timed calls.
+/// order, in the model's buffers as BUFFERS.tsv (extract --buffers) names
+/// them: a kernel reads the buffer that an earlier kernel just wrote, as in
+/// the model. The model's inputs are made once (deterministic random
+/// values). The others are allocated and freed where the model allocates
+/// and frees them, in its order: outside the timed calls where the model
+/// does it outside every row, inside a kernel's timed call (before it,
+/// after it) where the model does it inside that kernel's row. So a kernel
+/// writes into memory the allocator hands back, warm as in the model, at
+/// the addresses the model's kernel had (the same requests to the same
+/// heap), and its time holds the allocator's work that its row holds.
 class KernelSequence {
 public:
-  KernelSequence(const std::string &path, const std::string &feedsPath,
+  KernelSequence(const std::string &path, const std::string &buffersPath,
                  MLIRContext &context)
       : model(check(CompiledModel::load(path))), names(entryNames(path)) {
     for (const std::string &name : names)
       kernels.push_back(makeCallable(model, name, context, {}));
-    std::vector<FeedLink> links;
-    if (!feedsPath.empty())
-      links = bindFeeds(feedsPath, names, kernels);
-    // A result is a memref argument (extract's @k form).
-    for (auto [k, kernel] : llvm::enumerate(kernels))
-      for (auto [arg, type] : llvm::enumerate(kernel.entry.type.getInputs()))
-        if (auto memref = dyn_cast<MemRefType>(type)) {
-          size_t lastReader = k;
-          for (const FeedLink &l : links)
-            if (l.producer == k && l.producerArg == arg)
-              lastReader = std::max(lastReader, l.consumer);
-          uint64_t bytes = memref.getNumElements() *
-                           ((memref.getElementTypeBitWidth() + 7) / 8);
-          buffers.push_back(
-              {k, kernel.args->packedIndex(arg), bytes, lastReader});
-        }
+    if (!buffersPath.empty())
+      readBuffers(buffersPath);
   }
   ~KernelSequence() {
-    for (Buffer &b : buffers)
-      std::free(b.block);
+    for (Shared &s : shared)
+      if (s.origin != BufferOrigin::Input)
+        std::free(s.block);
   }
 
   size_t size() const { return kernels.size(); }
   const std::string &name(size_t k) const { return names[k]; }
 
-  /// Calls kernel `k` after allocating its results; returns its seconds.
+  /// Calls kernel `k` with the allocations and frees the model makes in its
+  /// row; returns their seconds.
   double call(size_t k) {
-    for (Buffer &b : buffers)
-      if (b.kernel == k) {
-        std::free(b.block);
-        // As the model aligns its buffers: 64 bytes more, rounded up.
-        b.block = std::malloc(b.bytes + 64);
-        if (!b.block)
-          usageError("out of memory for a kernel's result buffer");
-        auto aligned = reinterpret_cast<void *>(
-            (reinterpret_cast<uintptr_t>(b.block) + 63) & ~uintptr_t(63));
-        *static_cast<void **>(kernels[k].packed[b.packedAt]) = b.block;
-        *static_cast<void **>(kernels[k].packed[b.packedAt + 1]) = aligned;
-      }
-    double seconds = kernels[k].call();
-    for (Buffer &b : buffers)
-      if (b.lastReader == k) {
-        std::free(b.block);
-        b.block = nullptr;
-      }
+    for (Shared &s : shared)
+      if (s.origin == BufferOrigin::Alloc && s.allocatedAt == k)
+        allocate(s);
+    // The arguments' descriptors in the cache, as the model's kernel has
+    // them at hand: the call reads them through pointers.
+    Callable &kernel = kernels[k];
+    for (void *field : kernel.packed)
+      touched += *static_cast<volatile const char *>(field);
+    uint64_t start = stampStart();
+    for (Shared &s : shared)
+      if (s.origin == BufferOrigin::Made && s.allocatedAt == k)
+        allocate(s);
+    kernel.entry.packed(kernel.packed.data());
+    for (Shared &s : shared)
+      if (s.freedAt == k)
+        release(s);
+    double seconds = double(stampEnd() - start) * secondsPerStamp();
+    for (Shared &s : shared)
+      if (s.origin != BufferOrigin::Input && s.freedAt == kNone && s.last == k)
+        release(s);
     return seconds;
   }
 
 private:
-  struct Buffer {
+  static constexpr size_t kNone = ~size_t(0);
+  struct Use {
     size_t kernel, packedAt;
-    uint64_t bytes;
-    size_t lastReader;
+  };
+  struct Shared {
+    BufferOrigin origin = BufferOrigin::Input;
+    size_t allocatedAt = kNone, freedAt = kNone;
+    MemRefType type;
+    std::vector<Use> uses;
+    size_t first = kNone, last = 0;
     void *block = nullptr;
   };
+
+  void allocate(Shared &s) {
+    // As the model allocates an aligned buffer: 64 bytes more, rounded up.
+    uint64_t bytes =
+        s.type.getNumElements() * ((s.type.getElementTypeBitWidth() + 7) / 8);
+    s.block = std::malloc(bytes + 64);
+    if (!s.block)
+      usageError("out of memory for a kernel's buffer");
+    auto aligned = reinterpret_cast<void *>(
+        (reinterpret_cast<uintptr_t>(s.block) + 63) & ~uintptr_t(63));
+    for (const Use &u : s.uses) {
+      *static_cast<void **>(kernels[u.kernel].packed[u.packedAt]) = s.block;
+      *static_cast<void **>(kernels[u.kernel].packed[u.packedAt + 1]) = aligned;
+    }
+  }
+  void release(Shared &s) {
+    std::free(s.block);
+    s.block = nullptr;
+  }
+
+  /// Lines `buffer<tab>ID<tab>input|alloc|made<tab>AT<tab>FREED` (AT and
+  /// FREED a kernel or "-"), in the model's order, then lines
+  /// `arg<tab>KERNEL<tab>ARG<tab>ID`.
+  void readBuffers(const std::string &path) {
+    auto file = llvm::MemoryBuffer::getFile(path);
+    if (!file)
+      usageError("--buffers " + path + ": " + file.getError().message());
+    llvm::SmallVector<llvm::StringRef> lines;
+    (*file)->getBuffer().split(lines, '\n', -1, /*KeepEmpty=*/false);
+    llvm::DenseMap<unsigned, size_t> index;
+    for (auto [number, line] : llvm::enumerate(lines)) {
+      auto bad = [&, number = number](const llvm::Twine &why) {
+        usageError("--buffers " + path + ":" + llvm::Twine(number + 1) + ": " +
+                   why);
+      };
+      auto kernel = [&](llvm::StringRef name) {
+        if (name == "-")
+          return kNone;
+        size_t k = llvm::find(names, name) - names.begin();
+        if (k == names.size())
+          bad("no function " + name + " in the kernels");
+        return k;
+      };
+      llvm::SmallVector<llvm::StringRef, 5> f;
+      line.split(f, '\t');
+      unsigned id = 0, arg = 0;
+      if (f[0] == "buffer") {
+        const auto *origin = f.size() == 5
+                                 ? llvm::find(kBufferOriginNames, f[2])
+                                 : std::end(kBufferOriginNames);
+        if (origin == std::end(kBufferOriginNames) || f[1].getAsInteger(10, id))
+          bad("expected buffer<tab>ID<tab>input|alloc|made<tab>KERNEL|-<tab>"
+              "KERNEL|-");
+        if (!index.try_emplace(id, shared.size()).second)
+          bad("buffer " + f[1] + " twice");
+        shared.emplace_back();
+        shared.back().origin =
+            BufferOrigin(origin - std::begin(kBufferOriginNames));
+        shared.back().allocatedAt = kernel(f[3]);
+        shared.back().freedAt = kernel(f[4]);
+        continue;
+      }
+      if (f[0] != "arg" || f.size() != 4 || f[2].getAsInteger(10, arg) ||
+          f[3].getAsInteger(10, id))
+        bad("expected buffer<tab>... or arg<tab>KERNEL<tab>ARG<tab>ID");
+      size_t k = kernel(f[1]);
+      llvm::ArrayRef<Type> inputs = k == kNone
+                                        ? llvm::ArrayRef<Type>()
+                                        : kernels[k].entry.type.getInputs();
+      auto type = arg < inputs.size() ? dyn_cast<MemRefType>(inputs[arg])
+                                      : MemRefType();
+      if (!type || !type.hasStaticShape())
+        bad(f[1] + " has no buffer argument " + f[2]);
+      auto it = index.find(id);
+      if (it == index.end())
+        bad("no buffer line for buffer " + f[3] + " before it");
+      Shared &s = shared[it->second];
+      if (s.type && s.type != type)
+        bad("buffer " + f[3] + " has arguments of two types");
+      s.type = type;
+      s.uses.push_back({k, kernels[k].args->packedIndex(arg)});
+      s.first = std::min(s.first, k);
+      s.last = std::max(s.last, k);
+    }
+    for (Shared &s : shared) {
+      if (s.uses.empty())
+        usageError("--buffers " + path + ": a buffer no kernel takes");
+      if (s.freedAt != kNone && s.freedAt != s.last)
+        usageError("--buffers " + path +
+                   ": a buffer is freed before its last kernel");
+      if (s.origin == BufferOrigin::Made && s.allocatedAt != s.first)
+        usageError("--buffers " + path +
+                   ": a buffer is made after its first kernel");
+      // Allocated where the model allocates it, and before its first use.
+      s.allocatedAt = std::min(s.allocatedAt, s.first);
+      // An input is the buffer its first kernel was given, for all of them.
+      if (s.origin == BufferOrigin::Input)
+        for (const Use &u : s.uses)
+          for (size_t field = 0; field < 3; ++field)
+            kernels[u.kernel].packed[u.packedAt + field] =
+                kernels[s.uses.front().kernel]
+                    .packed[s.uses.front().packedAt + field];
+    }
+  }
+
   CompiledModel model;
   std::vector<std::string> names;
   std::vector<Callable> kernels;
-  std::vector<Buffer> buffers;
+  std::vector<Shared> shared;
+  unsigned touched = 0;
 };
 
 int runProfile(int argc, char **argv) {
   Args args(
       argc, argv,
-      {"--data", "--calls", "--warmup", "--output", "--kernels", "--feeds"}, 1,
-      "profile");
+      {"--data", "--calls", "--warmup", "--output", "--kernels", "--buffers"},
+      1, "profile");
   unsigned calls = args.count("--calls", 20, 1);
   unsigned warmup = args.count("--warmup", 3, 0);
   MLIRContext context;
@@ -570,7 +672,7 @@ int runProfile(int argc, char **argv) {
   // moments of the machine's load as the rows.
   std::optional<KernelSequence> kernels;
   if (std::string path = args.text("--kernels"); !path.empty())
-    kernels.emplace(path, args.text("--feeds"), context);
+    kernels.emplace(path, args.text("--buffers"), context);
   size_t numKernels = kernels ? kernels->size() : 0;
   std::vector<std::vector<double>> times(numKernels);
   for (unsigned i = 0; i < warmup; ++i) {
@@ -602,49 +704,141 @@ int runProfile(int argc, char **argv) {
 // extract
 //===----------------------------------------------------------------------===//
 
-/// Keeps a copy of the module as it is right after kernel probes went in:
-/// fused, not yet tiled, every kernel between its begin and end.
-struct KeepAfterInstrument : PassInstrumentation {
-  explicit KeepAfterInstrument(OwningOpRef<ModuleOp> &kept) : kept(kept) {}
+/// Keeps a copy of the module as it is right after bufferization: each
+/// kernel fused, tiled, vectorized and in the buffers it runs in, between
+/// its begin and end (the probes are lowered by the next pass).
+struct KeepAfterBufferization : PassInstrumentation {
+  explicit KeepAfterBufferization(OwningOpRef<ModuleOp> &kept) : kept(kept) {}
   void runAfterPass(Pass *pass, Operation *op) override {
-    if (pass->getArgument() == "tpu-profile-instrument" && !kept)
+    if (pass->getArgument() == "one-shot-bufferize" && !kept)
       kept = cast<ModuleOp>(op->clone());
   }
   OwningOpRef<ModuleOp> &kept;
 };
 
-/// Constants stay constants in a kernel alone, weights included: the
-/// pipeline compiles a kernel whose weights are constants differently (it
-/// may rearrange them once, at compile time). Everything else a kernel
-/// reads is an argument. Its results go into buffers the caller passes (a
-/// memref argument per result, written in place, nothing returned): the
-/// model allocates a kernel's output outside its probes (bufferization puts
-/// the allocation where the empty tensor was, before the begin), so the
-/// alone call must not allocate either, and a returned tensor would be a
-/// buffer the function allocates (the caller frees what it gets back).
-bool isConstant(Value v) {
-  Operation *def = v.getDefiningOp();
-  return def && def->hasTrait<OpTrait::ConstantLike>();
-}
+/// The buffers of a bufferized model, each seen behind what only passes it
+/// on, so that two kernels that touch one buffer name the same value.
+class ModelBuffers {
+public:
+  explicit ModelBuffers(ModuleOp module) {
+    module.walk([&](func::CallOp call) {
+      callers[call.getCalleeAttr().getAttr()].push_back(call);
+    });
+  }
 
-/// Where a kernel alone reads what another kernel wrote in the model: its
-/// argument `arg` is argument `producerArg` (a result's buffer) of
-/// @k<producer>.
-struct Feed {
-  unsigned arg;
-  int64_t producer;
-  unsigned producerArg;
+  /// The buffer `v` is: a probe's result is its operand, a loop's result
+  /// that the loop yields in place its initial value, a call's result what
+  /// the callee returns, a function's argument the operand of the
+  /// function's one call. Stops at anything else (an allocation, a view,
+  /// the model's input).
+  Value of(Value v) const {
+    for (;;) {
+      if (auto r = dyn_cast<OpResult>(v)) {
+        Operation *op = r.getOwner();
+        unsigned i = r.getResultNumber();
+        if (isa<tpuprof::BeginOp, tpuprof::EndOp>(op)) {
+          v = op->getOperand(i);
+          continue;
+        }
+        if (auto call = dyn_cast<func::CallOp>(op)) {
+          auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+              call, call.getCalleeAttr());
+          if (!callee || callee.isExternal() || !callee.getBody().hasOneBlock())
+            return v;
+          v = callee.getBody().front().getTerminator()->getOperand(i);
+          continue;
+        }
+        auto loop = dyn_cast<scf::ForOp>(op);
+        if (!loop ||
+            of(loop.getYieldedValues()[i]) != loop.getRegionIterArgs()[i])
+          return v;
+        v = loop.getInitArgs()[i];
+        continue;
+      }
+      auto arg = cast<BlockArgument>(v);
+      auto fn = dyn_cast<func::FuncOp>(arg.getOwner()->getParentOp());
+      if (!fn || !arg.getOwner()->isEntryBlock())
+        return v;
+      auto it = callers.find(fn.getSymNameAttr());
+      if (it == callers.end() || it->second.size() != 1)
+        return v;
+      v = it->second.front()->getOperand(arg.getArgNumber());
+    }
+  }
+
+  /// A number per buffer, in the order they are first asked for.
+  unsigned id(Value buffer) {
+    auto [it, fresh] = ids.try_emplace(buffer, ids.size());
+    if (fresh)
+      values.push_back(buffer);
+    return it->second;
+  }
+  Value buffer(unsigned id) const { return values[id]; }
+
+private:
+  llvm::DenseMap<StringAttr, llvm::SmallVector<Operation *, 1>> callers;
+  llvm::DenseMap<Value, unsigned> ids;
+  std::vector<Value> values;
 };
 
-/// The kernels extracted so far: probe id to the number of input arguments
-/// of its @k (its result buffers follow them).
-using ExtractedKernels = llvm::DenseMap<int64_t, unsigned>;
+/// What BUFFERS.tsv says of one of the model's buffers: where it comes
+/// from, in or before which kernel the model allocates it ("-": before its
+/// first kernel), in which kernel the model frees it ("-": after its last,
+/// outside the rows).
+struct BufferLine {
+  BufferOrigin origin = BufferOrigin::Input;
+  std::string at = "-", freedBy = "-";
+};
+
+/// The op of `alloc`'s block after which its buffer is no longer used
+/// (through every memref made from it), as --tpu-profile-free-early finds
+/// it once the probes are lowered and free it there; null where a
+/// terminator or another block uses it (it is not freed there).
+Operation *lastUse(Operation *alloc) {
+  Block *block = alloc->getBlock();
+  Operation *last = alloc;
+  llvm::SmallVector<Value> work{alloc->getResult(0)};
+  llvm::DenseSet<Value> seen;
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    if (!seen.insert(v).second)
+      continue;
+    for (OpOperand &use : v.getUses()) {
+      Operation *user = use.getOwner();
+      // A probe passes each operand on as its result of the same number,
+      // and is lowered to a call that takes no buffer.
+      if (isa<tpuprof::BeginOp, tpuprof::EndOp>(user)) {
+        work.push_back(user->getResult(use.getOperandNumber()));
+        continue;
+      }
+      for (Value r : user->getResults())
+        if (isa<BaseMemRefType>(r.getType()))
+          work.push_back(r);
+      Operation *at = block->findAncestorOpInBlock(*user);
+      if (!at || at->hasTrait<OpTrait::IsTerminator>())
+        return nullptr;
+      if (last->isBeforeInBlock(at))
+        last = at;
+    }
+  }
+  return last;
+}
+
+/// An argument of an extracted kernel, the model's buffer it stands for,
+/// where that comes from, and whether the kernel frees it (its last use is
+/// in the kernel's row: the model frees it there).
+struct BoundBuffer {
+  unsigned arg, buffer;
+  BufferOrigin origin;
+  bool frees;
+};
 
 /// Builds @k<id> from the ops between `begin` and its end, or says why not;
-/// `feeds` gets its arguments that an extracted kernel's result feeds.
-std::string extractKernel(tpuprof::BeginOp begin, ModuleOp out,
-                          std::string &name, ExtractedKernels &extracted,
-                          llvm::SmallVectorImpl<Feed> &feeds) {
+/// `bound` gets which of the model's buffers each argument is.
+std::string extractKernel(tpuprof::BeginOp begin, ModuleOp model, ModuleOp out,
+                          ModelBuffers &buffers, bool keepProbes,
+                          std::string &name,
+                          llvm::SmallVectorImpl<BoundBuffer> &bound) {
   int64_t id = begin.getProbe();
   name = "k" + std::to_string(id);
   llvm::SmallVector<Operation *> body;
@@ -668,8 +862,6 @@ std::string extractKernel(tpuprof::BeginOp begin, ModuleOp out,
     if (bad)
       return "it holds probes or calls";
   }
-
-  // What the kernel reads from outside, through the begin or not.
   llvm::SetVector<Value> outside;
   for (Operation *op : body) {
     for (Value v : op->getOperands())
@@ -681,115 +873,123 @@ std::string extractKernel(tpuprof::BeginOp begin, ModuleOp out,
       if (!v.getDefiningOp() || !inside.contains(v.getDefiningOp()))
         outside.insert(v);
   }
-  auto source = [&](Value v) {
-    if (auto r = dyn_cast<OpResult>(v); r && r.getOwner() == begin)
-      return begin->getOperand(r.getResultNumber());
-    return v;
-  };
-  llvm::SetVector<Value> arguments;
-  for (Value v : outside) {
-    Value s = source(v);
-    if (isConstant(s))
-      continue;
-    auto tensor = dyn_cast<RankedTensorType>(s.getType());
-    if (!tensor || !tensor.hasStaticShape())
-      return "it reads a value that is not a static tensor";
-    arguments.insert(s);
-  }
-  // A result's initial tensor that the kernel only writes into (the start
-  // of its chain of destinations, read by nothing else) becomes a view of
-  // the caller's buffer, so the kernel writes there as it writes into its
-  // allocation in the model.
-  llvm::SmallVector<Value> destinations;
-  for (Value v : end->getOperands()) {
-    auto tensor = dyn_cast<RankedTensorType>(v.getType());
-    if (!tensor || !tensor.hasStaticShape())
-      return "a result is not a static tensor";
-    while (auto r = dyn_cast<OpResult>(v)) {
-      auto dps = dyn_cast<DestinationStyleOpInterface>(r.getOwner());
-      if (!dps || !inside.contains(r.getOwner()))
-        break;
-      v = dps.getDpsInitOperand(r.getResultNumber())->get();
-    }
-    Value init = source(v);
-    unsigned uses = 0;
-    for (Operation *op : body)
-      op->walk([&](Operation *nested) {
-        for (Value operand : nested->getOperands())
-          uses += source(operand) == init;
-      });
-    bool viewed = arguments.contains(init) && uses == 1 &&
-                  !llvm::is_contained(destinations, init);
-    destinations.push_back(viewed ? init : Value());
-  }
-  llvm::SmallVector<Type> argTypes;
-  for (Value v : arguments)
-    if (!llvm::is_contained(destinations, v))
-      argTypes.push_back(v.getType());
-  for (Value v : end->getOperands()) {
-    auto tensor = cast<RankedTensorType>(v.getType());
-    argTypes.push_back(
-        MemRefType::get(tensor.getShape(), tensor.getElementType()));
-  }
+  // A buffer that the kernel allocates in the model (in its row) and
+  // writes a result into is an argument alone, which the caller allocates
+  // inside the timed call: it outlives the kernel.
+  llvm::SmallPtrSet<Operation *, 4> hoisted;
+  for (Value v : end->getOperands())
+    if (auto alloc = buffers.of(v).getDefiningOp<memref::AllocOp>();
+        alloc && inside.contains(alloc))
+      hoisted.insert(alloc);
 
   OpBuilder b(out.getBodyRegion());
   b.setInsertionPointToEnd(out.getBody());
-  auto fn = b.create<func::FuncOp>(begin.getLoc(), name,
-                                   b.getFunctionType(argTypes, {}));
+  auto fn =
+      b.create<func::FuncOp>(begin.getLoc(), name, b.getFunctionType({}, {}));
   Block *entry = fn.addEntryBlock();
   b.setInsertionPointToStart(entry);
   IRMapping map;
-  unsigned next = 0;
-  for (Value v : arguments) {
-    if (llvm::is_contained(destinations, v))
-      continue;
-    // An input that an extracted kernel's result is, as it is in the model,
-    // the caller may pass that kernel's buffer: read as the model reads it,
-    // just written. Reshapes between kernels are views of the same
-    // contiguous buffer.
-    Value written = v;
-    while (isa_and_nonnull<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(
-        written.getDefiningOp()))
-      written = written.getDefiningOp()->getOperand(0);
-    if (auto r = dyn_cast<OpResult>(written))
-      if (auto producer = dyn_cast<tpuprof::EndOp>(r.getOwner()))
-        if (auto it = extracted.find(producer.getProbe());
-            it != extracted.end())
-          feeds.push_back(
-              {next, producer.getProbe(), it->second + r.getResultNumber()});
-    map.map(v, entry->getArgument(next++));
+  llvm::DenseMap<Value, Value> argumentOf;
+  std::string why;
+  auto argumentFor = [&](Value buffer) -> Value {
+    auto type = dyn_cast<MemRefType>(buffer.getType());
+    if (!type || !type.hasStaticShape() || !type.getLayout().isIdentity()) {
+      why = "it reads a value that is not a static buffer or a constant";
+      return {};
+    }
+    auto [it, fresh] = argumentOf.try_emplace(buffer);
+    if (fresh) {
+      it->second = entry->addArgument(type, buffer.getLoc());
+      Operation *alloc = buffer.getDefiningOp();
+      Operation *last = alloc ? lastUse(alloc) : nullptr;
+      bound.push_back({entry->getNumArguments() - 1, buffers.id(buffer),
+                       !alloc                    ? BufferOrigin::Input
+                       : hoisted.contains(alloc) ? BufferOrigin::Made
+                                                 : BufferOrigin::Alloc,
+                       last && inside.contains(last)});
+    }
+    return it->second;
+  };
+  // What the kernel reads from outside: the buffer behind it (an argument),
+  // a constant or a global (cloned), or a view of one of those (cloned over
+  // what it views, as the model computes it before the begin).
+  std::function<Value(Value)> resolve = [&](Value v) -> Value {
+    if (Value known = map.lookupOrNull(v))
+      return known;
+    Value s = buffers.of(v);
+    Operation *def = s.getDefiningOp();
+    Value result;
+    if (!def || isa<memref::AllocOp>(def)) {
+      result = argumentFor(s);
+    } else if (def->hasTrait<OpTrait::ConstantLike>() ||
+               isa<memref::GetGlobalOp>(def)) {
+      result = b.clone(*def)->getResult(cast<OpResult>(s).getResultNumber());
+    } else if (isa<ViewLikeOpInterface>(def) && def->getNumRegions() == 0) {
+      for (Value operand : def->getOperands())
+        if (!resolve(operand))
+          return {};
+      result =
+          b.clone(*def, map)->getResult(cast<OpResult>(s).getResultNumber());
+    } else {
+      why = "it reads a value that is not a static buffer or a constant";
+    }
+    if (result) {
+      map.map(s, result);
+      map.map(v, result);
+    }
+    return result;
+  };
+  bool resolved = llvm::all_of(outside, [&](Value v) { return !!resolve(v); });
+  for (Operation *alloc : hoisted) {
+    Value arg = resolved ? argumentFor(alloc->getResult(0)) : Value();
+    resolved = resolved && arg;
+    if (arg)
+      map.map(alloc->getResult(0), arg);
   }
-  llvm::SmallVector<Value> buffers(entry->getArguments().drop_front(next));
-  extracted[id] = next;
-  for (auto [init, buffer] : llvm::zip(destinations, buffers))
-    if (init)
-      map.map(init, b.create<bufferization::ToTensorOp>(begin.getLoc(), buffer,
-                                                        /*restrict=*/true,
-                                                        /*writable=*/true));
-  for (Value v : outside) {
-    Value s = source(v);
-    if (!map.contains(s))
-      map.map(s, b.clone(*s.getDefiningOp())->getResult(0));
-    if (v != s)
-      map.map(v, map.lookup(s));
+  if (!resolved) {
+    fn.erase();
+    bound.clear();
+    return why;
   }
+  // With probes kept, one pair around the whole kernel (its allocations
+  // the caller's): what a pair costs in place, on the same code.
+  if (keepProbes)
+    b.create<tpuprof::BeginOp>(begin.getLoc(), TypeRange(), id, ValueRange());
   for (Operation *op : body)
-    b.clone(*op, map);
-  for (auto [v, buffer] : llvm::zip(end->getOperands(), buffers))
-    b.create<bufferization::MaterializeInDestinationOp>(
-        end->getLoc(), TypeRange(), map.lookupOrDefault(v), buffer,
-        /*restrict=*/true, /*writable=*/true);
+    if (!hoisted.contains(op))
+      b.clone(*op, map);
+  if (keepProbes)
+    b.create<tpuprof::EndOp>(end->getLoc(), TypeRange(), id, ValueRange());
   b.create<func::ReturnOp>(end->getLoc());
+  fn.setFunctionType(b.getFunctionType(entry->getArgumentTypes(), {}));
+  // Distinct buffers, as the model's allocations are to LLVM: what it may
+  // keep in registers or reorder in the model, it may alone.
+  for (unsigned i = 0; i < fn.getNumArguments(); ++i)
+    fn.setArgAttr(i, LLVM::LLVMDialect::getNoAliasAttrName(), b.getUnitAttr());
+  // Weights stay the model's constant globals: the pipeline compiled the
+  // kernel against them (a filter rearranged at compile time).
+  fn.walk([&](memref::GetGlobalOp get) {
+    if (out.lookupSymbol(get.getNameAttr()))
+      return;
+    OpBuilder top(out.getBodyRegion());
+    top.setInsertionPointToStart(out.getBody());
+    top.clone(*model.lookupSymbol(get.getNameAttr()));
+  });
   return "";
 }
 
 int runExtract(int argc, char **argv) {
-  Args args(argc, argv, {"-o", "--manifest", "--feeds"}, 1, "extract");
+  Args args(argc, argv, {"-o", "--manifest", "--buffers", "--probes"}, 1,
+            "extract");
+  std::string probes = args.text("--probes", "drop");
+  if (probes != "drop" && probes != "keep")
+    usageError("--probes must be drop or keep, got '" + probes + "'");
+  bool keepProbes = probes == "keep";
   std::string output = args.text("-o"), manifest = args.text("--manifest");
-  std::string feedsPath = args.text("--feeds");
-  if (output.empty() || manifest.empty() || feedsPath.empty())
+  std::string buffersPath = args.text("--buffers");
+  if (output.empty() || manifest.empty() || buffersPath.empty())
     usageError("extract: needs -o KERNELS.mlir, --manifest PROBES.json and "
-               "--feeds FEEDS.tsv");
+               "--buffers BUFFERS.tsv");
   tpuprof::run::registerModelPasses();
   tpuprof::run::ModelSource model =
       check(tpuprof::run::loadModel(args.positional[0]));
@@ -807,52 +1007,101 @@ int runExtract(int argc, char **argv) {
   if (llvm::Error err = tpuprof::buildModelPipeline(pm, options))
     fail(std::move(err));
   OwningOpRef<ModuleOp> kept;
-  pm.addInstrumentation(std::make_unique<KeepAfterInstrument>(kept));
+  pm.addInstrumentation(std::make_unique<KeepAfterBufferization>(kept));
   tpuprof::eraseUnreachableSymbols(module, entries);
   if (llvm::Error err = tpuprof::runModelPipeline(pm, module))
     fail(std::move(err));
   if (!kept)
     fail(llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                 "the pipeline ran no tpu-profile-instrument"));
+                                 "the pipeline ran no one-shot-bufferize"));
 
   OwningOpRef<ModuleOp> out = ModuleOp::create(kept->getLoc());
   // @empty_call: what calling a function of the .so costs by itself (the
-  // packed wrapper, a descriptor in and out), to take off each kernel's.
+  // packed wrapper, two descriptors), to take off each kernel's.
   {
     OpBuilder b(out->getBodyRegion());
     b.setInsertionPointToEnd(out->getBody());
-    Type in = RankedTensorType::get({16}, b.getF32Type());
-    Type result = MemRefType::get({16}, b.getF32Type());
+    Type buffer = MemRefType::get({16}, b.getF32Type());
     auto fn = b.create<func::FuncOp>(out->getLoc(), "empty_call",
-                                     b.getFunctionType({in, result}, {}));
+                                     b.getFunctionType({buffer, buffer}, {}));
     fn.addEntryBlock();
     b.setInsertionPointToStart(&fn.front());
     b.create<func::ReturnOp>(out->getLoc());
   }
+  // Kept probes need the model's probe table, which their lowering reads.
+  if (keepProbes)
+    for (auto table : kept->getOps<tpuprof::ProbesOp>()) {
+      OpBuilder top(out->getBodyRegion());
+      top.setInsertionPointToStart(out->getBody());
+      top.clone(*table);
+    }
   unsigned made = 0;
-  model.context->getOrLoadDialect<bufferization::BufferizationDialect>();
-  ExtractedKernels extracted;
-  std::string feedLines;
+  ModelBuffers buffers(*kept);
+  std::string argLines;
+  std::map<unsigned, BufferLine> bufferInfo;
   kept->walk([&](tpuprof::BeginOp begin) {
     std::string name;
-    llvm::SmallVector<Feed> feeds;
-    std::string why = extractKernel(begin, *out, name, extracted, feeds);
+    llvm::SmallVector<BoundBuffer> bound;
+    std::string why =
+        extractKernel(begin, *kept, *out, buffers, keepProbes, name, bound);
     if (!why.empty()) {
       llvm::outs() << "skipped\t" << name << "\t" << why << "\n";
       return;
     }
     ++made;
-    for (const Feed &f : feeds)
-      feedLines += llvm::formatv("{0}\t{1}\tk{2}\t{3}\n", name, f.arg,
-                                 f.producer, f.producerArg)
-                       .str();
+    for (const BoundBuffer &b : bound) {
+      argLines +=
+          llvm::formatv("arg\t{0}\t{1}\t{2}\n", name, b.arg, b.buffer).str();
+      auto [it, fresh] = bufferInfo.try_emplace(b.buffer);
+      BufferLine &line = it->second;
+      if (fresh || b.origin == BufferOrigin::Made) {
+        line.origin = b.origin;
+        line.at = b.origin == BufferOrigin::Made ? name : "-";
+      }
+      // The model allocates a buffer outside every kernel before the
+      // kernel that follows the allocation, maybe long before its first
+      // reader: allocated there alone too, the allocator hands it the
+      // same block.
+      if (fresh && b.origin == BufferOrigin::Alloc)
+        for (Operation *op = buffers.buffer(b.buffer).getDefiningOp(); op;
+             op = op->getNextNode())
+          if (auto next = dyn_cast<tpuprof::BeginOp>(op)) {
+            line.at = "k" + std::to_string(next.getProbe());
+            break;
+          }
+      if (b.frees)
+        line.freedBy = name;
+    }
   });
+  // Buffers in the order the model allocates them (its inputs first), so
+  // that the allocator's answers follow the model's.
+  llvm::DenseMap<Operation *, unsigned> allocOrder;
+  kept->walk([&](memref::AllocOp a) { allocOrder[a] = allocOrder.size() + 1; });
+  std::vector<unsigned> order;
+  for (auto &[id, line] : bufferInfo)
+    order.push_back(id);
+  auto position = [&](unsigned id) {
+    return std::make_pair(allocOrder.lookup(buffers.buffer(id).getDefiningOp()),
+                          id);
+  };
+  llvm::sort(order,
+             [&](unsigned a, unsigned b) { return position(a) < position(b); });
   {
     std::error_code ec;
-    llvm::raw_fd_ostream feedsFile(feedsPath, ec);
+    llvm::raw_fd_ostream buffersFile(buffersPath, ec);
     if (ec)
-      usageError("--feeds " + feedsPath + ": " + ec.message());
-    feedsFile << feedLines;
+      usageError("--buffers " + buffersPath + ": " + ec.message());
+    // A kernel that was not extracted: before the first kernel alone.
+    auto extracted = [&](const std::string &name) {
+      return out->lookupSymbol(name) ? name : std::string("-");
+    };
+    for (unsigned id : order) {
+      const BufferLine &line = bufferInfo[id];
+      buffersFile << llvm::formatv("buffer\t{0}\t{1}\t{2}\t{3}\n", id,
+                                   kBufferOriginNames[size_t(line.origin)],
+                                   extracted(line.at), line.freedBy);
+    }
+    buffersFile << argLines;
   }
   std::string error;
   auto file = mlir::openOutputFile(output, &error);
@@ -863,6 +1112,9 @@ int runExtract(int argc, char **argv) {
     usageError("-o " + output + ": cannot write bytecode");
   file->keep();
   llvm::outs() << "kernels\t" << made << "\n";
+  llvm::outs() << "pipeline\t"
+               << tpuprof::afterBufferizationPipelineText(/*optimize=*/true)
+               << "\n";
   return made ? 0 : 1;
 }
 
@@ -923,6 +1175,67 @@ int runKernels(int argc, char **argv) {
   return 0;
 }
 
+//===----------------------------------------------------------------------===//
+// pairs
+//===----------------------------------------------------------------------===//
+
+/// The same kernels alone without and with a probe pair each (extract
+/// --probes drop / keep), each .so's kernels once a round in their order,
+/// the two in alternate order from round to round, in a mode-0 window:
+/// what a pair costs in place, on the same code in the same buffers.
+int runPairs(int argc, char **argv) {
+  Args args(argc, argv, {"--buffers", "--calls", "--warmup", "--output"}, 2,
+            "pairs");
+  unsigned calls = args.count("--calls", 20, 1);
+  unsigned warmup = args.count("--warmup", 3, 0);
+  std::string buffersPath = args.text("--buffers");
+  MLIRContext context;
+  keepFreedBuffers();
+  KernelSequence plain(args.positional[0], buffersPath, context);
+  KernelSequence probed(args.positional[1], buffersPath, context);
+  if (plain.size() != probed.size())
+    usageError("the two .so files hold different kernels");
+  for (size_t k = 0; k < plain.size(); ++k)
+    if (plain.name(k) != probed.name(k))
+      usageError("the two .so files hold different kernels");
+  std::vector<std::vector<double>> a(plain.size()), b(plain.size());
+  auto round = [&](unsigned i, bool keep) {
+    KernelSequence &first = i % 2 ? probed : plain;
+    KernelSequence &second = i % 2 ? plain : probed;
+    auto &firstTimes = i % 2 ? b : a, &secondTimes = i % 2 ? a : b;
+    for (size_t k = 0; k < first.size(); ++k) {
+      double t = first.call(k);
+      if (keep)
+        firstTimes[k].push_back(t);
+    }
+    for (size_t k = 0; k < second.size(); ++k) {
+      double t = second.call(k);
+      if (keep)
+        secondTimes[k].push_back(t);
+    }
+  };
+  for (unsigned i = 0; i < warmup; ++i)
+    round(i, false);
+  openWindow(args);
+  for (unsigned i = 0; i < calls; ++i)
+    round(i, true);
+  WindowProfile window = readWindow(closeWindow());
+  llvm::outs() << llvm::format("pair_ns\t%.2f\n", window.pairNs);
+  for (const tpuprof::report::Row &row : window.rows)
+    llvm::outs() << "row\t" << llvm::format_hex_no_prefix(row.hash, 16) << "\t"
+                 << row.shapes << "\t" << row.node << "\t" << row.name << "\t"
+                 << row.count
+                 << llvm::format("\t%.1f\t%llu\n", row.durations.mean(),
+                                 (unsigned long long)row.durations.min());
+  for (size_t k = 0; k < plain.size(); ++k)
+    llvm::outs() << "pair\t" << plain.name(k)
+                 << llvm::format(
+                        "\t%.1f\t%.1f\n",
+                        *std::min_element(a[k].begin(), a[k].end()) * 1e9,
+                        *std::min_element(b[k].begin(), b[k].end()) * 1e9);
+  return window.rows.empty() ? 1 : 0;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -935,8 +1248,10 @@ int main(int argc, char **argv) {
     return runExtract(argc, argv);
   if (command == "kernels")
     return runKernels(argc, argv);
+  if (command == "pairs")
+    return runPairs(argc, argv);
   std::string what = command.empty()
                          ? std::string("give a subcommand")
                          : "unknown subcommand '" + command.str() + "'";
-  usageError(what + " (ab, profile, extract or kernels)");
+  usageError(what + " (ab, profile, extract, kernels or pairs)");
 }

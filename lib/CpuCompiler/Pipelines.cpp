@@ -45,7 +45,8 @@ constexpr llvm::StringLiteral kTosaToTensors =
 constexpr llvm::StringLiteral kBufferize =
     "one-shot-bufferize{bufferize-function-boundaries "
     "function-boundary-type-conversion=identity-layout-map "
-    "allow-return-allocs-from-loops},"
+    "allow-return-allocs-from-loops}";
+constexpr llvm::StringLiteral kLowerBuffers =
     "tpu-profile-lower,tpu-profile-deallocate,tpu-profile-free-early,"
     "tpu-profile-lower";
 
@@ -88,13 +89,9 @@ std::string kernelsPipelineText(bool optimize, bool tagSources) {
 
 /// The rest: kernels tiled and vectorized, bufferized, lowered to LLVM.
 std::string loweringPipelineText(bool optimize) {
-  std::string text;
-  if (optimize)
-    text += kOptimizeTensors.str() + ",";
-  text += kBufferize.str() + ",";
-  if (optimize)
-    text += kOptimizeBuffers.str() + ",";
-  return text + kToLLVM.str();
+  std::string text = optimize ? kOptimizeTensors.str() + "," : "";
+  return text + kBufferize.str() + "," +
+         tpuprof::afterBufferizationPipelineText(optimize);
 }
 
 llvm::Error makeError(const llvm::Twine &msg) {
@@ -164,6 +161,13 @@ std::string failingOpName(Diagnostic &d) {
 }
 
 } // namespace
+
+std::string tpuprof::afterBufferizationPipelineText(bool optimize) {
+  std::string text = kLowerBuffers.str() + ",";
+  if (optimize)
+    text += kOptimizeBuffers.str() + ",";
+  return text + kToLLVM.str();
+}
 
 void tpuprof::buildCpuPipeline(OpPassManager &pm, bool optimize,
                                std::unique_ptr<Pass> kernelProbes) {

@@ -38,6 +38,12 @@ inline constexpr llvm::StringLiteral kNaivePipeline = "tpu-profile-cpu-naive";
 void buildCpuPipeline(mlir::OpPassManager &pm, bool optimize,
                       std::unique_ptr<mlir::Pass> kernelProbes = nullptr);
 
+/// The built-in lowering's passes after one-shot bufferization, as a
+/// pipeline text: probes, frees and vector ops lowered, then everything to
+/// the LLVM dialect. It compiles a module that is already bufferized as the
+/// built-in pipeline bufferizes (bench/model_bench's kernels alone).
+std::string afterBufferizationPipelineText(bool optimize);
+
 /// Where probes go (docs/probes.md, "Probe levels"): on each op of the
 /// model before lowering, on each kernel after the pipeline's fusion, on
 /// each node's run of ops before lowering (alone, or around the ops' own
