@@ -23,7 +23,10 @@ lower end is at or above it, unresolved otherwise. The fastest call of
 each build is printed too. Each process is followed by one that alternates
 the same builds with no window open (the probed build's probes off: a load
 and a branch each): what the probed build's code costs apart from
-recording.
+recording; and by one that runs the probed build alone, blocks of calls
+recorded and not in turn (model_bench onoff): what recording costs on the
+same code at the same addresses, which no placement of the two builds
+moves.
 
 Models: the bundled examples (mlp.mlir at batch 64 and 1, convnet.mlir at
 batch 8 and 1, elementwise-chain.mlir, test/run/Inputs/fused-calls.mlir;
@@ -146,6 +149,18 @@ def ab(bench, plain, probed, data, seconds, min_pairs, dumps, env,
     return result
 
 
+def onoff(bench, probed, data, seconds, min_pairs, dumps, env):
+    cmd = [bench, "onoff", probed, "--seconds", str(seconds),
+           "--min-pairs", str(min_pairs), "--output", dumps]
+    if data:
+        cmd += ["--data", data]
+    for line in sh(cmd, env).splitlines():
+        tag, fields = parse_fields(line)
+        if tag == "onoff":
+            return fields
+    die(f"no result from {' '.join(cmd)}")
+
+
 # Two-sided 95 % quantiles of Student's t by degrees of freedom.
 T95 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447,
        7: 2.365, 8: 2.306, 9: 2.262, 10: 2.228, 15: 2.131, 20: 2.086,
@@ -215,7 +230,8 @@ def main():
           f"processes; load average {os.getloadavg()[0]:.2f}")
     print(f"  {'model':20} {'plain min':>10} {'probed min':>10} "
           f"{'paired diff':>11} {'95 % CI':>19} {'runs (each one median)':>34}"
-          f"  {'rows':>5} {'probes off':>11}  verdict (< 1 %)")
+          f"  {'rows':>5} {'probes off':>11} {'recording':>10}"
+          f"  verdict (< 1 %)")
     lines = []
     for label, source, data, judged in cases:
         stem = label.replace(" ", "-")
@@ -223,7 +239,7 @@ def main():
                          ["--no-instrument"], env)
         probed = compiled(compile_, source, os.path.join(work, stem + "-kernel.so"),
                           ["--probe-level=kernel"], env)
-        on, off, rows = [], [], set()
+        on, off, recording, rows = [], [], [], set()
         for _ in range(args.runs):
             r = ab(bench, plain, probed, data, args.seconds, args.min_pairs,
                    dumps, env)
@@ -231,6 +247,9 @@ def main():
             rows.add(r["dump"]["rows"])
             off.append(ab(bench, plain, probed, data, args.seconds,
                           args.min_pairs, dumps, env, window="off")["ab"])
+            recording.append(float(onoff(bench, probed, data, args.seconds,
+                                         args.min_pairs, dumps,
+                                         env)["diff_median_pct"]))
         pmin = min(float(a["plain_min_ms"]) for a in on + off)
         bmin = min(float(a["probed_min_ms"]) for a in on)
         pmed = statistics.median(float(a["plain_median_ms"]) for a in on)
@@ -239,13 +258,14 @@ def main():
         diff, lo, hi = mean_interval(diffs)
         odiffs = [float(a["diff_median_pct"]) for a in off]
         odiff, olo, ohi = mean_interval(odiffs)
+        rdiff, rlo, rhi = mean_interval(recording)
         v = verdict(lo, hi, judged)
         resolved = "resolved" if (lo > 0 or hi < 0) else "not resolved from 0"
         runs = " ".join(f"{x:+.2f}" for x in diffs)
         print(f"  {label:20} {pmin:10.4f} {bmin:10.4f} {diff:+10.2f}% "
               f"[{lo:+7.2f}, {hi:+7.2f}] % {runs:>34}  "
-              f"{'/'.join(sorted(rows)):>5} {odiff:+10.2f}%  "
-              f"{v if judged else '(reported)'}; {resolved}")
+              f"{'/'.join(sorted(rows)):>5} {odiff:+10.2f}% "
+              f"{rdiff:+9.2f}%  {v if judged else '(reported)'}; {resolved}")
         lines.append(f"suite|levels|{label}, kernel probes, paired calls|"
                      f"{bmed:.4f}|no probes|{pmed:.4f}|ms|"
                      f"{1 + diff / 100:.4f}|< {TARGET:g} % (95 % CI "
@@ -253,10 +273,15 @@ def main():
         lines.append(f"suite|levels|{label}, kernel probes off, paired calls|"
                      f"-|no probes|-|%|{1 + odiff / 100:.4f}|"
                      f"(95 % CI [{olo:+.2f}, {ohi:+.2f}] %)|n/a")
+        lines.append(f"suite|levels|{label}, recording alone, paired calls|"
+                     f"-|not recording|-|%|{1 + rdiff / 100:.4f}|"
+                     f"< {TARGET:g} % (95 % CI [{rlo:+.2f}, {rhi:+.2f}] %)|"
+                     f"{verdict(rlo, rhi, judged)}")
     print("  (ms per call; paired diff: the mean over runs of each run's "
           "median over pairs of probed/plain - 1, with its t interval; rows: "
           "kernel rows in the probed build's dump; probes off: the same "
-          "pairs with no window open)")
+          "pairs with no window open; recording: the probed build alone, "
+          "recorded over not recorded, mean over runs)")
     for line in lines:
         print(line)
 

@@ -14,6 +14,13 @@
 //       --window off, none: the probes' guards alone); prints both
 //       builds' fastest and median calls and the median of the paired
 //       differences with a distribution-free 95 % interval.
+//   model_bench onoff PROBED.so [--data DIR] [--seconds S] [--min-pairs N]
+//                  [--max-pairs N] [--warmup N] [--output DIR] [--block N]
+//       The instrumented build alone, blocks of N calls without a window
+//       and N calls in a mode-0 window in turn (a schedule, one step per
+//       call): the paired differences as ab prints them, recorded over
+//       not, and the recorded windows' dumps. What recording costs on the
+//       same code at the same addresses.
 //   model_bench profile PROBED.so [--data DIR] [--calls N] [--warmup N]
 //                  [--output DIR] [--kernels KERNELS.so [--buffers
 //                  BUFFERS.tsv]]
@@ -340,6 +347,32 @@ std::string closeWindow() {
   return tpuprof_last_dump_path();
 }
 
+/// One line: both sides' fastest and median call (ms) and the median of
+/// the paired differences, b over a, in percent, with its distribution-free
+/// 95 % interval.
+void printPaired(llvm::StringRef tag, llvm::StringRef aName,
+                 const std::vector<double> &a, llvm::StringRef bName,
+                 const std::vector<double> &b) {
+  size_t n = a.size();
+  std::vector<double> diff(n);
+  for (size_t i = 0; i < n; ++i)
+    diff[i] = (b[i] / a[i] - 1) * 100;
+  std::sort(diff.begin(), diff.end());
+  std::optional<size_t> k = medianIntervalIndex(n);
+  double lo = k ? diff[*k] : NAN, hi = k ? diff[n - 1 - *k] : NAN;
+  llvm::outs() << tag << "\tpairs=" << n << "\t" << aName
+               << llvm::format("_min_ms=%.6f\t",
+                               *std::min_element(a.begin(), a.end()) * 1e3)
+               << aName << llvm::format("_median_ms=%.6f\t", median(a) * 1e3)
+               << bName
+               << llvm::format("_min_ms=%.6f\t",
+                               *std::min_element(b.begin(), b.end()) * 1e3)
+               << bName << llvm::format("_median_ms=%.6f\t", median(b) * 1e3)
+               << llvm::format(
+                      "diff_median_pct=%.4f\tci_lo_pct=%.4f\tci_hi_pct=%.4f\n",
+                      median(diff), lo, hi);
+}
+
 //===----------------------------------------------------------------------===//
 // ab
 //===----------------------------------------------------------------------===//
@@ -405,21 +438,7 @@ int runAb(int argc, char **argv) {
   if (window)
     profile = readWindow(closeWindow());
 
-  size_t n = a.size();
-  std::vector<double> diff(n);
-  for (size_t i = 0; i < n; ++i)
-    diff[i] = (b[i] / a[i] - 1) * 100;
-  std::sort(diff.begin(), diff.end());
-  double minA = *std::min_element(a.begin(), a.end());
-  double minB = *std::min_element(b.begin(), b.end());
-  std::optional<size_t> k = medianIntervalIndex(n);
-  double lo = k ? diff[*k] : NAN, hi = k ? diff[n - 1 - *k] : NAN;
-  llvm::outs() << llvm::format(
-      "ab\tpairs=%zu\tplain_min_ms=%.6f\tplain_median_ms=%.6f\t"
-      "probed_min_ms=%.6f\tprobed_median_ms=%.6f\tdiff_median_pct=%.4f\t"
-      "ci_lo_pct=%.4f\tci_hi_pct=%.4f\n",
-      n, minA * 1e3, median(a) * 1e3, minB * 1e3, median(b) * 1e3, median(diff),
-      lo, hi);
+  printPaired("ab", "plain", a, "probed", b);
   if (!window)
     return 0;
   uint64_t kernelRecords = 0;
@@ -428,10 +447,97 @@ int runAb(int argc, char **argv) {
   llvm::outs() << "dump\t" << profile.path << "\trows=" << profile.rows.size()
                << "\trecords=" << kernelRecords
                << "\tpair_ns=" << llvm::format("%.2f", profile.pairNs) << "\n";
-  if (profile.rows.empty() || kernelRecords < n) {
+  if (profile.rows.empty() || kernelRecords < a.size()) {
     llvm::errs() << "model_bench: error: the instrumented build recorded "
-                 << kernelRecords << " op records in " << n
+                 << kernelRecords << " op records in " << a.size()
                  << " calls: its probes did not run\n";
+    return 1;
+  }
+  return 0;
+}
+
+//===----------------------------------------------------------------------===//
+// onoff
+//===----------------------------------------------------------------------===//
+
+/// The instrumented build alone, its calls recorded and not in turn: a
+/// schedule of --block steps without a window and --block steps in a
+/// mode-0 window, one step per call, the k-th call of each unrecorded
+/// block paired with the k-th of the recorded block after it. What
+/// recording costs on the same code at the same addresses: the part of
+/// the probes' overhead that is not where the instrumented build's code
+/// and data happen to sit.
+int runOnOff(int argc, char **argv) {
+  Args args(argc, argv,
+            {"--data", "--seconds", "--min-pairs", "--max-pairs", "--warmup",
+             "--output", "--block"},
+            1, "onoff");
+  double seconds = args.number("--seconds", 20, 0);
+  unsigned minPairs = args.count("--min-pairs", 30, 1);
+  unsigned maxPairs = args.count("--max-pairs", 100000, 1);
+  unsigned warmup = args.count("--warmup", 3, 0);
+  unsigned block = args.count("--block", 5, 1);
+  if (maxPairs < minPairs)
+    usageError("--max-pairs (" + llvm::Twine(maxPairs) +
+               ") is below --min-pairs (" + llvm::Twine(minPairs) + ")");
+  MLIRContext context;
+  CompiledModel model = check(CompiledModel::load(args.positional[0]));
+  if (!model.instrumented())
+    usageError(args.positional[0] + " has no probes");
+  keepFreedBuffers();
+  Callable c = makeCallable(model, "", context, inputSpecsFrom(args));
+  for (unsigned i = 0; i < warmup; ++i)
+    c.call();
+  if (std::string dir = args.text("--output"); !dir.empty()) {
+    if (std::error_code ec = llvm::sys::fs::create_directories(dir))
+      usageError("--output " + dir + ": " + ec.message());
+    tpuprof_set_output(dir.c_str(), -1);
+  }
+  if (tpuprof_is_enabled())
+    tpuprof_disable();
+  struct Ready {
+    unsigned dumps = 0;
+    std::string last;
+  } ready;
+  tpuprof_schedule schedule{};
+  schedule.wait = block;
+  schedule.active = block;
+  schedule.max_records = TPUPROF_MAX_RECORD_SIZE;
+  schedule.on_ready = [](const char *path, void *user) {
+    auto *r = static_cast<Ready *>(user);
+    ++r->dumps;
+    r->last = path;
+  };
+  schedule.user = &ready;
+  if (tpuprof_set_schedule(&schedule) != 0)
+    fail(llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                 "cannot set a profiling schedule"));
+  std::vector<double> off, on, pendingOff;
+  double start = nowSeconds();
+  for (uint64_t step = 0; off.size() < maxPairs; ++step) {
+    bool recorded = (step / block) % 2 == 1;
+    if (!recorded && step % block == 0 && off.size() >= minPairs &&
+        nowSeconds() - start >= seconds)
+      break;
+    double t = c.call();
+    if (!recorded) {
+      pendingOff.push_back(t);
+    } else if (size_t k = step % block; k < pendingOff.size()) {
+      off.push_back(pendingOff[k]);
+      on.push_back(t);
+    }
+    if (recorded && step % block == block - 1)
+      pendingOff.clear();
+    tpuprof_step();
+  }
+  tpuprof_set_schedule(nullptr);
+  printPaired("onoff", "off", off, "on", on);
+  WindowProfile last = ready.dumps ? readWindow(ready.last) : WindowProfile();
+  llvm::outs() << "dumps\t" << ready.dumps << "\trows=" << last.rows.size()
+               << "\n";
+  if (last.rows.empty()) {
+    llvm::errs() << "model_bench: error: no recorded window has an op row: "
+                    "the build's probes did not run\n";
     return 1;
   }
   return 0;
@@ -1250,8 +1356,10 @@ int main(int argc, char **argv) {
     return runKernels(argc, argv);
   if (command == "pairs")
     return runPairs(argc, argv);
+  if (command == "onoff")
+    return runOnOff(argc, argv);
   std::string what = command.empty()
                          ? std::string("give a subcommand")
                          : "unknown subcommand '" + command.str() + "'";
-  usageError(what + " (ab, profile, extract, kernels or pairs)");
+  usageError(what + " (ab, onoff, profile, extract, kernels or pairs)");
 }
