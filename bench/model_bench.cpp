@@ -264,6 +264,14 @@ Callable makeCallable(const CompiledModel &model, llvm::StringRef name,
   return c;
 }
 
+/// The instrumented model the first argument names, or a one-line error.
+CompiledModel loadInstrumented(const Args &args) {
+  CompiledModel model = check(CompiledModel::load(args.positional[0]));
+  if (!model.instrumented())
+    usageError(args.positional[0] + " has no probes");
+  return model;
+}
+
 std::vector<std::string> inputSpecsFrom(const Args &args) {
   std::string dir = args.text("--data");
   if (dir.empty())
@@ -326,7 +334,8 @@ WindowProfile readWindow(const std::string &path) {
   return w;
 }
 
-void openWindow(const Args &args) {
+/// Dumps go to --output, where given; no window is left open.
+void prepareOutput(const Args &args) {
   std::string dir = args.text("--output");
   if (!dir.empty()) {
     if (std::error_code ec = llvm::sys::fs::create_directories(dir))
@@ -335,6 +344,22 @@ void openWindow(const Args &args) {
   }
   if (tpuprof_is_enabled())
     tpuprof_disable();
+}
+
+/// The calibrated pair, then each op row: hash, shapes, node, name,
+/// calls, mean and fastest corrected ns.
+void printRows(const WindowProfile &window) {
+  llvm::outs() << llvm::format("pair_ns\t%.2f\n", window.pairNs);
+  for (const tpuprof::report::Row &row : window.rows)
+    llvm::outs() << "row\t" << llvm::format_hex_no_prefix(row.hash, 16) << "\t"
+                 << row.shapes << "\t" << row.node << "\t" << row.name << "\t"
+                 << row.count
+                 << llvm::format("\t%.1f\t%llu\n", row.durations.mean(),
+                                 (unsigned long long)row.durations.min());
+}
+
+void openWindow(const Args &args) {
+  prepareOutput(args);
   if (tpuprof_enable(TPUPROF_MAX_RECORD_SIZE, 0) != 0)
     fail(llvm::createStringError(llvm::inconvertibleErrorCode(),
                                  "cannot open a profiling window"));
@@ -346,6 +371,23 @@ std::string closeWindow() {
                                  "cannot write the profile dump"));
   return tpuprof_last_dump_path();
 }
+
+/// How ab and onoff pair calls: for --seconds and at least --min-pairs
+/// pairs, at most --max-pairs, after --warmup calls of each side.
+struct Pairing {
+  double seconds;
+  unsigned minPairs, maxPairs, warmup;
+
+  explicit Pairing(const Args &args)
+      : seconds(args.number("--seconds", 20, 0)),
+        minPairs(args.count("--min-pairs", 30, 1)),
+        maxPairs(args.count("--max-pairs", 100000, 1)),
+        warmup(args.count("--warmup", 3, 0)) {
+    if (maxPairs < minPairs)
+      usageError("--max-pairs (" + llvm::Twine(maxPairs) +
+                 ") is below --min-pairs (" + llvm::Twine(minPairs) + ")");
+  }
+};
 
 /// One line: both sides' fastest and median call (ms) and the median of
 /// the paired differences, b over a, in percent, with its distribution-free
@@ -386,13 +428,7 @@ int runAb(int argc, char **argv) {
   if (windowArg != "open" && windowArg != "off")
     usageError("--window must be open or off, got '" + windowArg + "'");
   bool window = windowArg == "open";
-  double seconds = args.number("--seconds", 20, 0);
-  unsigned minPairs = args.count("--min-pairs", 30, 1);
-  unsigned maxPairs = args.count("--max-pairs", 100000, 1);
-  unsigned warmup = args.count("--warmup", 3, 0);
-  if (maxPairs < minPairs)
-    usageError("--max-pairs (" + llvm::Twine(maxPairs) +
-               ") is below --min-pairs (" + llvm::Twine(minPairs) + ")");
+  Pairing pairing(args);
 
   MLIRContext context;
   CompiledModel plainModel = check(CompiledModel::load(args.positional[0]));
@@ -410,7 +446,7 @@ int runAb(int argc, char **argv) {
   if (plain.entry.type != probed.entry.type)
     usageError("the two builds' entries differ in type");
 
-  for (unsigned i = 0; i < warmup; ++i) {
+  for (unsigned i = 0; i < pairing.warmup; ++i) {
     plain.call();
     probed.call();
   }
@@ -421,8 +457,8 @@ int runAb(int argc, char **argv) {
     openWindow(args);
   std::vector<double> a, b;
   double start = nowSeconds();
-  for (unsigned i = 0; i < maxPairs; ++i) {
-    if (i >= minPairs && nowSeconds() - start >= seconds)
+  for (unsigned i = 0; i < pairing.maxPairs; ++i) {
+    if (i >= pairing.minPairs && nowSeconds() - start >= pairing.seconds)
       break;
     // A B, then B A: whatever the first call of a pair pays (a cache the
     // other build cooled), both pay alike.
@@ -472,29 +508,15 @@ int runOnOff(int argc, char **argv) {
             {"--data", "--seconds", "--min-pairs", "--max-pairs", "--warmup",
              "--output", "--block"},
             1, "onoff");
-  double seconds = args.number("--seconds", 20, 0);
-  unsigned minPairs = args.count("--min-pairs", 30, 1);
-  unsigned maxPairs = args.count("--max-pairs", 100000, 1);
-  unsigned warmup = args.count("--warmup", 3, 0);
+  Pairing pairing(args);
   unsigned block = args.count("--block", 5, 1);
-  if (maxPairs < minPairs)
-    usageError("--max-pairs (" + llvm::Twine(maxPairs) +
-               ") is below --min-pairs (" + llvm::Twine(minPairs) + ")");
   MLIRContext context;
-  CompiledModel model = check(CompiledModel::load(args.positional[0]));
-  if (!model.instrumented())
-    usageError(args.positional[0] + " has no probes");
+  CompiledModel model = loadInstrumented(args);
   keepFreedBuffers();
   Callable c = makeCallable(model, "", context, inputSpecsFrom(args));
-  for (unsigned i = 0; i < warmup; ++i)
+  for (unsigned i = 0; i < pairing.warmup; ++i)
     c.call();
-  if (std::string dir = args.text("--output"); !dir.empty()) {
-    if (std::error_code ec = llvm::sys::fs::create_directories(dir))
-      usageError("--output " + dir + ": " + ec.message());
-    tpuprof_set_output(dir.c_str(), -1);
-  }
-  if (tpuprof_is_enabled())
-    tpuprof_disable();
+  prepareOutput(args);
   struct Ready {
     unsigned dumps = 0;
     std::string last;
@@ -514,10 +536,10 @@ int runOnOff(int argc, char **argv) {
                                  "cannot set a profiling schedule"));
   std::vector<double> off, on, pendingOff;
   double start = nowSeconds();
-  for (uint64_t step = 0; off.size() < maxPairs; ++step) {
+  for (uint64_t step = 0; off.size() < pairing.maxPairs; ++step) {
     bool recorded = (step / block) % 2 == 1;
-    if (!recorded && step % block == 0 && off.size() >= minPairs &&
-        nowSeconds() - start >= seconds)
+    if (!recorded && step % block == 0 && off.size() >= pairing.minPairs &&
+        nowSeconds() - start >= pairing.seconds)
       break;
     double t = c.call();
     if (!recorded) {
@@ -768,9 +790,7 @@ int runProfile(int argc, char **argv) {
   unsigned calls = args.count("--calls", 20, 1);
   unsigned warmup = args.count("--warmup", 3, 0);
   MLIRContext context;
-  CompiledModel model = check(CompiledModel::load(args.positional[0]));
-  if (!model.instrumented())
-    usageError(args.positional[0] + " has no probes");
+  CompiledModel model = loadInstrumented(args);
   keepFreedBuffers();
   Callable c = makeCallable(model, "", context, inputSpecsFrom(args));
   // With --kernels, each call of the model is followed by one call of every
@@ -794,13 +814,7 @@ int runProfile(int argc, char **argv) {
   }
   WindowProfile window = readWindow(closeWindow());
   llvm::outs() << "calls\t" << calls << "\n";
-  llvm::outs() << llvm::format("pair_ns\t%.2f\n", window.pairNs);
-  for (const tpuprof::report::Row &row : window.rows)
-    llvm::outs() << "row\t" << llvm::format_hex_no_prefix(row.hash, 16) << "\t"
-                 << row.shapes << "\t" << row.node << "\t" << row.name << "\t"
-                 << row.count
-                 << llvm::format("\t%.1f\t%llu\n", row.durations.mean(),
-                                 (unsigned long long)row.durations.min());
+  printRows(window);
   for (size_t k = 0; k < numKernels; ++k)
     printKernelTimes(kernels->name(k), times[k]);
   return window.rows.empty() ? 1 : 0;
@@ -1326,13 +1340,7 @@ int runPairs(int argc, char **argv) {
   for (unsigned i = 0; i < calls; ++i)
     round(i, true);
   WindowProfile window = readWindow(closeWindow());
-  llvm::outs() << llvm::format("pair_ns\t%.2f\n", window.pairNs);
-  for (const tpuprof::report::Row &row : window.rows)
-    llvm::outs() << "row\t" << llvm::format_hex_no_prefix(row.hash, 16) << "\t"
-                 << row.shapes << "\t" << row.node << "\t" << row.name << "\t"
-                 << row.count
-                 << llvm::format("\t%.1f\t%llu\n", row.durations.mean(),
-                                 (unsigned long long)row.durations.min());
+  printRows(window);
   for (size_t k = 0; k < plain.size(); ++k)
     llvm::outs() << "pair\t" << plain.name(k)
                  << llvm::format(
