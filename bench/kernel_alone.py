@@ -24,8 +24,10 @@ For each model:
            says which argument is which buffer of the model): a kernel
            reads what the kernel before it just wrote, writes into the
            interior of the next layer's padded input where the model does;
-           a buffer is allocated before its first kernel and freed after
-           its last, the model's inputs are deterministic random buffers.
+           each buffer is allocated and freed where the model does it, in
+           its order (inside a kernel's timed call where the model does it
+           inside that kernel's row); the model's inputs are deterministic
+           random buffers.
            Each kernel runs after the others, its code, weights and inputs
            as warm or cold as they leave them, as in the model, and at the
            same moments of the machine's load as the rows. Its fastest

@@ -619,6 +619,7 @@ public:
       : model(check(CompiledModel::load(path))), names(entryNames(path)) {
     for (const std::string &name : names)
       kernels.push_back(makeCallable(model, name, context, {}));
+    steps.resize(kernels.size());
     if (!buffersPath.empty())
       readBuffers(buffersPath);
   }
@@ -632,28 +633,34 @@ public:
   const std::string &name(size_t k) const { return names[k]; }
 
   /// Calls kernel `k` with the allocations and frees the model makes in its
-  /// row; returns their seconds.
+  /// row; returns their seconds. Inside the clock only what the row holds:
+  /// the model's mallocs, the call, the model's frees.
   double call(size_t k) {
-    for (Shared &s : shared)
-      if (s.origin == BufferOrigin::Alloc && s.allocatedAt == k)
-        allocate(s);
+    const Steps &step = steps[k];
+    for (size_t i : step.before) {
+      allocate(shared[i]);
+      bind(shared[i]);
+    }
     // The arguments' descriptors in the cache, as the model's kernel has
     // them at hand: the call reads them through pointers.
     Callable &kernel = kernels[k];
     for (void *field : kernel.packed)
       touched += *static_cast<volatile const char *>(field);
     uint64_t start = stampStart();
-    for (Shared &s : shared)
-      if (s.origin == BufferOrigin::Made && s.allocatedAt == k)
-        allocate(s);
+    for (size_t i : step.made) {
+      allocate(shared[i]);
+      setPointers(shared[i].uses.front(), shared[i].block); // The maker's.
+    }
     kernel.entry.packed(kernel.packed.data());
-    for (Shared &s : shared)
-      if (s.freedAt == k)
-        release(s);
+    for (size_t i : step.freed)
+      std::free(shared[i].block);
     double seconds = double(stampEnd() - start) * secondsPerStamp();
-    for (Shared &s : shared)
-      if (s.origin != BufferOrigin::Input && s.freedAt == kNone && s.last == k)
-        release(s);
+    for (size_t i : step.made)
+      bind(shared[i]);
+    for (size_t i : step.freed)
+      shared[i].block = nullptr;
+    for (size_t i : step.after)
+      release(shared[i]);
     return seconds;
   }
 
@@ -666,24 +673,34 @@ private:
     BufferOrigin origin = BufferOrigin::Input;
     size_t allocatedAt = kNone, freedAt = kNone;
     MemRefType type;
+    uint64_t bytes = 0;
     std::vector<Use> uses;
     size_t first = kNone, last = 0;
     void *block = nullptr;
   };
+  /// What happens to buffers around one kernel's call, in the model's
+  /// order: allocated before it, outside the clock; allocated in its row;
+  /// freed in its row; freed after it, outside every row.
+  struct Steps {
+    std::vector<size_t> before, made, freed, after;
+  };
 
   void allocate(Shared &s) {
     // As the model allocates an aligned buffer: 64 bytes more, rounded up.
-    uint64_t bytes =
-        s.type.getNumElements() * ((s.type.getElementTypeBitWidth() + 7) / 8);
-    s.block = std::malloc(bytes + 64);
+    s.block = std::malloc(s.bytes + 64);
     if (!s.block)
       usageError("out of memory for a kernel's buffer");
+  }
+  void setPointers(const Use &u, void *block) {
     auto aligned = reinterpret_cast<void *>(
-        (reinterpret_cast<uintptr_t>(s.block) + 63) & ~uintptr_t(63));
-    for (const Use &u : s.uses) {
-      *static_cast<void **>(kernels[u.kernel].packed[u.packedAt]) = s.block;
-      *static_cast<void **>(kernels[u.kernel].packed[u.packedAt + 1]) = aligned;
-    }
+        (reinterpret_cast<uintptr_t>(block) + 63) & ~uintptr_t(63));
+    *static_cast<void **>(kernels[u.kernel].packed[u.packedAt]) = block;
+    *static_cast<void **>(kernels[u.kernel].packed[u.packedAt + 1]) = aligned;
+  }
+  /// Every kernel that takes `s` gets its current block.
+  void bind(const Shared &s) {
+    for (const Use &u : s.uses)
+      setPointers(u, s.block);
   }
   void release(Shared &s) {
     std::free(s.block);
@@ -765,6 +782,21 @@ private:
                    ": a buffer is made after its first kernel");
       // Allocated where the model allocates it, and before its first use.
       s.allocatedAt = std::min(s.allocatedAt, s.first);
+      s.bytes =
+          s.type.getNumElements() * ((s.type.getElementTypeBitWidth() + 7) / 8);
+      // The maker's use first: its call gets the block inside the clock.
+      std::iter_swap(s.uses.begin(), llvm::find_if(s.uses, [&](const Use &u) {
+                       return u.kernel == s.first;
+                     }));
+      size_t i = &s - shared.data();
+      if (s.origin == BufferOrigin::Alloc)
+        steps[s.allocatedAt].before.push_back(i);
+      else if (s.origin == BufferOrigin::Made)
+        steps[s.allocatedAt].made.push_back(i);
+      if (s.freedAt != kNone)
+        steps[s.freedAt].freed.push_back(i);
+      else if (s.origin != BufferOrigin::Input)
+        steps[s.last].after.push_back(i);
       // An input is the buffer its first kernel was given, for all of them.
       if (s.origin == BufferOrigin::Input)
         for (const Use &u : s.uses)
@@ -779,6 +811,7 @@ private:
   std::vector<std::string> names;
   std::vector<Callable> kernels;
   std::vector<Shared> shared;
+  std::vector<Steps> steps;
   unsigned touched = 0;
 };
 

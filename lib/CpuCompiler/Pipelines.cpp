@@ -38,14 +38,15 @@ constexpr llvm::StringLiteral kTosaToTensors =
     "tpu-profile-fold-constant-layouts";
 
 /// Tensors to buffers (loops may yield new ones: scf.while from
-/// tosa.while_loop does); probes to runtime calls (after bufferization,
-/// where nothing moves across them); then every buffer freed after its last
-/// use, unless the model frees its own, and the frees wrapped for memory
-/// tracking by a second tpu-profile-lower.
+/// tosa.while_loop does).
 constexpr llvm::StringLiteral kBufferize =
     "one-shot-bufferize{bufferize-function-boundaries "
     "function-boundary-type-conversion=identity-layout-map "
     "allow-return-allocs-from-loops}";
+/// Probes to runtime calls (after bufferization, where nothing moves
+/// across them); then every buffer freed after its last use, unless the
+/// model frees its own, and the frees wrapped for memory tracking by a
+/// second tpu-profile-lower.
 constexpr llvm::StringLiteral kLowerBuffers =
     "tpu-profile-lower,tpu-profile-deallocate,tpu-profile-free-early,"
     "tpu-profile-lower";
