@@ -11,7 +11,8 @@
 //                  [--window open|off]
 //       Both builds in this one process, called alternately (A B, B A, ...)
 //       with the same inputs while a mode-0 window is open (or, with
-//       --window off, none: the probes' guards alone); prints both
+//       --window off, none: the probes' guards alone, or any two builds
+//       of one model side by side); prints both
 //       builds' fastest and median calls and the median of the paired
 //       differences with a distribution-free 95 % interval.
 //   model_bench onoff PROBED.so [--data DIR] [--seconds S] [--min-pairs N]
@@ -433,10 +434,12 @@ int runAb(int argc, char **argv) {
   MLIRContext context;
   CompiledModel plainModel = check(CompiledModel::load(args.positional[0]));
   CompiledModel probedModel = check(CompiledModel::load(args.positional[1]));
-  if (plainModel.instrumented())
+  // With no window open any two builds of one model compare (two
+  // compilers, two pipelines); an open window needs the probed build second.
+  if (window && plainModel.instrumented())
     usageError(args.positional[0] +
                " has probes: give the --no-instrument build first");
-  if (!probedModel.instrumented())
+  if (window && !probedModel.instrumented())
     usageError(args.positional[1] +
                " has no probes: give the instrumented build second");
   std::vector<std::string> specs = inputSpecsFrom(args);
