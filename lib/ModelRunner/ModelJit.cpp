@@ -1,11 +1,10 @@
 //===- ModelJit.cpp - JIT-compile a lowered model -------------------------===//
 
 #include "tpuprof/ModelRunner/ModelJit.h"
+#include "tpuprof/ModelRunner/NativeCode.h"
 
 #include "mlir/ExecutionEngine/OptUtils.h"
-#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/TargetSelect.h"
 
 #include <functional>
 
@@ -38,29 +37,28 @@ tpuprof::run::jitCompile(mlir::ModuleOp module, llvm::StringRef entry,
   }
   libs.insert(libs.end(), sharedLibs.begin(), sharedLibs.end());
 
-  llvm::InitializeNativeTarget();
-  llvm::InitializeNativeTargetAsmPrinter();
-  // The host's CPU and features, for LLVM's optimizer too: without a target
-  // machine it assumes no vector registers at all.
-  auto builder = llvm::orc::JITTargetMachineBuilder::detectHost();
+  // The host's CPU and features, for LLVM's optimizer too (without a target
+  // machine it assumes no vector registers at all), and the code placement
+  // tpuprof-compile's models have.
+  auto builder = tpuprof::compile::hostTargetMachineBuilder(optLevel);
   if (!builder)
     return builder.takeError();
-  std::optional<llvm::CodeGenOptLevel> codeGenLevel =
-      llvm::CodeGenOpt::getLevel(optLevel);
-  if (!codeGenLevel)
-    return fail("bad LLVM optimization level " + llvm::Twine(optLevel));
-  builder->setCodeGenOptLevel(*codeGenLevel);
   auto tm = builder->createTargetMachine();
   if (!tm)
     return tm.takeError();
 
   // ExecutionEngineOptions::transformer is a function_ref: the function it
   // refers to must outlive ExecutionEngine::create.
-  std::function<llvm::Error(llvm::Module *)> transformer =
+  std::function<llvm::Error(llvm::Module *)> optimize =
       mlir::makeOptimizingTransformer(optLevel, /*sizeLevel=*/0, tm->get());
+  std::function<llvm::Error(llvm::Module *)> transformer =
+      [&](llvm::Module *m) {
+        tpuprof::compile::placeConstants(*m);
+        return optimize(m);
+      };
   mlir::ExecutionEngineOptions options;
   options.transformer = transformer;
-  options.jitCodeGenOptLevel = *codeGenLevel;
+  options.jitCodeGenOptLevel = (*tm)->getOptLevel();
   options.sharedLibPaths = libs;
   auto engine = mlir::ExecutionEngine::create(module, options, std::move(*tm));
   if (!engine)

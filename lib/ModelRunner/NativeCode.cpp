@@ -101,8 +101,8 @@ llvm::Error linkShared(llvm::StringRef path, llvm::StringRef object,
 
 } // namespace
 
-llvm::Expected<std::unique_ptr<llvm::TargetMachine>>
-tpuprof::compile::hostTargetMachine(unsigned optLevel) {
+llvm::Expected<llvm::orc::JITTargetMachineBuilder>
+tpuprof::compile::hostTargetMachineBuilder(unsigned optLevel) {
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
   auto builder = llvm::orc::JITTargetMachineBuilder::detectHost();
@@ -113,6 +113,27 @@ tpuprof::compile::hostTargetMachine(unsigned optLevel) {
   if (!level)
     return fail("bad LLVM optimization level " + llvm::Twine(optLevel));
   builder->setCodeGenOptLevel(*level);
+  builder->getOptions().LoopAlignment = kLoopAlignmentBytes;
+  return builder;
+}
+
+void tpuprof::compile::placeConstants(llvm::Module &module) {
+  const llvm::DataLayout &layout = module.getDataLayout();
+  for (llvm::GlobalVariable &global : module.globals()) {
+    if (!global.isConstant() || global.isDeclaration())
+      continue;
+    uint64_t bytes = layout.getTypeAllocSize(global.getValueType());
+    llvm::Align want(bytes >= kPageBytes ? kPageBytes : kLoopAlignmentBytes);
+    if (global.getAlign().valueOrOne() < want)
+      global.setAlignment(want);
+  }
+}
+
+llvm::Expected<std::unique_ptr<llvm::TargetMachine>>
+tpuprof::compile::hostTargetMachine(unsigned optLevel) {
+  auto builder = hostTargetMachineBuilder(optLevel);
+  if (!builder)
+    return builder.takeError();
   builder->setRelocationModel(llvm::Reloc::PIC_);
   return builder->createTargetMachine();
 }
@@ -122,6 +143,7 @@ tpuprof::compile::emitObject(llvm::Module &module, llvm::TargetMachine &tm,
                              unsigned optLevel) {
   module.setDataLayout(tm.createDataLayout());
   module.setTargetTriple(tm.getTargetTriple().str());
+  placeConstants(module);
   if (llvm::Error err = mlir::makeOptimizingTransformer(
           optLevel, /*sizeLevel=*/0, &tm)(&module))
     return std::move(err);

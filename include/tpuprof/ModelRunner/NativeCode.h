@@ -12,6 +12,7 @@
 #define TPUPROF_MODELRUNNER_NATIVECODE_H
 
 #include "llvm/ADT/SmallString.h"
+#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Target/TargetMachine.h"
@@ -23,12 +24,34 @@
 namespace tpuprof {
 namespace compile {
 
-/// A target machine for the host CPU and its features at -O`optLevel`.
+/// Loops start on a cache line in every model this code generator emits.
+/// LLVM's x86 default (16 bytes) leaves a hot loop at any of four offsets
+/// in its line, decided by the bytes before it: the same kernel then runs
+/// up to a few percent faster or slower in a build with probes between
+/// kernels than in one without, and the profile would describe another
+/// program's placement. At a line's start the kernel's loops decode the
+/// same in both (docs/compile.md, "Code placement").
+constexpr unsigned kLoopAlignmentBytes = 64;
+
+/// The host CPU and its features at -O`optLevel`, loops aligned to
+/// kLoopAlignmentBytes: what tpuprof-compile and tpuprof-run's JIT build
+/// their target machines from.
+llvm::Expected<llvm::orc::JITTargetMachineBuilder>
+hostTargetMachineBuilder(unsigned optLevel);
+
+/// Constant data of at least a page starts on a page, smaller constant data
+/// on a cache line: each weight then falls on the same cache sets in every
+/// build of a model, whatever code and tables the build adds before it
+/// (docs/compile.md, "Code placement").
+constexpr unsigned kPageBytes = 4096;
+void placeConstants(llvm::Module &module);
+
+/// A position-independent target machine from hostTargetMachineBuilder.
 llvm::Expected<std::unique_ptr<llvm::TargetMachine>>
 hostTargetMachine(unsigned optLevel);
 
-/// Optimizes `module` at -O`optLevel` (as tpuprof-run's JIT does) and
-/// returns its object code.
+/// Places `module`'s constants, optimizes it at -O`optLevel` (as
+/// tpuprof-run's JIT does) and returns its object code.
 llvm::Expected<llvm::SmallString<0>>
 emitObject(llvm::Module &module, llvm::TargetMachine &tm, unsigned optLevel);
 
