@@ -113,7 +113,7 @@ tpuprof::compile::hostTargetMachineBuilder(unsigned optLevel) {
   if (!level)
     return fail("bad LLVM optimization level " + llvm::Twine(optLevel));
   builder->setCodeGenOptLevel(*level);
-  builder->getOptions().LoopAlignment = kLoopAlignmentBytes;
+  builder->getOptions().LoopAlignment = kLineBytes;
   return builder;
 }
 
@@ -123,7 +123,10 @@ void tpuprof::compile::placeConstants(llvm::Module &module) {
     if (!global.isConstant() || global.isDeclaration())
       continue;
     uint64_t bytes = layout.getTypeAllocSize(global.getValueType());
-    llvm::Align want(bytes >= kPageBytes ? kPageBytes : kLoopAlignmentBytes);
+    // Less than a line (scalars, names) stays packed.
+    if (bytes < kLineBytes)
+      continue;
+    llvm::Align want(bytes >= kPageBytes ? kPageBytes : kLineBytes);
     if (global.getAlign().valueOrOne() < want)
       global.setAlignment(want);
   }

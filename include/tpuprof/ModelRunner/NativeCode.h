@@ -24,26 +24,25 @@
 namespace tpuprof {
 namespace compile {
 
-/// Loops start on a cache line in every model this code generator emits.
-/// LLVM's x86 default (16 bytes) leaves a hot loop at any of four offsets
-/// in its line, decided by the bytes before it: the same kernel then runs
-/// up to a few percent faster or slower in a build with probes between
-/// kernels than in one without, and the profile would describe another
-/// program's placement. At a line's start the kernel's loops decode the
-/// same in both (docs/compile.md, "Code placement").
-constexpr unsigned kLoopAlignmentBytes = 64;
+/// Loops start on a cache line in every model this code generator emits,
+/// and constant data of a page or more (weights) on a page, of a line or
+/// more on a line. With LLVM's defaults (16-byte loops on x86, data packed)
+/// where a kernel's loop falls in its line and a weight in its page is
+/// decided by every byte before it: the same kernel then ran a few percent
+/// faster or slower in a build with probes between kernels than in one
+/// without, a difference the profile would wrongly show. Placed, a model's
+/// kernels and weights sit alike in every build of it (docs/compile.md,
+/// "Code placement").
+constexpr unsigned kLineBytes = 64;
+constexpr unsigned kPageBytes = 4096;
 
 /// The host CPU and its features at -O`optLevel`, loops aligned to
-/// kLoopAlignmentBytes: what tpuprof-compile and tpuprof-run's JIT build
-/// their target machines from.
+/// kLineBytes: what tpuprof-compile and tpuprof-run's JIT build their
+/// target machines from.
 llvm::Expected<llvm::orc::JITTargetMachineBuilder>
 hostTargetMachineBuilder(unsigned optLevel);
 
-/// Constant data of at least a page starts on a page, smaller constant data
-/// on a cache line: each weight then falls on the same cache sets in every
-/// build of a model, whatever code and tables the build adds before it
-/// (docs/compile.md, "Code placement").
-constexpr unsigned kPageBytes = 4096;
+/// Aligns `module`'s constant globals as said above.
 void placeConstants(llvm::Module &module);
 
 /// A position-independent target machine from hostTargetMachineBuilder.
