@@ -5,8 +5,10 @@ import struct
 import sys
 
 data = b"".join(struct.pack("<f", i * 0.25) for i in range(64 * 64))
-print(f"""func.func @main(%x: tensor<64x64xf32>) -> tensor<64x64xf32> {{
+model = f"""func.func @main(%x: tensor<64x64xf32>) -> tensor<64x64xf32> {{
   %w = "tosa.const"() {{value = dense<"0x{data.hex().upper()}"> : tensor<64x64xf32>}} : () -> tensor<64x64xf32>
   %y = tosa.add %x, %w : (tensor<64x64xf32>, tensor<64x64xf32>) -> tensor<64x64xf32>
   return %y : tensor<64x64xf32>
-}}""", file=open(sys.argv[1], "w"))
+}}"""
+with open(sys.argv[1], "w") as out:
+    out.write(model + "\n")
