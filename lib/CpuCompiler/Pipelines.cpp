@@ -38,11 +38,13 @@ constexpr llvm::StringLiteral kTosaToTensors =
     "tpu-profile-fold-constant-layouts";
 
 /// Tensors to buffers (loops may yield new ones: scf.while from
-/// tosa.while_loop does).
+/// tosa.while_loop does); the constants it makes in program order, so that
+/// one model compiles to one object.
 constexpr llvm::StringLiteral kBufferize =
     "one-shot-bufferize{bufferize-function-boundaries "
     "function-boundary-type-conversion=identity-layout-map "
-    "allow-return-allocs-from-loops}";
+    "allow-return-allocs-from-loops},"
+    "tpu-profile-order-constants";
 /// Probes to runtime calls (after bufferization, where nothing moves
 /// across them); then every buffer freed after its last use, unless the
 /// model frees its own, and the frees wrapped for memory tracking by a

@@ -188,4 +188,22 @@ def TpuProfFoldConstantLayouts
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+def TpuProfOrderConstants
+    : Pass<"tpu-profile-order-constants", "::mlir::ModuleOp"> {
+  let summary = "Name and place bufferized constants in program order";
+  let description = [{
+    Runs right after `one-shot-bufferize`. MLIR 19's module bufferization
+    visits functions that call nothing in the order of a pointer-keyed
+    map, so the `memref.global` constants it makes (`__constant_<shape>`,
+    `_0`, `_1`, ... for more of one shape) come out in another order, under
+    other names, from one run to the next: the same model compiled twice
+    gives two objects whose weights sit at other addresses. This pass puts
+    the private constant globals named `__constant_*` at the start of the
+    module in the order their first `memref.get_global` appears, and
+    renames them in that order (the first of a shape `__constant_<shape>`,
+    then `_0`, `_1`, ...): the output depends on the program only.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
 #endif // TPUPROF_CPUCOMPILER_PASSES_TD
