@@ -53,7 +53,7 @@ tpuprof::run::jitCompile(mlir::ModuleOp module, llvm::StringRef entry,
       mlir::makeOptimizingTransformer(optLevel, /*sizeLevel=*/0, tm->get());
   std::function<llvm::Error(llvm::Module *)> transformer =
       [&](llvm::Module *m) {
-        tpuprof::compile::placeConstants(*m);
+        tpuprof::compile::placeDataAndFrames(*m);
         return optimize(m);
       };
   mlir::ExecutionEngineOptions options;

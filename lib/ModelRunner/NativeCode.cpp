@@ -117,7 +117,7 @@ tpuprof::compile::hostTargetMachineBuilder(unsigned optLevel) {
   return builder;
 }
 
-void tpuprof::compile::placeConstants(llvm::Module &module) {
+void tpuprof::compile::placeDataAndFrames(llvm::Module &module) {
   const llvm::DataLayout &layout = module.getDataLayout();
   for (llvm::GlobalVariable &global : module.globals()) {
     if (!global.isConstant() || global.isDeclaration())
@@ -130,6 +130,13 @@ void tpuprof::compile::placeConstants(llvm::Module &module) {
     if (global.getAlign().valueOrOne() < want)
       global.setAlignment(want);
   }
+  // A frame aligned to the widest vector register it spills: otherwise a
+  // function's spill slots fall on lines by where its caller's stack ends,
+  // and each 64-byte spill or reload in a hot loop may straddle two lines
+  // in one caller and not in another.
+  for (llvm::Function &f : module)
+    if (!f.isDeclaration())
+      f.addFnAttr("stackrealign");
 }
 
 llvm::Expected<std::unique_ptr<llvm::TargetMachine>>
@@ -146,7 +153,7 @@ tpuprof::compile::emitObject(llvm::Module &module, llvm::TargetMachine &tm,
                              unsigned optLevel) {
   module.setDataLayout(tm.createDataLayout());
   module.setTargetTriple(tm.getTargetTriple().str());
-  placeConstants(module);
+  placeDataAndFrames(module);
   if (llvm::Error err = mlir::makeOptimizingTransformer(
           optLevel, /*sizeLevel=*/0, &tm)(&module))
     return std::move(err);

@@ -42,8 +42,10 @@ constexpr unsigned kPageBytes = 4096;
 llvm::Expected<llvm::orc::JITTargetMachineBuilder>
 hostTargetMachineBuilder(unsigned optLevel);
 
-/// Aligns `module`'s constant globals as said above.
-void placeConstants(llvm::Module &module);
+/// Aligns `module`'s constant globals as said above, and makes each of its
+/// functions realign its stack frame, so that the slots where it spills
+/// vector registers are aligned whatever the depth of its caller's stack.
+void placeDataAndFrames(llvm::Module &module);
 
 /// A position-independent target machine from hostTargetMachineBuilder.
 llvm::Expected<std::unique_ptr<llvm::TargetMachine>>
