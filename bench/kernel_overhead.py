@@ -91,25 +91,18 @@ def compiled(compile_, source, out, flags, env):
     return out
 
 
-def fresh_copy(path):
-    """`path` written anew beside it, under another name, and the previous
-    copy removed. A .so is mapped from the page cache, and where the
-    physical pages of its code and weights fall in the caches is fixed
-    for as long as the file lives: the same two resnet50 builds gave
-    +0.5 %, +2.0 % and -2.7 % with their probes off in three copies of
-    the files, three processes each, that agreed within a copy. Each run
-    gets new pages, so the interval over runs covers that placement too."""
-    base = path.split(".run")[0].removesuffix(".so")
-    copy = f"{base}.run{fresh_copy.count}.so"
-    fresh_copy.count += 1
+def fresh_copy(path, run):
+    """`path` written anew as PATH.runRUN.so. A .so is mapped from the page
+    cache, and where the physical pages of its code and weights fall in
+    the caches is fixed for as long as the file lives: the same two
+    resnet50 builds gave +0.5 %, +2.0 % and -2.7 % with their probes off
+    in three copies of the files, three processes each, that agreed within
+    a copy. Each run gets new pages, so the interval over runs covers that
+    placement too."""
+    copy = f"{path.removesuffix('.so')}.run{run}.so"
     shutil.copyfile(path, copy)
     os.chmod(copy, 0o755)
-    if path != base + ".so":
-        os.remove(path)
     return copy
-
-
-fresh_copy.count = 0
 
 
 def export_models(models, names):
@@ -265,19 +258,18 @@ def main():
         probed = compiled(compile_, source, os.path.join(work, stem + "-kernel.so"),
                           ["--probe-level=kernel"], env)
         on, off, recording, rows = [], [], [], set()
-        for _ in range(args.runs):
-            plain, probed = fresh_copy(plain), fresh_copy(probed)
-            r = ab(bench, plain, probed, data, args.seconds, args.min_pairs,
-                   dumps, env)
+        for run in range(args.runs):
+            a, b = fresh_copy(plain, run), fresh_copy(probed, run)
+            r = ab(bench, a, b, data, args.seconds, args.min_pairs, dumps, env)
             on.append(r["ab"])
             rows.add(r["dump"]["rows"])
-            off.append(ab(bench, plain, probed, data, args.seconds,
-                          args.min_pairs, dumps, env, window="off")["ab"])
-            recording.append(float(onoff(bench, probed, data, args.seconds,
+            off.append(ab(bench, a, b, data, args.seconds, args.min_pairs,
+                          dumps, env, window="off")["ab"])
+            recording.append(float(onoff(bench, b, data, args.seconds,
                                          args.min_pairs, dumps,
                                          env)["diff_median_pct"]))
-        os.remove(plain)
-        os.remove(probed)
+            os.remove(a)
+            os.remove(b)
         pmin = min(float(a["plain_min_ms"]) for a in on + off)
         bmin = min(float(a["probed_min_ms"]) for a in on)
         pmed = statistics.median(float(a["plain_median_ms"]) for a in on)

@@ -50,17 +50,20 @@ class OrderConstantsPass
 public:
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    SmallVector<memref::GlobalOp> globals;
     llvm::StringMap<memref::GlobalOp> byName;
     llvm::StringSet<> otherSymbols;
     for (Operation &op : *module.getBody()) {
       auto global = dyn_cast<memref::GlobalOp>(op);
-      if (global && isBufferizedConstant(global))
+      if (global && isBufferizedConstant(global)) {
+        globals.push_back(global);
         byName[global.getSymName()] = global;
-      else if (auto name = op.getAttrOfType<StringAttr>(
-                   SymbolTable::getSymbolAttrName()))
+      } else if (auto name = op.getAttrOfType<StringAttr>(
+                     SymbolTable::getSymbolAttrName())) {
         otherSymbols.insert(name.getValue());
+      }
     }
-    if (byName.empty())
+    if (globals.empty())
       return;
 
     // Program order of first use; globals no one reads keep their order
@@ -83,10 +86,8 @@ public:
             onlyGetGlobal = false;
         });
     });
-    for (Operation &op : *module.getBody())
-      if (auto global = dyn_cast<memref::GlobalOp>(op);
-          global && isBufferizedConstant(global))
-        ordered.insert({global, {}});
+    for (memref::GlobalOp global : globals)
+      ordered.insert({global, {}});
 
     Block *body = module.getBody();
     Operation *at = &body->front();
