@@ -26,8 +26,10 @@ For each model:
            interior of the next layer's padded input where the model does;
            each buffer is allocated and freed where the model does it, in
            its order (inside a kernel's timed call where the model does it
-           inside that kernel's row); the model's inputs are deterministic
-           random buffers.
+           inside that kernel's row; the extract reads that schedule from
+           the model once the pipeline has placed its frees), so the
+           allocator hands the kernels the model's blocks; the model's
+           inputs are deterministic random buffers.
            Each kernel runs after the others, its code, weights and inputs
            as warm or cold as they leave them, as in the model, and at the
            same moments of the machine's load as the rows. Its fastest

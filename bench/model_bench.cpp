@@ -41,7 +41,9 @@
 //       them and constants, weights included, rebuilt inside), and
 //       @empty_call, a function of the same form that does nothing, in
 //       MLIR bytecode; PROBES.json is the probe table; BUFFERS.tsv says
-//       which of the model's buffers each argument is. Prints the pipeline
+//       which of the model's buffers each argument is, and when the model
+//       allocates and frees each, in and between which kernels' rows (its
+//       schedule once the pipeline has placed the frees). Prints the pipeline
 //       that compiles KERNELS.mlir from there (tpuprof-compile --pipeline).
 //       With --probes keep, each kernel keeps one probe pair around it.
 //   model_bench kernels KERNELS.so [--calls N] [--warmup N] [--seconds S]
@@ -66,6 +68,7 @@
 #include "tpuprof/ModelRunner/OnnxData.h"
 #include "tpuprof/ModelRunner/RunInputs.h"
 
+#include "tpuprof/Conversion/ProbeToLLVM/ProbeToLLVM.h"
 #include "tpuprof/CpuCompiler/Pipelines.h"
 #include "tpuprof/Dialect/Probe/ProbeDialect.h"
 #include "tpuprof/model.h"
@@ -99,6 +102,7 @@
 #include <dlfcn.h>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -604,17 +608,25 @@ enum class BufferOrigin { Input, Alloc, Made, Count };
 constexpr llvm::StringLiteral kBufferOriginNames[] = {"input", "alloc", "made"};
 static_assert(std::size(kBufferOriginNames) == size_t(BufferOrigin::Count));
 
+/// What one step of the model's schedule (BUFFERS.tsv `step` lines) does:
+/// allocate or free a buffer, begin or end a kernel's row.
+enum class StepKind { Alloc, Free, Begin, End, Count };
+constexpr llvm::StringLiteral kStepKindNames[] = {"alloc", "free", "begin",
+                                                  "end"};
+static_assert(std::size(kStepKindNames) == size_t(StepKind::Count));
+
 /// The kernels alone of --kernels, each called once a round, in their
 /// order, in the model's buffers as BUFFERS.tsv (extract --buffers) names
 /// them: a kernel reads the buffer that an earlier kernel just wrote, as in
 /// the model. The model's inputs are made once (deterministic random
-/// values). The others are allocated and freed where the model allocates
-/// and frees them, in its order: outside the timed calls where the model
-/// does it outside every row, inside a kernel's timed call (before it,
-/// after it) where the model does it inside that kernel's row. So a kernel
-/// writes into memory the allocator hands back, warm as in the model, at
-/// the addresses the model's kernel had (the same requests to the same
-/// heap), and its time holds the allocator's work that its row holds.
+/// values). The others are allocated and freed as the model's schedule
+/// (the file's steps) does, in its order: outside the timed calls where
+/// the model does it outside every row, inside a kernel's timed call
+/// (before it, after it) where the model does it inside that kernel's
+/// row. So a kernel writes into memory the allocator hands back, warm as
+/// in the model, at the addresses the model's kernel had (the same
+/// requests to the same heap), and its time holds the allocator's work
+/// that its row holds.
 class KernelSequence {
 public:
   KernelSequence(const std::string &path, const std::string &buffersPath,
@@ -637,13 +649,16 @@ public:
 
   /// Calls kernel `k` with the allocations and frees the model makes in its
   /// row; returns their seconds. Inside the clock only what the row holds:
-  /// the model's mallocs, the call, the model's frees.
+  /// the model's mallocs, the call, the model's frees. The last kernel's
+  /// call also takes the round's remaining steps, outside the clock.
   double call(size_t k) {
     const Steps &step = steps[k];
-    for (size_t i : step.before) {
-      allocate(shared[i]);
-      bind(shared[i]);
-    }
+    run(step.before);
+    for (size_t i : step.uses)
+      if (shared[i].origin != BufferOrigin::Input && !shared[i].block &&
+          !llvm::is_contained(step.made, i))
+        usageError("the schedule of --buffers has no block for buffer " +
+                   llvm::Twine(shared[i].id) + " when " + names[k] + " runs");
     // The arguments' descriptors in the cache, as the model's kernel has
     // them at hand: the call reads them through pointers.
     Callable &kernel = kernels[k];
@@ -652,7 +667,9 @@ public:
     uint64_t start = stampStart();
     for (size_t i : step.made) {
       allocate(shared[i]);
-      setPointers(shared[i].uses.front(), shared[i].block); // The maker's.
+      for (const Use &u : shared[i].uses)
+        if (u.kernel == k)
+          setPointers(u, shared[i].block);
     }
     kernel.entry.packed(kernel.packed.data());
     for (size_t i : step.freed)
@@ -662,8 +679,8 @@ public:
       bind(shared[i]);
     for (size_t i : step.freed)
       shared[i].block = nullptr;
-    for (size_t i : step.after)
-      release(shared[i]);
+    if (k + 1 == kernels.size())
+      run(rest);
     return seconds;
   }
 
@@ -673,22 +690,30 @@ private:
     size_t kernel, packedAt;
   };
   struct Shared {
+    unsigned id = 0;
     BufferOrigin origin = BufferOrigin::Input;
-    size_t allocatedAt = kNone, freedAt = kNone;
     MemRefType type;
     uint64_t bytes = 0;
     std::vector<Use> uses;
-    size_t first = kNone, last = 0;
     void *block = nullptr;
   };
+  /// An allocation or free outside every row.
+  struct Action {
+    bool free;
+    size_t buffer;
+  };
   /// What happens to buffers around one kernel's call, in the model's
-  /// order: allocated before it, outside the clock; allocated in its row;
-  /// freed in its row; freed after it, outside every row.
+  /// order: allocated or freed before it, outside every row; allocated in
+  /// its row; freed in its row. And the buffers it takes.
   struct Steps {
-    std::vector<size_t> before, made, freed, after;
+    std::vector<Action> before;
+    std::vector<size_t> made, freed, uses;
   };
 
   void allocate(Shared &s) {
+    if (s.block)
+      usageError("the schedule of --buffers allocates buffer " +
+                 llvm::Twine(s.id) + " twice");
     // As the model allocates an aligned buffer: 64 bytes more, rounded up.
     s.block = std::malloc(s.bytes + 64);
     if (!s.block)
@@ -705,14 +730,25 @@ private:
     for (const Use &u : s.uses)
       setPointers(u, s.block);
   }
-  void release(Shared &s) {
-    std::free(s.block);
-    s.block = nullptr;
+  void run(const std::vector<Action> &actions) {
+    for (const Action &a : actions) {
+      Shared &s = shared[a.buffer];
+      if (!a.free) {
+        allocate(s);
+        bind(s);
+      } else {
+        std::free(s.block);
+        s.block = nullptr;
+      }
+    }
   }
 
-  /// Lines `buffer<tab>ID<tab>input|alloc|made<tab>AT<tab>FREED` (AT and
-  /// FREED a kernel or "-"), in the model's order, then lines
-  /// `arg<tab>KERNEL<tab>ARG<tab>ID`.
+  /// Lines `buffer<tab>ID<tab>input|alloc|made`, then
+  /// `arg<tab>KERNEL<tab>ARG<tab>ID`, then the model's schedule in its
+  /// order: `step<tab>alloc|free<tab>ID` and `step<tab>begin|end<tab>KERNEL`.
+  /// A buffer the schedule does not allocate is allocated before its first
+  /// kernel; one it does not free, after the round (as the model's results
+  /// are).
   void readBuffers(const std::string &path) {
     auto file = llvm::MemoryBuffer::getFile(path);
     if (!file)
@@ -720,93 +756,125 @@ private:
     llvm::SmallVector<llvm::StringRef> lines;
     (*file)->getBuffer().split(lines, '\n', -1, /*KeepEmpty=*/false);
     llvm::DenseMap<unsigned, size_t> index;
+    std::vector<bool> allocated, freed;
+    size_t row = kNone, lastBegun = kNone;
+    std::vector<Action> pending;
     for (auto [number, line] : llvm::enumerate(lines)) {
       auto bad = [&, number = number](const llvm::Twine &why) {
         usageError("--buffers " + path + ":" + llvm::Twine(number + 1) + ": " +
                    why);
       };
       auto kernel = [&](llvm::StringRef name) {
-        if (name == "-")
-          return kNone;
         size_t k = llvm::find(names, name) - names.begin();
         if (k == names.size())
           bad("no function " + name + " in the kernels");
         return k;
       };
+      auto buffer = [&](llvm::StringRef text) {
+        unsigned id = 0;
+        auto it = text.getAsInteger(10, id) ? index.end() : index.find(id);
+        if (it == index.end())
+          bad("no buffer line for buffer " + text + " before it");
+        return it->second;
+      };
       llvm::SmallVector<llvm::StringRef, 5> f;
       line.split(f, '\t');
       unsigned id = 0, arg = 0;
       if (f[0] == "buffer") {
-        const auto *origin = f.size() == 5
+        const auto *origin = f.size() == 3
                                  ? llvm::find(kBufferOriginNames, f[2])
                                  : std::end(kBufferOriginNames);
         if (origin == std::end(kBufferOriginNames) || f[1].getAsInteger(10, id))
-          bad("expected buffer<tab>ID<tab>input|alloc|made<tab>KERNEL|-<tab>"
-              "KERNEL|-");
+          bad("expected buffer<tab>ID<tab>input|alloc|made");
         if (!index.try_emplace(id, shared.size()).second)
           bad("buffer " + f[1] + " twice");
         shared.emplace_back();
+        shared.back().id = id;
         shared.back().origin =
             BufferOrigin(origin - std::begin(kBufferOriginNames));
-        shared.back().allocatedAt = kernel(f[3]);
-        shared.back().freedAt = kernel(f[4]);
+        allocated.push_back(false);
+        freed.push_back(false);
         continue;
       }
-      if (f[0] != "arg" || f.size() != 4 || f[2].getAsInteger(10, arg) ||
-          f[3].getAsInteger(10, id))
-        bad("expected buffer<tab>... or arg<tab>KERNEL<tab>ARG<tab>ID");
+      if (f[0] == "step") {
+        const auto *kind = f.size() == 3 ? llvm::find(kStepKindNames, f[1])
+                                         : std::end(kStepKindNames);
+        if (kind == std::end(kStepKindNames))
+          bad("expected step<tab>alloc|free|begin|end<tab>ID or KERNEL");
+        switch (StepKind(kind - std::begin(kStepKindNames))) {
+        case StepKind::Begin: {
+          size_t k = kernel(f[2]);
+          if (row != kNone || (lastBegun != kNone && k <= lastBegun))
+            bad("kernel " + f[2] + " begins out of the kernels' order");
+          row = lastBegun = k;
+          steps[k].before = std::move(pending);
+          pending.clear();
+          break;
+        }
+        case StepKind::End:
+          if (row != kernel(f[2]))
+            bad("kernel " + f[2] + " ends where it did not begin");
+          row = kNone;
+          break;
+        case StepKind::Alloc:
+        case StepKind::Free: {
+          size_t i = buffer(f[2]);
+          bool isFree = f[1] == "free";
+          if (shared[i].origin == BufferOrigin::Input)
+            bad("the model's input " + f[2] + " is allocated or freed");
+          (isFree ? freed : allocated)[i] = true;
+          if (row == kNone)
+            pending.push_back({isFree, i});
+          else
+            (isFree ? steps[row].freed : steps[row].made).push_back(i);
+          break;
+        }
+        case StepKind::Count:
+          llvm_unreachable("not a step");
+        }
+        continue;
+      }
+      if (f[0] != "arg" || f.size() != 4 || f[2].getAsInteger(10, arg))
+        bad("expected buffer, arg or step lines");
       size_t k = kernel(f[1]);
-      llvm::ArrayRef<Type> inputs = k == kNone
-                                        ? llvm::ArrayRef<Type>()
-                                        : kernels[k].entry.type.getInputs();
+      llvm::ArrayRef<Type> inputs = kernels[k].entry.type.getInputs();
       auto type = arg < inputs.size() ? dyn_cast<MemRefType>(inputs[arg])
                                       : MemRefType();
       if (!type || !type.hasStaticShape())
         bad(f[1] + " has no buffer argument " + f[2]);
-      auto it = index.find(id);
-      if (it == index.end())
-        bad("no buffer line for buffer " + f[3] + " before it");
-      Shared &s = shared[it->second];
+      Shared &s = shared[buffer(f[3])];
       if (s.type && s.type != type)
         bad("buffer " + f[3] + " has arguments of two types");
       s.type = type;
       s.uses.push_back({k, kernels[k].args->packedIndex(arg)});
-      s.first = std::min(s.first, k);
-      s.last = std::max(s.last, k);
+      steps[k].uses.push_back(&s - shared.data());
     }
+    if (row != kNone)
+      usageError("--buffers " + path + ": the last kernel does not end");
+    rest = std::move(pending);
     for (Shared &s : shared) {
+      size_t i = &s - shared.data();
       if (s.uses.empty())
         usageError("--buffers " + path + ": a buffer no kernel takes");
-      if (s.freedAt != kNone && s.freedAt != s.last)
-        usageError("--buffers " + path +
-                   ": a buffer is freed before its last kernel");
-      if (s.origin == BufferOrigin::Made && s.allocatedAt != s.first)
-        usageError("--buffers " + path +
-                   ": a buffer is made after its first kernel");
-      // Allocated where the model allocates it, and before its first use.
-      s.allocatedAt = std::min(s.allocatedAt, s.first);
       s.bytes =
           s.type.getNumElements() * ((s.type.getElementTypeBitWidth() + 7) / 8);
-      // The maker's use first: its call gets the block inside the clock.
-      std::iter_swap(s.uses.begin(), llvm::find_if(s.uses, [&](const Use &u) {
-                       return u.kernel == s.first;
-                     }));
-      size_t i = &s - shared.data();
-      if (s.origin == BufferOrigin::Alloc)
-        steps[s.allocatedAt].before.push_back(i);
-      else if (s.origin == BufferOrigin::Made)
-        steps[s.allocatedAt].made.push_back(i);
-      if (s.freedAt != kNone)
-        steps[s.freedAt].freed.push_back(i);
-      else if (s.origin != BufferOrigin::Input)
-        steps[s.last].after.push_back(i);
-      // An input is the buffer its first kernel was given, for all of them.
-      if (s.origin == BufferOrigin::Input)
+      if (s.origin == BufferOrigin::Input) {
+        // An input is the buffer its first kernel was given, for all of
+        // them.
         for (const Use &u : s.uses)
           for (size_t field = 0; field < 3; ++field)
             kernels[u.kernel].packed[u.packedAt + field] =
                 kernels[s.uses.front().kernel]
                     .packed[s.uses.front().packedAt + field];
+        continue;
+      }
+      size_t first = s.uses.front().kernel;
+      for (const Use &u : s.uses)
+        first = std::min(first, u.kernel);
+      if (!allocated[i])
+        steps[first].before.push_back({false, i});
+      if (!freed[i])
+        rest.push_back({true, i});
     }
   }
 
@@ -815,6 +883,8 @@ private:
   std::vector<Callable> kernels;
   std::vector<Shared> shared;
   std::vector<Steps> steps;
+  /// What the schedule does after the last kernel's row.
+  std::vector<Action> rest;
   unsigned touched = 0;
 };
 
@@ -860,16 +930,47 @@ int runProfile(int argc, char **argv) {
 // extract
 //===----------------------------------------------------------------------===//
 
+/// The attribute extract numbers each allocation of the bufferized model
+/// with, to find it again once the pipeline has placed the frees.
+constexpr llvm::StringLiteral kBufferTag = "model_bench.buffer";
+
+/// A step of the schedule: an allocation's tag, or a probe's id.
+struct ScheduleStep {
+  StepKind kind;
+  int64_t number;
+};
+
+std::vector<ScheduleStep> modelSchedule(ModuleOp module,
+                                        llvm::ArrayRef<std::string> entries);
+
 /// Keeps a copy of the module as it is right after bufferization: each
 /// kernel fused, tiled, vectorized and in the buffers it runs in, between
-/// its begin and end (the probes are lowered by the next pass).
-struct KeepAfterBufferization : PassInstrumentation {
-  explicit KeepAfterBufferization(OwningOpRef<ModuleOp> &kept) : kept(kept) {}
+/// its begin and end (the probes are lowered by the next pass); its
+/// allocations tagged. Then, once the pipeline has freed each buffer where
+/// the model frees it (tpu-profile-free-early), the model's schedule.
+struct KeepModelStages : PassInstrumentation {
+  KeepModelStages(OwningOpRef<ModuleOp> &kept,
+                  std::optional<std::vector<ScheduleStep>> &schedule,
+                  std::vector<std::string> entries)
+      : kept(kept), schedule(schedule), entries(std::move(entries)) {}
   void runAfterPass(Pass *pass, Operation *op) override {
-    if (pass->getArgument() == "one-shot-bufferize" && !kept)
-      kept = cast<ModuleOp>(op->clone());
+    auto module = dyn_cast<ModuleOp>(op);
+    if (!module)
+      return;
+    if (pass->getArgument() == "one-shot-bufferize" && !kept) {
+      Builder b(op->getContext());
+      int64_t tag = 0;
+      module.walk([&](memref::AllocOp alloc) {
+        alloc->setAttr(kBufferTag, b.getI64IntegerAttr(tag++));
+      });
+      kept = module.clone();
+    }
+    if (pass->getArgument() == "tpu-profile-free-early" && kept && !schedule)
+      schedule = modelSchedule(module, entries);
   }
   OwningOpRef<ModuleOp> &kept;
+  std::optional<std::vector<ScheduleStep>> &schedule;
+  std::vector<std::string> entries;
 };
 
 /// The buffers of a bufferized model, each seen behind what only passes it
@@ -937,57 +1038,117 @@ private:
   std::vector<Value> values;
 };
 
-/// What BUFFERS.tsv says of one of the model's buffers: where it comes
-/// from, in or before which kernel the model allocates it ("-": before its
-/// first kernel), in which kernel the model frees it ("-": after its last,
-/// outside the rows).
-struct BufferLine {
-  BufferOrigin origin = BufferOrigin::Input;
-  std::string at = "-", freedBy = "-";
+/// The tag of the allocation behind `v` (through views, the base buffer
+/// of a `memref.extract_strided_metadata` that a lowered dealloc frees,
+/// calls and loops), if it has one.
+std::optional<int64_t> allocationTag(const ModelBuffers &buffers, Value v) {
+  for (;;) {
+    Value root = buffers.of(v);
+    Operation *def = root.getDefiningOp();
+    if (auto meta = dyn_cast_or_null<memref::ExtractStridedMetadataOp>(def))
+      v = meta.getSource();
+    else if (auto view = dyn_cast_or_null<ViewLikeOpInterface>(def))
+      v = view.getViewSource();
+    else if (auto tag = def ? def->getAttrOfType<IntegerAttr>(kBufferTag)
+                            : IntegerAttr())
+      return tag.getInt();
+    else
+      return std::nullopt;
+  }
+}
+
+/// The id a lowered probe's guard call passes, if `call` is one.
+std::optional<ScheduleStep> probeStep(LLVM::CallOp call) {
+  std::optional<llvm::StringRef> callee = call.getCallee();
+  if (!callee || call.getNumOperands() == 0)
+    return std::nullopt;
+  StepKind kind;
+  if (*callee == tpuprof::kEndGuardName)
+    kind = StepKind::End;
+  else if (*callee == tpuprof::kBeginGuardName ||
+           callee->starts_with(tpuprof::kBeginDimsGuardPrefix))
+    kind = StepKind::Begin;
+  else
+    return std::nullopt;
+  auto id = call.getOperand(0).getDefiningOp<LLVM::ConstantOp>();
+  auto value = id ? dyn_cast<IntegerAttr>(id.getValue()) : IntegerAttr();
+  if (!value)
+    return std::nullopt;
+  return ScheduleStep{kind, value.getInt()};
+}
+
+/// The model's allocations (tagged), frees and kernel rows in the order
+/// one call of its entries runs them, calls followed into their callees:
+/// what the kernels alone repeat to get the model's blocks of the heap.
+/// A kernel in a loop is seen once; an entry that another calls (a model's
+/// public subfunction) is seen where it is called.
+std::vector<ScheduleStep> modelSchedule(ModuleOp module,
+                                        llvm::ArrayRef<std::string> entries) {
+  ModelBuffers buffers(module);
+  llvm::DenseSet<StringAttr> called;
+  module.walk([&](func::CallOp call) {
+    called.insert(call.getCalleeAttr().getAttr());
+  });
+  std::vector<ScheduleStep> steps;
+  llvm::SmallPtrSet<Operation *, 8> active;
+  std::function<void(func::FuncOp)> visit = [&](func::FuncOp fn) {
+    if (!fn || fn.isExternal() || !active.insert(fn).second)
+      return;
+    fn.walk<WalkOrder::PreOrder>([&](Operation *op) {
+      if (isa<memref::AllocOp>(op)) {
+        if (auto tag = op->getAttrOfType<IntegerAttr>(kBufferTag))
+          steps.push_back({StepKind::Alloc, tag.getInt()});
+      } else if (auto dealloc = dyn_cast<memref::DeallocOp>(op)) {
+        if (auto tag = allocationTag(buffers, dealloc.getMemref()))
+          steps.push_back({StepKind::Free, *tag});
+      } else if (auto call = dyn_cast<LLVM::CallOp>(op)) {
+        if (auto step = probeStep(call))
+          steps.push_back(*step);
+      } else if (auto call = dyn_cast<func::CallOp>(op)) {
+        visit(SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+            call, call.getCalleeAttr()));
+      }
+    });
+    active.erase(fn);
+  };
+  for (const std::string &entry : entries)
+    if (auto fn = module.lookupSymbol<func::FuncOp>(entry);
+        fn && !called.contains(fn.getSymNameAttr()))
+      visit(fn);
+  return steps;
+}
+
+/// An argument of an extracted kernel, the model's buffer it stands for,
+/// and where that comes from.
+struct BoundBuffer {
+  unsigned arg, buffer;
+  BufferOrigin origin;
 };
 
-/// The op of `alloc`'s block after which its buffer is no longer used
-/// (through every memref made from it), as --tpu-profile-free-early finds
-/// it once the probes are lowered and free it there; null where a
-/// terminator or another block uses it (it is not freed there).
-Operation *lastUse(Operation *alloc) {
+/// Whether `alloc`'s buffer, or a memref made from it, is used by an op of
+/// its block outside `inside` (a probe passes it on: its results count).
+bool usedAfter(Operation *alloc,
+               const llvm::SmallPtrSetImpl<Operation *> &inside) {
   Block *block = alloc->getBlock();
-  Operation *last = alloc;
   llvm::SmallVector<Value> work{alloc->getResult(0)};
   llvm::DenseSet<Value> seen;
   while (!work.empty()) {
     Value v = work.pop_back_val();
     if (!seen.insert(v).second)
       continue;
-    for (OpOperand &use : v.getUses()) {
-      Operation *user = use.getOwner();
-      // A probe passes each operand on as its result of the same number,
-      // and is lowered to a call that takes no buffer.
-      if (isa<tpuprof::BeginOp, tpuprof::EndOp>(user)) {
-        work.push_back(user->getResult(use.getOperandNumber()));
-        continue;
-      }
+    for (Operation *user : v.getUsers()) {
       for (Value r : user->getResults())
         if (isa<BaseMemRefType>(r.getType()))
           work.push_back(r);
+      if (isa<tpuprof::BeginOp, tpuprof::EndOp>(user))
+        continue;
       Operation *at = block->findAncestorOpInBlock(*user);
-      if (!at || at->hasTrait<OpTrait::IsTerminator>())
-        return nullptr;
-      if (last->isBeforeInBlock(at))
-        last = at;
+      if (!at || !inside.contains(at))
+        return true;
     }
   }
-  return last;
+  return false;
 }
-
-/// An argument of an extracted kernel, the model's buffer it stands for,
-/// where that comes from, and whether the kernel frees it (its last use is
-/// in the kernel's row: the model frees it there).
-struct BoundBuffer {
-  unsigned arg, buffer;
-  BufferOrigin origin;
-  bool frees;
-};
 
 /// Builds @k<id> from the ops between `begin` and its end, or says why not;
 /// `bound` gets which of the model's buffers each argument is.
@@ -1029,14 +1190,14 @@ std::string extractKernel(tpuprof::BeginOp begin, ModuleOp model, ModuleOp out,
       if (!v.getDefiningOp() || !inside.contains(v.getDefiningOp()))
         outside.insert(v);
   }
-  // A buffer that the kernel allocates in the model (in its row) and
-  // writes a result into is an argument alone, which the caller allocates
-  // inside the timed call: it outlives the kernel.
+  // A buffer that the kernel allocates in the model (in its row) and that
+  // is used after it (a result, or zeros a later kernel copies) is an
+  // argument alone, which the caller allocates inside the timed call: it
+  // outlives the kernel.
   llvm::SmallPtrSet<Operation *, 4> hoisted;
-  for (Value v : end->getOperands())
-    if (auto alloc = buffers.of(v).getDefiningOp<memref::AllocOp>();
-        alloc && inside.contains(alloc))
-      hoisted.insert(alloc);
+  for (Operation *op : body)
+    if (isa<memref::AllocOp>(op) && usedAfter(op, inside))
+      hoisted.insert(op);
 
   OpBuilder b(out.getBodyRegion());
   b.setInsertionPointToEnd(out.getBody());
@@ -1057,12 +1218,10 @@ std::string extractKernel(tpuprof::BeginOp begin, ModuleOp model, ModuleOp out,
     if (fresh) {
       it->second = entry->addArgument(type, buffer.getLoc());
       Operation *alloc = buffer.getDefiningOp();
-      Operation *last = alloc ? lastUse(alloc) : nullptr;
       bound.push_back({entry->getNumArguments() - 1, buffers.id(buffer),
                        !alloc                    ? BufferOrigin::Input
                        : hoisted.contains(alloc) ? BufferOrigin::Made
-                                                 : BufferOrigin::Alloc,
-                       last && inside.contains(last)});
+                                                 : BufferOrigin::Alloc});
     }
     return it->second;
   };
@@ -1163,13 +1322,17 @@ int runExtract(int argc, char **argv) {
   if (llvm::Error err = tpuprof::buildModelPipeline(pm, options))
     fail(std::move(err));
   OwningOpRef<ModuleOp> kept;
-  pm.addInstrumentation(std::make_unique<KeepAfterBufferization>(kept));
+  std::optional<std::vector<ScheduleStep>> schedule;
+  pm.addInstrumentation(std::make_unique<KeepModelStages>(
+      kept, schedule,
+      std::vector<std::string>(entries.begin(), entries.end())));
   tpuprof::eraseUnreachableSymbols(module, entries);
   if (llvm::Error err = tpuprof::runModelPipeline(pm, module))
     fail(std::move(err));
-  if (!kept)
-    fail(llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                 "the pipeline ran no one-shot-bufferize"));
+  if (!kept || !schedule)
+    fail(llvm::createStringError(
+        llvm::inconvertibleErrorCode(),
+        "the pipeline ran no one-shot-bufferize or tpu-profile-free-early"));
 
   OwningOpRef<ModuleOp> out = ModuleOp::create(kept->getLoc());
   // @empty_call: what calling a function of the .so costs by itself (the
@@ -1194,7 +1357,7 @@ int runExtract(int argc, char **argv) {
   unsigned made = 0;
   ModelBuffers buffers(*kept);
   std::string argLines;
-  std::map<unsigned, BufferLine> bufferInfo;
+  std::map<unsigned, BufferOrigin> origins;
   kept->walk([&](tpuprof::BeginOp begin) {
     std::string name;
     llvm::SmallVector<BoundBuffer> bound;
@@ -1208,56 +1371,43 @@ int runExtract(int argc, char **argv) {
     for (const BoundBuffer &b : bound) {
       argLines +=
           llvm::formatv("arg\t{0}\t{1}\t{2}\n", name, b.arg, b.buffer).str();
-      auto [it, fresh] = bufferInfo.try_emplace(b.buffer);
-      BufferLine &line = it->second;
-      if (fresh || b.origin == BufferOrigin::Made) {
-        line.origin = b.origin;
-        line.at = b.origin == BufferOrigin::Made ? name : "-";
-      }
-      // The model allocates a buffer outside every kernel before the
-      // kernel that follows the allocation, maybe long before its first
-      // reader: allocated there alone too, the allocator hands it the
-      // same block.
-      if (fresh && b.origin == BufferOrigin::Alloc)
-        for (Operation *op = buffers.buffer(b.buffer).getDefiningOp(); op;
-             op = op->getNextNode())
-          if (auto next = dyn_cast<tpuprof::BeginOp>(op)) {
-            line.at = "k" + std::to_string(next.getProbe());
-            break;
-          }
-      if (b.frees)
-        line.freedBy = name;
+      auto [it, fresh] = origins.try_emplace(b.buffer, b.origin);
+      if (b.origin == BufferOrigin::Made)
+        it->second = b.origin;
     }
   });
-  // Buffers in the order the model allocates them (its inputs first), so
-  // that the allocator's answers follow the model's.
-  llvm::DenseMap<Operation *, unsigned> allocOrder;
-  kept->walk([&](memref::AllocOp a) { allocOrder[a] = allocOrder.size() + 1; });
-  std::vector<unsigned> order;
-  for (auto &[id, line] : bufferInfo)
-    order.push_back(id);
-  auto position = [&](unsigned id) {
-    return std::make_pair(allocOrder.lookup(buffers.buffer(id).getDefiningOp()),
-                          id);
-  };
-  llvm::sort(order,
-             [&](unsigned a, unsigned b) { return position(a) < position(b); });
+  // The kernels' buffers by the tag of their allocation, and the model's
+  // schedule in their terms: what happens to other buffers, and in kernels
+  // not extracted, the kernels alone do not repeat.
+  llvm::DenseMap<int64_t, unsigned> bufferOfTag;
+  for (auto &[id, origin] : origins)
+    if (Operation *alloc = buffers.buffer(id).getDefiningOp())
+      if (auto tag = alloc->getAttrOfType<IntegerAttr>(kBufferTag))
+        bufferOfTag[tag.getInt()] = id;
+  out->walk([](memref::AllocOp alloc) { alloc->removeAttr(kBufferTag); });
   {
     std::error_code ec;
     llvm::raw_fd_ostream buffersFile(buffersPath, ec);
     if (ec)
       usageError("--buffers " + buffersPath + ": " + ec.message());
-    // A kernel that was not extracted: before the first kernel alone.
-    auto extracted = [&](const std::string &name) {
-      return out->lookupSymbol(name) ? name : std::string("-");
-    };
-    for (unsigned id : order) {
-      const BufferLine &line = bufferInfo[id];
-      buffersFile << llvm::formatv("buffer\t{0}\t{1}\t{2}\t{3}\n", id,
-                                   kBufferOriginNames[size_t(line.origin)],
-                                   extracted(line.at), line.freedBy);
-    }
+    for (auto &[id, origin] : origins)
+      buffersFile << llvm::formatv("buffer\t{0}\t{1}\n", id,
+                                   kBufferOriginNames[size_t(origin)]);
     buffersFile << argLines;
+    for (const ScheduleStep &step : *schedule) {
+      std::string what;
+      if (step.kind == StepKind::Alloc || step.kind == StepKind::Free) {
+        auto it = bufferOfTag.find(step.number);
+        if (it != bufferOfTag.end())
+          what = std::to_string(it->second);
+      } else if (std::string kernel = "k" + std::to_string(step.number);
+                 out->lookupSymbol(kernel)) {
+        what = kernel;
+      }
+      if (!what.empty())
+        buffersFile << "step\t" << kStepKindNames[size_t(step.kind)] << "\t"
+                    << what << "\n";
+    }
   }
   std::string error;
   auto file = mlir::openOutputFile(output, &error);
