@@ -144,11 +144,20 @@ TEST(RuntimeRoundTrip, RecordsReadBack) {
 
 namespace {
 
+/// A directory of its own, removed with what it holds at the end of scope.
+struct ScratchDir {
+  ScratchDir() {
+    EXPECT_FALSE(llvm::sys::fs::createUniqueDirectory("tpuprof-drop", path));
+  }
+  ~ScratchDir() { llvm::sys::fs::remove_directories(path); }
+  llvm::SmallString<128> path;
+};
+
 /// A window of `calls` pairs of one probe on this thread, at most `limit`
-/// records kept under `policy`; returns the dump's path.
-std::string droppingWindow(int policy, uint64_t limit, unsigned calls) {
-  llvm::SmallString<128> dir;
-  EXPECT_FALSE(llvm::sys::fs::createUniqueDirectory("tpuprof-drop", dir));
+/// records kept under `policy`, its dump in `dir`; returns the dump's path.
+std::string droppingWindow(const ScratchDir &scratch, int policy,
+                           uint64_t limit, unsigned calls) {
+  std::string dir(scratch.path);
   std::string table = serializeProbeTable(
       "drops", {probe("tosa.add", "f32[4]", "drops.mlir:1:1", 0x42)});
   uint32_t first = UINT32_MAX;
@@ -196,7 +205,8 @@ std::vector<std::pair<double, double>> traceSpans(const std::string &path,
 // records: from the end of its last one to the window's end the trace and
 // the timeline mark the time "not recorded", not idle.
 TEST(RuntimeRoundTrip, StopPolicyDropsAreMarkedNotRecorded) {
-  std::string path = droppingWindow(TPUPROF_BUFFER_STOP, 100, 300);
+  ScratchDir dir;
+  std::string path = droppingWindow(dir, TPUPROF_BUFFER_STOP, 100, 300);
   std::vector<std::pair<double, double>> ops = traceSpans(path, "tosa.add");
   std::vector<std::pair<double, double>> gaps =
       traceSpans(path, "not recorded");
@@ -223,7 +233,8 @@ TEST(RuntimeRoundTrip, StopPolicyDropsAreMarkedNotRecorded) {
 // A ring keeps the newest records: the stretch before its first kept record
 // is the one not recorded.
 TEST(RuntimeRoundTrip, RingDropsAreMarkedNotRecorded) {
-  std::string path = droppingWindow(TPUPROF_BUFFER_RING, 1000, 6000);
+  ScratchDir dir;
+  std::string path = droppingWindow(dir, TPUPROF_BUFFER_RING, 1000, 6000);
   std::vector<std::pair<double, double>> ops = traceSpans(path, "tosa.add");
   std::vector<std::pair<double, double>> gaps =
       traceSpans(path, "not recorded");
