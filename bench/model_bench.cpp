@@ -1080,8 +1080,9 @@ std::optional<ScheduleStep> probeStep(LLVM::CallOp call) {
 /// The model's allocations (tagged), frees and kernel rows in the order
 /// one call of its entries runs them, calls followed into their callees:
 /// what the kernels alone repeat to get the model's blocks of the heap.
-/// A kernel in a loop is seen once; an entry that another calls (a model's
-/// public subfunction) is seen where it is called.
+/// A kernel in a loop is seen once, a function's body at its first call
+/// (the kernels alone run once a round); an entry that another calls (a
+/// model's public subfunction) is seen where it is called.
 std::vector<ScheduleStep> modelSchedule(ModuleOp module,
                                         llvm::ArrayRef<std::string> entries) {
   ModelBuffers buffers(module);
@@ -1090,9 +1091,9 @@ std::vector<ScheduleStep> modelSchedule(ModuleOp module,
     called.insert(call.getCalleeAttr().getAttr());
   });
   std::vector<ScheduleStep> steps;
-  llvm::SmallPtrSet<Operation *, 8> active;
+  llvm::SmallPtrSet<Operation *, 8> visited;
   std::function<void(func::FuncOp)> visit = [&](func::FuncOp fn) {
-    if (!fn || fn.isExternal() || !active.insert(fn).second)
+    if (!fn || fn.isExternal() || !visited.insert(fn).second)
       return;
     fn.walk<WalkOrder::PreOrder>([&](Operation *op) {
       if (isa<memref::AllocOp>(op)) {
@@ -1109,7 +1110,6 @@ std::vector<ScheduleStep> modelSchedule(ModuleOp module,
             call, call.getCalleeAttr()));
       }
     });
-    active.erase(fn);
   };
   for (const std::string &entry : entries)
     if (auto fn = module.lookupSymbol<func::FuncOp>(entry);
@@ -1394,11 +1394,16 @@ int runExtract(int argc, char **argv) {
       buffersFile << llvm::formatv("buffer\t{0}\t{1}\n", id,
                                    kBufferOriginNames[size_t(origin)]);
     buffersFile << argLines;
+    // One block per buffer: a function seen once whose results its
+    // callers free at each call frees one buffer twice.
+    llvm::DenseSet<unsigned> live;
     for (const ScheduleStep &step : *schedule) {
       std::string what;
       if (step.kind == StepKind::Alloc || step.kind == StepKind::Free) {
         auto it = bufferOfTag.find(step.number);
-        if (it != bufferOfTag.end())
+        if (it != bufferOfTag.end() &&
+            (step.kind == StepKind::Alloc ? live.insert(it->second).second
+                                          : live.erase(it->second)))
           what = std::to_string(it->second);
       } else if (std::string kernel = "k" + std::to_string(step.number);
                  out->lookupSymbol(kernel)) {
