@@ -654,11 +654,6 @@ public:
   double call(size_t k) {
     const Steps &step = steps[k];
     run(step.before);
-    for (size_t i : step.uses)
-      if (shared[i].origin != BufferOrigin::Input && !shared[i].block &&
-          !llvm::is_contained(step.made, i))
-        usageError("the schedule of --buffers has no block for buffer " +
-                   llvm::Twine(shared[i].id) + " when " + names[k] + " runs");
     // The arguments' descriptors in the cache, as the model's kernel has
     // them at hand: the call reads them through pointers.
     Callable &kernel = kernels[k];
@@ -699,7 +694,7 @@ private:
   };
   /// An allocation or free outside every row.
   struct Action {
-    bool free;
+    StepKind kind;
     size_t buffer;
   };
   /// What happens to buffers around one kernel's call, in the model's
@@ -711,9 +706,6 @@ private:
   };
 
   void allocate(Shared &s) {
-    if (s.block)
-      usageError("the schedule of --buffers allocates buffer " +
-                 llvm::Twine(s.id) + " twice");
     // As the model allocates an aligned buffer: 64 bytes more, rounded up.
     s.block = std::malloc(s.bytes + 64);
     if (!s.block)
@@ -733,7 +725,7 @@ private:
   void run(const std::vector<Action> &actions) {
     for (const Action &a : actions) {
       Shared &s = shared[a.buffer];
-      if (!a.free) {
+      if (a.kind == StepKind::Alloc) {
         allocate(s);
         bind(s);
       } else {
@@ -797,11 +789,12 @@ private:
         continue;
       }
       if (f[0] == "step") {
-        const auto *kind = f.size() == 3 ? llvm::find(kStepKindNames, f[1])
+        const auto *name = f.size() == 3 ? llvm::find(kStepKindNames, f[1])
                                          : std::end(kStepKindNames);
-        if (kind == std::end(kStepKindNames))
+        if (name == std::end(kStepKindNames))
           bad("expected step<tab>alloc|free|begin|end<tab>ID or KERNEL");
-        switch (StepKind(kind - std::begin(kStepKindNames))) {
+        StepKind kind = StepKind(name - std::begin(kStepKindNames));
+        switch (kind) {
         case StepKind::Begin: {
           size_t k = kernel(f[2]);
           if (row != kNone || (lastBegun != kNone && k <= lastBegun))
@@ -818,13 +811,13 @@ private:
           break;
         case StepKind::Alloc:
         case StepKind::Free: {
+          bool isFree = kind == StepKind::Free;
           size_t i = buffer(f[2]);
-          bool isFree = f[1] == "free";
           if (shared[i].origin == BufferOrigin::Input)
             bad("the model's input " + f[2] + " is allocated or freed");
           (isFree ? freed : allocated)[i] = true;
           if (row == kNone)
-            pending.push_back({isFree, i});
+            pending.push_back({kind, i});
           else
             (isFree ? steps[row].freed : steps[row].made).push_back(i);
           break;
@@ -872,10 +865,42 @@ private:
       for (const Use &u : s.uses)
         first = std::min(first, u.kernel);
       if (!allocated[i])
-        steps[first].before.push_back({false, i});
+        steps[first].before.push_back({StepKind::Alloc, i});
       if (!freed[i])
-        rest.push_back({true, i});
+        rest.push_back({StepKind::Free, i});
     }
+    checkSchedule();
+  }
+
+  /// Runs one round of the schedule on paper, once, rather than checking
+  /// it between the timed calls: each kernel finds its buffers allocated,
+  /// and no buffer is allocated while it holds a block (in this round or,
+  /// left allocated at its end, in the next).
+  void checkSchedule() const {
+    std::vector<bool> live(shared.size());
+    auto apply = [&](StepKind kind, size_t i) {
+      if (kind == StepKind::Alloc && live[i])
+        usageError("the schedule of --buffers allocates buffer " +
+                   llvm::Twine(shared[i].id) + " twice");
+      live[i] = kind == StepKind::Alloc;
+    };
+    for (size_t k = 0; k < steps.size(); ++k) {
+      for (const Action &a : steps[k].before)
+        apply(a.kind, a.buffer);
+      for (size_t i : steps[k].made)
+        apply(StepKind::Alloc, i);
+      for (size_t i : steps[k].uses)
+        if (shared[i].origin != BufferOrigin::Input && !live[i])
+          usageError("the schedule of --buffers has no block for buffer " +
+                     llvm::Twine(shared[i].id) + " when " + names[k] + " runs");
+      for (size_t i : steps[k].freed)
+        apply(StepKind::Free, i);
+    }
+    for (const Action &a : rest)
+      apply(a.kind, a.buffer);
+    for (size_t i = 0; i < shared.size(); ++i)
+      if (live[i])
+        apply(StepKind::Alloc, i);
   }
 
   CompiledModel model;
@@ -1371,9 +1396,11 @@ int runExtract(int argc, char **argv) {
     for (const BoundBuffer &b : bound) {
       argLines +=
           llvm::formatv("arg\t{0}\t{1}\t{2}\n", name, b.arg, b.buffer).str();
-      auto [it, fresh] = origins.try_emplace(b.buffer, b.origin);
+      // Made by one kernel, taken by others: made.
+      BufferOrigin &origin =
+          origins.try_emplace(b.buffer, b.origin).first->second;
       if (b.origin == BufferOrigin::Made)
-        it->second = b.origin;
+        origin = b.origin;
     }
   });
   // The kernels' buffers by the tag of their allocation, and the model's
