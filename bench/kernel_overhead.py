@@ -20,7 +20,11 @@ either way. So each model runs in --runs processes, each on new copies
 of the two .so files (where a file's pages fall in the caches is fixed
 while the file lives, and moved the difference by +-3 % from copy to
 copy), and the figure is the mean of their medians with its 95 % t
-interval. Verdict against the target
+interval. Which build is copied, loaded and given its buffers first is
+fixed within a process and biases it; odd runs put the probed build first,
+so that bias cancels in the mean over an even number of runs (the probes-off
+figure split by this order is printed below each model). Verdict against
+the target
 (< 1 %): met when the interval's upper end is below 1 %, NOT met when its
 lower end is at or above it, unresolved otherwise. The fastest call of
 each build is printed too. Each process is followed by one that alternates
@@ -152,10 +156,10 @@ def parse_fields(line):
 
 
 def ab(bench, plain, probed, data, seconds, min_pairs, dumps, env,
-       window="open"):
+       window, first):
     cmd = [bench, "ab", plain, probed, "--seconds", str(seconds),
            "--min-pairs", str(min_pairs), "--output", dumps,
-           "--window", window]
+           "--window", window, "--first", first]
     if data:
         cmd += ["--data", data]
     result = {}
@@ -218,8 +222,9 @@ def main():
                     help="export missing ONNX models first (torch)")
     ap.add_argument("--no-bundled", action="store_true",
                     help="only the ONNX models")
-    ap.add_argument("--runs", type=int, default=5,
-                    help="processes per model and window state (default 5)")
+    ap.add_argument("--runs", type=int, default=6,
+                    help="processes per model and window state, best even "
+                         "(default 6)")
     ap.add_argument("--seconds", type=float, default=4,
                     help="alternating calls per process, seconds (default 4)")
     ap.add_argument("--min-pairs", type=int, default=10)
@@ -259,12 +264,18 @@ def main():
                           ["--probe-level=kernel"], env)
         on, off, recording, rows = [], [], [], set()
         for run in range(args.runs):
-            a, b = fresh_copy(plain, run), fresh_copy(probed, run)
-            r = ab(bench, a, b, data, args.seconds, args.min_pairs, dumps, env)
+            # Odd runs copy and load the probed build first (see the top).
+            first = "probed" if run % 2 else "plain"
+            if first == "plain":
+                a, b = fresh_copy(plain, run), fresh_copy(probed, run)
+            else:
+                b, a = fresh_copy(probed, run), fresh_copy(plain, run)
+            r = ab(bench, a, b, data, args.seconds, args.min_pairs, dumps, env,
+                   "open", first)
             on.append(r["ab"])
             rows.add(r["dump"]["rows"])
             off.append(ab(bench, a, b, data, args.seconds, args.min_pairs,
-                          dumps, env, window="off")["ab"])
+                          dumps, env, "off", first)["ab"])
             recording.append(float(onoff(bench, b, data, args.seconds,
                                          args.min_pairs, dumps,
                                          env)["diff_median_pct"]))
@@ -282,10 +293,14 @@ def main():
         v = verdict(lo, hi, judged)
         resolved = "resolved" if (lo > 0 or hi < 0) else "not resolved from 0"
         runs = " ".join(f"{x:+.2f}" for x in diffs)
+        by_order = [statistics.fmean(odiffs[k::2]) if odiffs[k::2] else
+                    float("nan") for k in (0, 1)]
         print(f"  {label:20} {pmin:10.4f} {bmin:10.4f} {diff:+10.2f}% "
               f"[{lo:+7.2f}, {hi:+7.2f}] % {runs:>34}  "
               f"{'/'.join(sorted(rows)):>5} {odiff:+10.2f}% "
               f"{rdiff:+9.2f}%  {v if judged else '(reported)'}; {resolved}")
+        print(f"  {'':20} probes off by load order: plain first "
+              f"{by_order[0]:+.2f} %, probed first {by_order[1]:+.2f} %")
         lines.append(f"suite|levels|{label}, kernel probes, paired calls|"
                      f"{bmed:.4f}|no probes|{pmed:.4f}|ms|"
                      f"{1 + diff / 100:.4f}|< {TARGET:g} % (95 % CI "

@@ -8,13 +8,14 @@
 //
 //   model_bench ab PLAIN.so PROBED.so [--data DIR] [--seconds S]
 //                  [--min-pairs N] [--max-pairs N] [--warmup N] [--output DIR]
-//                  [--window open|off]
+//                  [--window open|off] [--first plain|probed]
 //       Both builds in this one process, called alternately (A B, B A, ...)
 //       with the same inputs while a mode-0 window is open (or, with
 //       --window off, none: the probes' guards alone, or any two builds
 //       of one model side by side); prints both
 //       builds' fastest and median calls and the median of the paired
-//       differences with a distribution-free 95 % interval.
+//       differences with a distribution-free 95 % interval. --first: which
+//       build is loaded and given its buffers first.
 //   model_bench onoff PROBED.so [--data DIR] [--seconds S] [--min-pairs N]
 //                  [--max-pairs N] [--warmup N] [--output DIR] [--block N]
 //       The instrumented build alone, blocks of N calls without a window
@@ -427,7 +428,7 @@ void printPaired(llvm::StringRef tag, llvm::StringRef aName,
 int runAb(int argc, char **argv) {
   Args args(argc, argv,
             {"--data", "--seconds", "--min-pairs", "--max-pairs", "--warmup",
-             "--output", "--window"},
+             "--output", "--window", "--first"},
             2, "ab");
   std::string windowArg = args.text("--window", "open");
   if (windowArg != "open" && windowArg != "off")
@@ -435,9 +436,20 @@ int runAb(int argc, char **argv) {
   bool window = windowArg == "open";
   Pairing pairing(args);
 
+  std::string first = args.text("--first", "plain");
+  if (first != "plain" && first != "probed")
+    usageError("--first must be plain or probed, got '" + first + "'");
+  bool probedFirst = first == "probed";
+
+  // Which build is mapped and given its buffers first is a fixed choice per
+  // process, and it moves the difference (where each build's pages and
+  // buffers fall): kernel_overhead.py alternates it from process to process
+  // so that it cancels in the mean over processes.
   MLIRContext context;
-  CompiledModel plainModel = check(CompiledModel::load(args.positional[0]));
-  CompiledModel probedModel = check(CompiledModel::load(args.positional[1]));
+  std::optional<CompiledModel> loaded[2];
+  for (int side : {probedFirst ? 1 : 0, probedFirst ? 0 : 1})
+    loaded[side].emplace(check(CompiledModel::load(args.positional[side])));
+  CompiledModel &plainModel = *loaded[0], &probedModel = *loaded[1];
   // With no window open any two builds of one model compare (two
   // compilers, two pipelines); an open window needs the probed build second.
   if (window && plainModel.instrumented())
@@ -448,8 +460,10 @@ int runAb(int argc, char **argv) {
                " has no probes: give the instrumented build second");
   std::vector<std::string> specs = inputSpecsFrom(args);
   keepFreedBuffers();
-  Callable plain = makeCallable(plainModel, "", context, specs);
-  Callable probed = makeCallable(probedModel, "", context, specs);
+  std::optional<Callable> callables[2];
+  for (int side : {probedFirst ? 1 : 0, probedFirst ? 0 : 1})
+    callables[side].emplace(makeCallable(*loaded[side], "", context, specs));
+  Callable &plain = *callables[0], &probed = *callables[1];
   if (plain.entry.type != probed.entry.type)
     usageError("the two builds' entries differ in type");
 
