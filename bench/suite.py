@@ -141,7 +141,9 @@ def components():
             lambda build: [(src("bench/kernel_overhead.py"), absent),
                            (b(build, "model_bench"), built)],
             lambda build, runs, quick: [py, src("bench/kernel_overhead.py"),
-                                        build, "--runs", str(runs),
+                                        # Even: half the runs load each
+                                        # build first.
+                                        build, "--runs", str(runs + runs % 2),
                                         "--models", os.path.join(build, "models"),
                                         "--export",
                                         "--work", os.path.join(build, "bench-models")] +
