@@ -7,8 +7,8 @@
 |* close (docs/runtime.md, "Storage"; docs/formats.md, SEGMENT sections).     *|
 |*                                                                            *|
 |* Rules from the design:                                                     *|
-|*   - a dump never overwrites another file (O_EXCL under the first free      *|
-|*     name, mode 0600);                                                      *|
+|*   - a dump never overwrites another file (O_EXCL under a free name past    *|
+|*     the run of taken ones, mode 0600);                                     *|
 |*   - the file only grows through reserve(): RLIMIT_FSIZE is checked first   *|
 |*     (so no SIGXFSZ) and the space is allocated with fallocate (or zeros    *|
 |*     written where it is unsupported) before anything maps it (so no        *|
@@ -393,6 +393,54 @@ static void make_dirs(const char *dir) {
   }
 }
 
+/// Writes dump number `n`'s path into d->path; 0, or -1 when too long.
+/// A rank's dumps say whose they are; a single process's keep the plain
+/// name (docs/mpi.md).
+static int dump_name(tpuprof_rt_dump *d, uint32_t rank, uint32_t n) {
+  int len = rank == TPUPROF_RANK_UNKNOWN
+                ? snprintf(d->path, sizeof(d->path), "%s/tpuprof_data_dev%u-%u",
+                           d->dir, d->h.device, n)
+                : snprintf(d->path, sizeof(d->path),
+                           "%s/tpuprof_data_dev%u-rank%u-%u", d->dir,
+                           d->h.device, rank, n);
+  return len < 0 || (size_t)len >= sizeof(d->path) ? -1 : 0;
+}
+
+static int dump_name_taken(tpuprof_rt_dump *d, uint32_t rank, uint32_t n) {
+  struct stat st;
+  return dump_name(d, rank, n) == 0 && lstat(d->path, &st) == 0;
+}
+
+/// The first number from `n` on that is free after the run of taken ones
+/// starting there, found by doubling steps and then halving them: a
+/// directory that holds thousands of dumps costs a new process a few dozen
+/// lstat() calls, not an open() per file. A name freed inside the run may
+/// be passed over; O_EXCL still decides, so nothing is ever overwritten.
+static uint32_t skip_taken_dump_names(tpuprof_rt_dump *d, uint32_t rank,
+                                      uint32_t n) {
+  if (!dump_name_taken(d, rank, n))
+    return n;
+  uint32_t taken = n, free_n = n;
+  for (uint32_t step = 1;; step *= 2) {
+    if (step > UINT32_MAX - taken)
+      return taken == UINT32_MAX ? UINT32_MAX : taken + 1;
+    free_n = taken + step;
+    if (!dump_name_taken(d, rank, free_n))
+      break;
+    taken = free_n;
+    if (step > UINT32_MAX / 2)
+      return taken == UINT32_MAX ? UINT32_MAX : taken + 1;
+  }
+  while (free_n - taken > 1) {
+    uint32_t mid = taken + (free_n - taken) / 2;
+    if (dump_name_taken(d, rank, mid))
+      taken = mid;
+    else
+      free_n = mid;
+  }
+  return free_n;
+}
+
 void __tpuprof_rt_dump_create(tpuprof_rt_dump *d) {
   d->fd = -1;
   d->state = TPUPROF_RT_DUMP_FAILED;
@@ -400,17 +448,9 @@ void __tpuprof_rt_dump_create(tpuprof_rt_dump *d) {
   struct stat st;
   if (stat(d->dir, &st) != 0 && errno == ENOENT)
     make_dirs(d->dir);
-  // A rank's dumps say whose they are; a single process's keep the plain
-  // name (docs/mpi.md).
   uint32_t rank = __tpuprof_rt_process_rank();
   for (uint32_t n = d->first_n;;) {
-    int len = rank == TPUPROF_RANK_UNKNOWN
-                  ? snprintf(d->path, sizeof(d->path),
-                             "%s/tpuprof_data_dev%u-%u", d->dir, d->h.device, n)
-                  : snprintf(d->path, sizeof(d->path),
-                             "%s/tpuprof_data_dev%u-rank%u-%u", d->dir,
-                             d->h.device, rank, n);
-    if (len < 0 || (size_t)len >= sizeof(d->path)) {
+    if (dump_name(d, rank, n) != 0) {
       err = ENAMETOOLONG;
       break;
     }
@@ -432,7 +472,7 @@ void __tpuprof_rt_dump_create(tpuprof_rt_dump *d) {
       err = errno;
       break;
     }
-    ++n;
+    n = skip_taken_dump_names(d, rank, n + 1);
   }
   if (d->fd >= 0 && write_prefix(d) != 0) {
     err = errno;

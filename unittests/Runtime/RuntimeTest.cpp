@@ -118,6 +118,28 @@ TEST_F(Runtime, ExistingFilesAreNeverOverwritten) {
   EXPECT_EQ(d.header.call_num, 3u);
 }
 
+// A directory of many dumps: the search skips the run of taken names in a
+// few dozen checks instead of trying each, so a free name inside the run
+// (5 here) is passed over, and nothing there is touched.
+TEST_F(Runtime, ManyExistingDumpsAreSkippedNotEachTried) {
+  for (int n = 0; n < 1000; ++n)
+    if (n != 5)
+      writeFile(path("tpuprof_data_dev0-" + std::to_string(n)), "old");
+  writeFile(path("tpuprof_data_dev0-1001"), "old");
+  ASSERT_EQ(tpuprof_enable(16, 0), 0);
+  ASSERT_EQ(tpuprof_disable(), 0);
+  EXPECT_EQ(std::string(tpuprof_last_dump_path()),
+            path("tpuprof_data_dev0-1000"));
+  EXPECT_EQ(lastDump().header.call_num, 1000u);
+  ASSERT_EQ(tpuprof_enable(16, 0), 0);
+  ASSERT_EQ(tpuprof_disable(), 0);
+  EXPECT_EQ(std::string(tpuprof_last_dump_path()),
+            path("tpuprof_data_dev0-1002"));
+  EXPECT_EQ(readFile(path("tpuprof_data_dev0-1001")), "old");
+  EXPECT_EQ(readFile(path("tpuprof_data_dev0-999")), "old");
+  EXPECT_EQ(listDir(Dir).size(), 1002u);
+}
+
 TEST_F(Runtime, UnwritableOutputFailsEnableInOneLine) {
   std::string file = Dir + "/plain";
   FILE *f = fopen(file.c_str(), "w");
