@@ -157,10 +157,9 @@ def parse_fields(line):
 
 
 def fresh_dumps(dumps):
-    """`dumps` emptied: nothing reads a process's dumps after it, and a new
-    process's first window looks for a free dump name from 0 on, an
-    `open` per file already there (onoff leaves one per recorded block,
-    thousands a second), which would stall that window by seconds."""
+    """`dumps` emptied: nothing reads a process's dumps after it, and onoff
+    leaves one per recorded block, thousands a second: left, they fill the
+    directory with hundreds of thousands of files over a long run."""
     shutil.rmtree(dumps, ignore_errors=True)
     return dumps
 
