@@ -445,9 +445,10 @@ int runAb(int argc, char **argv) {
   // process, and it moves the difference (where each build's pages and
   // buffers fall): kernel_overhead.py alternates it from process to process
   // so that it cancels in the mean over processes.
+  const int loadOrder[2] = {probedFirst ? 1 : 0, probedFirst ? 0 : 1};
   MLIRContext context;
   std::optional<CompiledModel> loaded[2];
-  for (int side : {probedFirst ? 1 : 0, probedFirst ? 0 : 1})
+  for (int side : loadOrder)
     loaded[side].emplace(check(CompiledModel::load(args.positional[side])));
   CompiledModel &plainModel = *loaded[0], &probedModel = *loaded[1];
   // With no window open any two builds of one model compare (two
@@ -461,7 +462,7 @@ int runAb(int argc, char **argv) {
   std::vector<std::string> specs = inputSpecsFrom(args);
   keepFreedBuffers();
   std::optional<Callable> callables[2];
-  for (int side : {probedFirst ? 1 : 0, probedFirst ? 0 : 1})
+  for (int side : loadOrder)
     callables[side].emplace(makeCallable(*loaded[side], "", context, specs));
   Callable &plain = *callables[0], &probed = *callables[1];
   if (plain.entry.type != probed.entry.type)

@@ -406,9 +406,11 @@ static int dump_name(tpuprof_rt_dump *d, uint32_t rank, uint32_t n) {
   return len < 0 || (size_t)len >= sizeof(d->path) ? -1 : 0;
 }
 
-static int dump_name_taken(tpuprof_rt_dump *d, uint32_t rank, uint32_t n) {
+/// Whether dump number `n` names a file; numbers past UINT32_MAX are free.
+static int dump_name_taken(tpuprof_rt_dump *d, uint32_t rank, uint64_t n) {
   struct stat st;
-  return dump_name(d, rank, n) == 0 && lstat(d->path, &st) == 0;
+  return n <= UINT32_MAX && dump_name(d, rank, (uint32_t)n) == 0 &&
+         lstat(d->path, &st) == 0;
 }
 
 /// The first number from `n` on that is free after the run of taken ones
@@ -420,25 +422,22 @@ static uint32_t skip_taken_dump_names(tpuprof_rt_dump *d, uint32_t rank,
                                       uint32_t n) {
   if (!dump_name_taken(d, rank, n))
     return n;
-  uint32_t taken = n, free_n = n;
-  for (uint32_t step = 1;; step *= 2) {
-    if (step > UINT32_MAX - taken)
-      return taken == UINT32_MAX ? UINT32_MAX : taken + 1;
-    free_n = taken + step;
-    if (!dump_name_taken(d, rank, free_n))
-      break;
+  uint64_t taken = n, free_n = (uint64_t)n + 1;
+  while (dump_name_taken(d, rank, free_n)) {
+    uint64_t step = free_n - taken;
     taken = free_n;
-    if (step > UINT32_MAX / 2)
-      return taken == UINT32_MAX ? UINT32_MAX : taken + 1;
+    free_n = taken + 2 * step;
   }
+  // Now `taken` is taken and `free_n` is not: halve the gap.
   while (free_n - taken > 1) {
-    uint32_t mid = taken + (free_n - taken) / 2;
+    uint64_t mid = taken + (free_n - taken) / 2;
     if (dump_name_taken(d, rank, mid))
       taken = mid;
     else
       free_n = mid;
   }
-  return free_n;
+  // Every number taken: UINT32_MAX's EEXIST ends the search.
+  return free_n > UINT32_MAX ? UINT32_MAX : (uint32_t)free_n;
 }
 
 void __tpuprof_rt_dump_create(tpuprof_rt_dump *d) {
