@@ -23,7 +23,14 @@ copy), and the figure is the mean of their medians with its 95 % t
 interval. Which build is copied, loaded and given its buffers first is
 fixed within a process and biases it; odd runs put the probed build first,
 so that bias cancels in the mean over an even number of runs (the probes-off
-figure split by this order is printed below each model). Verdict against
+figure split by this order is printed below each model). With --copies K
+each process takes K new copies of both builds and calls them in turn
+(model_bench ab with K pairs of files), and its figure is the mean of the
+copies' medians: the copy moves a figure more than the process, so for a
+model whose calls are long against what the caches hold (resnet50) K
+copies per process narrow the interval in less time than K times the
+processes. For short models it changes what is measured (each call then
+follows other copies' code and weights), so the default is one. Verdict against
 the target
 (< 1 %): met when the interval's upper end is below 1 %, NOT met when its
 lower end is at or above it, unresolved otherwise. The fastest call of
@@ -96,7 +103,7 @@ def compiled(compile_, source, out, flags, env):
     return out
 
 
-def fresh_copy(path, run):
+def fresh_copy(path, run, copy_no=0):
     """`path` written anew as PATH.runRUN.so. A .so is mapped from the page
     cache, and where the physical pages of its code and weights fall in
     the caches is fixed for as long as the file lives: the same two
@@ -104,7 +111,7 @@ def fresh_copy(path, run):
     in three copies of the files, three processes each, that agreed within
     a copy. Each run gets new pages, so the interval over runs covers that
     placement too."""
-    copy = f"{path.removesuffix('.so')}.run{run}.so"
+    copy = f"{path.removesuffix('.so')}.run{run}.{copy_no}.so"
     shutil.copyfile(path, copy)
     os.chmod(copy, 0o755)
     return copy
@@ -164,20 +171,31 @@ def fresh_dumps(dumps):
     return dumps
 
 
-def ab(bench, plain, probed, data, seconds, min_pairs, dumps, env,
-       window, first):
-    cmd = [bench, "ab", plain, probed, "--seconds", str(seconds),
-           "--min-pairs", str(min_pairs), "--output", fresh_dumps(dumps),
-           "--window", window, "--first", first]
+def ab(bench, pairs, data, seconds, min_pairs, dumps, env, window, first):
+    """model_bench ab on [(plain, probed), ...] (copies of the two builds):
+    {"ab": [fields per copy], "dump": fields}."""
+    cmd = [bench, "ab"] + [f for pair in pairs for f in pair] + [
+        "--seconds", str(seconds), "--min-pairs", str(min_pairs),
+        "--output", fresh_dumps(dumps), "--window", window, "--first", first]
     if data:
         cmd += ["--data", data]
-    result = {}
+    result = {"ab": []}
     for line in sh(cmd, env).splitlines():
         tag, fields = parse_fields(line)
-        result[tag] = fields
-    if "ab" not in result or (window == "open" and "dump" not in result):
+        if tag == "ab":
+            result["ab"].append(fields)
+        else:
+            result[tag] = fields
+    if len(result["ab"]) != len(pairs) or (window == "open"
+                                           and "dump" not in result):
         die(f"no result from {' '.join(cmd)}")
     return result
+
+
+def process_figure(lines):
+    """A process's figure: the mean over its copies of each copy's median
+    paired difference (one copy: that median)."""
+    return statistics.fmean(float(f["diff_median_pct"]) for f in lines)
 
 
 def onoff(bench, probed, data, seconds, min_pairs, dumps, env):
@@ -240,10 +258,13 @@ def main():
     ap.add_argument("--seconds", type=float, default=4,
                     help="alternating calls per process, seconds (default 4)")
     ap.add_argument("--min-pairs", type=int, default=10)
+    ap.add_argument("--copies", type=int, default=1,
+                    help="copies of both builds per process, called in turn "
+                         "(default 1; see the top)")
     ap.add_argument("--work", help="keep compiled models here")
     args = ap.parse_args()
-    if args.seconds < 0 or args.min_pairs < 1 or args.runs < 1:
-        die("--seconds must be >= 0, --min-pairs and --runs >= 1")
+    if args.seconds < 0 or min(args.min_pairs, args.runs, args.copies) < 1:
+        die("--seconds must be >= 0, --min-pairs, --runs and --copies >= 1")
     compile_ = tool(args.build, "tpuprof-compile")
     bench = tool(args.build, "model_bench")
     env = env_without_profiling()
@@ -270,7 +291,8 @@ def main():
     print(f"Kernel probes (mode 0, window open) against no probes, both "
           f"builds in one process, alternating calls for {args.seconds:g} s "
           f"(at least {args.min_pairs} pairs) in each of {args.runs} "
-          f"processes; load average {os.getloadavg()[0]:.2f}")
+          f"processes, {args.copies} cop{'y' if args.copies == 1 else 'ies'} "
+          f"of both builds each; load average {os.getloadavg()[0]:.2f}")
     print(f"  {'model':20} {'plain min':>10} {'probed min':>10} "
           f"{'paired diff':>11} {'95 % CI':>19} {'runs (each one median)':>34}"
           f"  {'rows':>5} {'probes off':>11} {'recording':>10}"
@@ -286,28 +308,34 @@ def main():
         for run in range(args.runs):
             # Odd runs copy and load the probed build first (see the top).
             first = "probed" if run % 2 else "plain"
-            if first == "plain":
-                a, b = fresh_copy(plain, run), fresh_copy(probed, run)
-            else:
-                b, a = fresh_copy(probed, run), fresh_copy(plain, run)
-            r = ab(bench, a, b, data, args.seconds, args.min_pairs, dumps, env,
-                   "open", first)
+            pairs = []
+            for k in range(args.copies):
+                if first == "plain":
+                    a, b = fresh_copy(plain, run, k), fresh_copy(probed, run, k)
+                else:
+                    b, a = fresh_copy(probed, run, k), fresh_copy(plain, run, k)
+                pairs.append((a, b))
+            r = ab(bench, pairs, data, args.seconds, args.min_pairs, dumps,
+                   env, "open", first)
             on.append(r["ab"])
             rows.add(r["dump"]["rows"])
-            off.append(ab(bench, a, b, data, args.seconds, args.min_pairs,
+            off.append(ab(bench, pairs, data, args.seconds, args.min_pairs,
                           dumps, env, "off", first)["ab"])
-            recording.append(float(onoff(bench, b, data, args.seconds,
-                                         args.min_pairs, dumps,
+            recording.append(float(onoff(bench, pairs[0][1], data,
+                                         args.seconds, args.min_pairs, dumps,
                                          env)["diff_median_pct"]))
-            os.remove(a)
-            os.remove(b)
-        pmin = min(float(a["plain_min_ms"]) for a in on + off)
-        bmin = min(float(a["probed_min_ms"]) for a in on)
-        pmed = statistics.median(float(a["plain_median_ms"]) for a in on)
-        bmed = statistics.median(float(a["probed_median_ms"]) for a in on)
-        diffs = [float(a["diff_median_pct"]) for a in on]
+            for pair in pairs:
+                for f in pair:
+                    os.remove(f)
+        every_on = [f for lines in on for f in lines]
+        every_off = [f for lines in off for f in lines]
+        pmin = min(float(a["plain_min_ms"]) for a in every_on + every_off)
+        bmin = min(float(a["probed_min_ms"]) for a in every_on)
+        pmed = statistics.median(float(a["plain_median_ms"]) for a in every_on)
+        bmed = statistics.median(float(a["probed_median_ms"]) for a in every_on)
+        diffs = [process_figure(lines) for lines in on]
         diff, lo, hi = mean_interval(diffs)
-        odiffs = [float(a["diff_median_pct"]) for a in off]
+        odiffs = [process_figure(lines) for lines in off]
         odiff, olo, ohi = mean_interval(odiffs)
         rdiff, rlo, rhi = mean_interval(recording)
         v = verdict(lo, hi, judged)

@@ -6,7 +6,8 @@
 // and called through lib/ModelRunner as tpuprof-run loads them, so the
 // model ABI is read from tpuprof/model.h alone.
 //
-//   model_bench ab PLAIN.so PROBED.so [--data DIR] [--seconds S]
+//   model_bench ab PLAIN.so PROBED.so [PLAIN2.so PROBED2.so ...]
+//                  [--data DIR] [--seconds S]
 //                  [--min-pairs N] [--max-pairs N] [--warmup N] [--output DIR]
 //                  [--window open|off] [--first plain|probed]
 //       Both builds in this one process, called alternately (A B, B A, ...)
@@ -15,7 +16,11 @@
 //       of one model side by side); prints both
 //       builds' fastest and median calls and the median of the paired
 //       differences with a distribution-free 95 % interval. --first: which
-//       build is loaded and given its buffers first.
+//       build is loaded and given its buffers first. More pairs of files
+//       (copies of the same two builds) are called in turn within each
+//       pair of calls' round, one `ab` line each: copies place the same
+//       code and weights on other pages, which moves a process's figure
+//       more than anything in it.
 //   model_bench onoff PROBED.so [--data DIR] [--seconds S] [--min-pairs N]
 //                  [--max-pairs N] [--warmup N] [--output DIR] [--block N]
 //       The instrumented build alone, blocks of N calls without a window
@@ -159,10 +164,16 @@ struct Args {
         usageError(command + ": " + arg + " needs a value");
       named[arg] = argv[++i];
     }
-    if (positional.size() != wantPositional)
+    // ab takes its two builds once or several times (copies), in pairs.
+    if (command == "ab") {
+      if (positional.size() < 2 || positional.size() % 2)
+        usageError("ab: takes files in pairs (PLAIN.so PROBED.so ...), got " +
+                   llvm::Twine(positional.size()));
+    } else if (positional.size() != wantPositional) {
       usageError(command + ": takes " + llvm::Twine(wantPositional) +
                  " file argument" + (wantPositional == 1 ? "" : "s") +
                  ", got " + llvm::Twine(positional.size()));
+    }
   }
 
   std::string text(llvm::StringRef name, llvm::StringRef otherwise = "") const {
@@ -446,57 +457,67 @@ int runAb(int argc, char **argv) {
   // buffers fall): kernel_overhead.py alternates it from process to process
   // so that it cancels in the mean over processes.
   const int loadOrder[2] = {probedFirst ? 1 : 0, probedFirst ? 0 : 1};
+  size_t copies = args.positional.size() / 2;
   MLIRContext context;
-  std::optional<CompiledModel> loaded[2];
-  for (int side : loadOrder)
-    loaded[side].emplace(check(CompiledModel::load(args.positional[side])));
-  CompiledModel &plainModel = *loaded[0], &probedModel = *loaded[1];
+  std::vector<std::optional<CompiledModel>> loaded(2 * copies);
+  for (size_t c = 0; c < copies; ++c)
+    for (int side : loadOrder)
+      loaded[2 * c + side].emplace(
+          check(CompiledModel::load(args.positional[2 * c + side])));
   // With no window open any two builds of one model compare (two
   // compilers, two pipelines); an open window needs the probed build second.
-  if (window && plainModel.instrumented())
-    usageError(args.positional[0] +
-               " has probes: give the --no-instrument build first");
-  if (window && !probedModel.instrumented())
-    usageError(args.positional[1] +
-               " has no probes: give the instrumented build second");
+  for (size_t c = 0; c < copies; ++c) {
+    if (window && loaded[2 * c]->instrumented())
+      usageError(args.positional[2 * c] +
+                 " has probes: give the --no-instrument build first");
+    if (window && !loaded[2 * c + 1]->instrumented())
+      usageError(args.positional[2 * c + 1] +
+                 " has no probes: give the instrumented build second");
+  }
   std::vector<std::string> specs = inputSpecsFrom(args);
   keepFreedBuffers();
-  std::optional<Callable> callables[2];
-  for (int side : loadOrder)
-    callables[side].emplace(makeCallable(*loaded[side], "", context, specs));
-  Callable &plain = *callables[0], &probed = *callables[1];
-  if (plain.entry.type != probed.entry.type)
-    usageError("the two builds' entries differ in type");
+  std::vector<std::optional<Callable>> callables(2 * copies);
+  for (size_t c = 0; c < copies; ++c)
+    for (int side : loadOrder)
+      callables[2 * c + side].emplace(
+          makeCallable(*loaded[2 * c + side], "", context, specs));
+  for (size_t i = 1; i < callables.size(); ++i)
+    if (callables[i]->entry.type != callables[0]->entry.type)
+      usageError(args.positional[i] + "'s entry differs in type from " +
+                 args.positional[0] + "'s");
 
-  for (unsigned i = 0; i < pairing.warmup; ++i) {
-    plain.call();
-    probed.call();
-  }
+  for (unsigned i = 0; i < pairing.warmup; ++i)
+    for (std::optional<Callable> &callable : callables)
+      callable->call();
   // The uninstrumented build runs no probe code, so one window around all
   // calls leaves it as it is; the probed build records every call. With
   // --window off its probes stay off: what the probes cost in the code.
   if (window)
     openWindow(args);
-  std::vector<double> a, b;
+  std::vector<std::vector<double>> a(copies), b(copies);
   double start = nowSeconds();
   for (unsigned i = 0; i < pairing.maxPairs; ++i) {
     if (i >= pairing.minPairs && nowSeconds() - start >= pairing.seconds)
       break;
     // A B, then B A: whatever the first call of a pair pays (a cache the
     // other build cooled), both pay alike.
-    if (i % 2 == 0) {
-      a.push_back(plain.call());
-      b.push_back(probed.call());
-    } else {
-      b.push_back(probed.call());
-      a.push_back(plain.call());
+    for (size_t c = 0; c < copies; ++c) {
+      Callable &plain = *callables[2 * c], &probed = *callables[2 * c + 1];
+      if (i % 2 == 0) {
+        a[c].push_back(plain.call());
+        b[c].push_back(probed.call());
+      } else {
+        b[c].push_back(probed.call());
+        a[c].push_back(plain.call());
+      }
     }
   }
   WindowProfile profile;
   if (window)
     profile = readWindow(closeWindow());
 
-  printPaired("ab", "plain", a, "probed", b);
+  for (size_t c = 0; c < copies; ++c)
+    printPaired("ab", "plain", a[c], "probed", b[c]);
   if (!window)
     return 0;
   uint64_t kernelRecords = 0;
@@ -505,9 +526,10 @@ int runAb(int argc, char **argv) {
   llvm::outs() << "dump\t" << profile.path << "\trows=" << profile.rows.size()
                << "\trecords=" << kernelRecords
                << "\tpair_ns=" << llvm::format("%.2f", profile.pairNs) << "\n";
-  if (profile.rows.empty() || kernelRecords < a.size()) {
+  uint64_t probedCalls = copies * a[0].size();
+  if (profile.rows.empty() || kernelRecords < probedCalls) {
     llvm::errs() << "model_bench: error: the instrumented build recorded "
-                 << kernelRecords << " op records in " << a.size()
+                 << kernelRecords << " op records in " << probedCalls
                  << " calls: its probes did not run\n";
     return 1;
   }
