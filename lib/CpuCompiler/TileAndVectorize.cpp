@@ -17,7 +17,9 @@
 //    loop and the innermost one a vector long, so the tile transposes in
 //    registers.
 //
-// Tile sizes divide the loop ranges: every tile is full and static.
+// Tile sizes divide the loop ranges, but for a vector tile that no
+// multiple of the vector divides: its loop is peeled, so that every tile is
+// full and static.
 //
 // First, TOSA's convolutions (linalg.conv_2d_nhwc_fhwc: filters OHWI, each
 // output channel's weights contiguous) with constant filters become
@@ -37,6 +39,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/Dialect/SCF/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tensor/Transforms/Transforms.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -90,6 +93,21 @@ int64_t divisorAtMost(int64_t n, int64_t cap, int64_t multipleOf = 1) {
     if (n % t == 0)
       return t;
   return 1;
+}
+
+/// A tile of the loop along the vector lanes: up to two vectors that
+/// divide `range`, else one vector, whose last, shorter tile peeling makes a
+/// loop of its own. (Any divisor would do for the tile, but 58 channels
+/// would then make 29-lane vectors, which LLVM splits into 16 + 8 + 4 + 1
+/// lanes with a shuffle per piece: a 1x1 convolution ran 14 times slower
+/// on 58 channels than on 64.)
+int64_t vectorTile(int64_t range, int64_t vl) {
+  if (range <= 2 * vl)
+    return range;
+  for (int64_t t = 2 * vl; t >= vl; t -= vl)
+    if (range % t == 0)
+      return t;
+  return vl;
 }
 
 /// The loop that dimension `result` of `map` walks, if it is a plain loop.
@@ -207,7 +225,7 @@ std::optional<SmallVector<int64_t>> TileAndVectorizePass::contractionTiles(
     return std::nullopt;
   SmallVector<int64_t> tiles(ranges.size(), 1);
   tiles[m] = divisorAtMost(ranges[m], bits >= 512 ? 8 : 4);
-  tiles[n] = divisorAtMost(ranges[n], 2 * vl, vl);
+  tiles[n] = vectorTile(ranges[n], vl);
   // A few reduction steps per tile: the vectorized tile is then a
   // multiply and a reduction, which becomes a vector.contract.
   tiles[dims->k.back()] =
@@ -233,13 +251,13 @@ std::optional<SmallVector<int64_t>> TileAndVectorizePass::convolutionTiles(
   unsigned ow = dims->outputImage[1];
   tiles[ow] = divisorAtMost(ranges[ow], 8);
   for (unsigned c : llvm::concat<unsigned>(dims->outputChannel, dims->depth))
-    tiles[c] = divisorAtMost(ranges[c], 2 * vl, vl);
+    tiles[c] = vectorTile(ranges[c], vl);
   // The output's fastest dimension: the channels of a pooling (which
   // inferConvolutionDims counts as a batch dimension).
   AffineMap out = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
   if (std::optional<unsigned> c = loopOf(out, out.getNumResults() - 1);
       c && *c != ow)
-    tiles[*c] = divisorAtMost(ranges[*c], 2 * vl, vl);
+    tiles[*c] = vectorTile(ranges[*c], vl);
   tiles[dims->filterLoop[1]] = 0;
   // Input channels: as many per tile as keep the decomposed 1-D tile within
   // the vector budget (all of them in a small convolution), so that a deep
@@ -337,6 +355,7 @@ void TileAndVectorizePass::runOnOperation() {
   // 1. Tile. Collected first: tiling replaces the ops.
   SmallVector<linalg::LinalgOp> ops;
   getOperation().walk([&](linalg::LinalgOp op) { ops.push_back(op); });
+  bool peeled = false;
   for (linalg::LinalgOp op : ops) {
     std::optional<SmallVector<int64_t>> tiles = tileSizes(op);
     if (!tiles)
@@ -356,6 +375,25 @@ void TileAndVectorizePass::runOnOperation() {
     if (failed(tiled))
       continue;
     rewriter.replaceOp(op, tiled->replacements);
+    // Innermost first: peeling an outer loop copies the inner ones.
+    for (LoopLikeOpInterface loop : llvm::reverse(tiled->loops)) {
+      scf::ForOp partial;
+      if (auto forOp = dyn_cast<scf::ForOp>(loop.getOperation()))
+        peeled |= succeeded(
+            scf::peelForLoopAndSimplifyBounds(rewriter, forOp, partial));
+    }
+  }
+  // The last tile's sizes are constants now; canonicalization makes its
+  // slices and op static, as vectorizing needs.
+  if (peeled) {
+    RewritePatternSet patterns(ctx);
+    for (Dialect *dialect : ctx->getLoadedDialects())
+      dialect->getCanonicalizationPatterns(patterns);
+    for (RegisteredOperationName op : ctx->getRegisteredOperations())
+      op.getCanonicalizationPatterns(patterns, ctx);
+    if (failed(
+            applyPatternsAndFoldGreedily(getOperation(), std::move(patterns))))
+      return signalPassFailure();
   }
 
   // 2. Tiles of 2-D convolutions and poolings become 1-D ones.
