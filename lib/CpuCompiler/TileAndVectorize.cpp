@@ -25,7 +25,9 @@
 // output channel's weights contiguous) with constant filters become
 // linalg.conv_2d_nhwc_hwcf on the filter rearranged once, here: upstream
 // decomposes and vectorizes only that form, with the output channels in
-// vector lanes; FHWC would stay a scalar loop nest.
+// vector lanes; FHWC would stay a scalar loop nest. Likewise TOSA's depthwise
+// convolutions (linalg.depthwise_conv_2d_nhwc_hwcm) with a channel
+// multiplier of 1 become linalg.depthwise_conv_2d_nhwc_hwc between reshapes.
 //
 //===----------------------------------------------------------------------===//
 
@@ -176,6 +178,33 @@ bool convertToHwcf(linalg::Conv2DNhwcFhwcOp op, IRRewriter &rewriter) {
   rewriter.replaceOpWithNewOp<linalg::Conv2DNhwcHwcfOp>(
       op, op.getResultTypes(), ValueRange{op.getInputs()[0], filter},
       op.getOutputs(), op.getStrides(), op.getDilations());
+  return true;
+}
+
+/// depthwise_conv_2d_nhwc_hwcm with a channel multiplier of 1 (what TOSA's
+/// depthwise_conv2d becomes) -> depthwise_conv_2d_nhwc_hwc between reshapes,
+/// the form upstream decomposes and vectorizes; HWCM stays a loop nest.
+bool convertToHwc(linalg::DepthwiseConv2DNhwcHwcmOp op, IRRewriter &rewriter) {
+  if (!op.hasPureTensorSemantics())
+    return false;
+  auto filterType = dyn_cast<RankedTensorType>(op.getInputs()[1].getType());
+  auto outType = dyn_cast<RankedTensorType>(op.getOutputs()[0].getType());
+  if (!filterType || !outType || !filterType.hasStaticShape() ||
+      !outType.hasStaticShape() || filterType.getShape()[3] != 1)
+    return false;
+  Location loc = op.getLoc();
+  rewriter.setInsertionPoint(op);
+  SmallVector<ReassociationIndices> filterGroups = {{0}, {1}, {2, 3}};
+  SmallVector<ReassociationIndices> outGroups = {{0}, {1}, {2}, {3, 4}};
+  Value filter = rewriter.create<tensor::CollapseShapeOp>(
+      loc, op.getInputs()[1], filterGroups);
+  Value init =
+      rewriter.create<tensor::CollapseShapeOp>(loc, op.getOutputs()[0], outGroups);
+  auto conv = rewriter.create<linalg::DepthwiseConv2DNhwcHwcOp>(
+      loc, TypeRange{init.getType()}, ValueRange{op.getInputs()[0], filter},
+      ValueRange{init}, op.getStrides(), op.getDilations());
+  rewriter.replaceOpWithNewOp<tensor::ExpandShapeOp>(
+      op, outType, conv.getResult(0), outGroups);
   return true;
 }
 
@@ -351,6 +380,12 @@ void TileAndVectorizePass::runOnOperation() {
       [&](linalg::Conv2DNhwcFhwcOp op) { convs.push_back(op); });
   for (linalg::Conv2DNhwcFhwcOp conv : convs)
     convertToHwcf(conv, rewriter);
+  SmallVector<linalg::DepthwiseConv2DNhwcHwcmOp> depthwise;
+  getOperation().walk([&](linalg::DepthwiseConv2DNhwcHwcmOp op) {
+    depthwise.push_back(op);
+  });
+  for (linalg::DepthwiseConv2DNhwcHwcmOp conv : depthwise)
+    convertToHwc(conv, rewriter);
 
   // 1. Tile. Collected first: tiling replaces the ops.
   SmallVector<linalg::LinalgOp> ops;
