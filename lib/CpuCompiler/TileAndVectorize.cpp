@@ -198,8 +198,8 @@ bool convertToHwc(linalg::DepthwiseConv2DNhwcHwcmOp op, IRRewriter &rewriter) {
   SmallVector<ReassociationIndices> outGroups = {{0}, {1}, {2}, {3, 4}};
   Value filter = rewriter.create<tensor::CollapseShapeOp>(
       loc, op.getInputs()[1], filterGroups);
-  Value init =
-      rewriter.create<tensor::CollapseShapeOp>(loc, op.getOutputs()[0], outGroups);
+  Value init = rewriter.create<tensor::CollapseShapeOp>(loc, op.getOutputs()[0],
+                                                        outGroups);
   auto conv = rewriter.create<linalg::DepthwiseConv2DNhwcHwcOp>(
       loc, TypeRange{init.getType()}, ValueRange{op.getInputs()[0], filter},
       ValueRange{init}, op.getStrides(), op.getDilations());
@@ -381,9 +381,8 @@ void TileAndVectorizePass::runOnOperation() {
   for (linalg::Conv2DNhwcFhwcOp conv : convs)
     convertToHwcf(conv, rewriter);
   SmallVector<linalg::DepthwiseConv2DNhwcHwcmOp> depthwise;
-  getOperation().walk([&](linalg::DepthwiseConv2DNhwcHwcmOp op) {
-    depthwise.push_back(op);
-  });
+  getOperation().walk(
+      [&](linalg::DepthwiseConv2DNhwcHwcmOp op) { depthwise.push_back(op); });
   for (linalg::DepthwiseConv2DNhwcHwcmOp conv : depthwise)
     convertToHwc(conv, rewriter);
 
