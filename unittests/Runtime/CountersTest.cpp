@@ -20,8 +20,10 @@
 #include <atomic>
 #include <cerrno>
 #include <chrono>
+#include <cmath>
 #include <cstring>
 #include <linux/perf_event.h>
+#include <optional>
 #include <string>
 #include <sys/mman.h>
 #include <thread>
@@ -141,40 +143,70 @@ TEST_F(Counters, PageFaultsCountTheFreshPagesAnOpTouches) {
 }
 
 TEST_F(Counters, TaskClockMatchesTheOpsDuration) {
-  ASSERT_EQ(tpuprof_set_events("perf::TASK-CLOCK"), 0);
-  ASSERT_EQ(tpuprof_enable(64, 1), 0);
-  // The thread's first probe sets up its stream and opens its counters
-  // before the first read: CPU time the thread clock sees and the task clock
-  // (correctly) does not. One probe first keeps that out of the comparison.
-  __tpuprof_begin(12);
-  __tpuprof_end(12);
-  uint64_t cpu0 = threadCpuNs();
-  __tpuprof_begin(11);
-  spinFor(std::chrono::microseconds(20000));
-  __tpuprof_end(11);
-  double cpuNs = double(threadCpuNs() - cpu0);
-  ASSERT_EQ(tpuprof_disable(), 0);
-  Dump d = lastDump();
-  const Record *r = recordOf(d, 11);
-  ASSERT_NE(r, nullptr);
-  ASSERT_EQ(r->counters.size(), 4u);
-  double durNs =
-      ticksToNs(d.header, r->rec.end) - ticksToNs(d.header, r->rec.begin);
-  double taskNs = double(r->counters[0]);
-  double enabledNs = double(r->counters[1]);
+  // One 20 ms op in a mode-1 window: its task clock, its group's time
+  // enabled, its wall time and the thread's CPU time around it.
+  struct Sample {
+    double durNs = 0, taskNs = 0, enabledNs = 0, cpuNs = 0;
+  };
+  auto measure = [&]() -> std::optional<Sample> {
+    if (tpuprof_set_events("perf::TASK-CLOCK") != 0 ||
+        tpuprof_enable(64, 1) != 0)
+      return std::nullopt;
+    // The thread's first probe sets up its stream and opens its counters
+    // before the first read: CPU time the thread clock sees and the task
+    // clock (correctly) does not. One probe first keeps that out.
+    __tpuprof_begin(12);
+    __tpuprof_end(12);
+    uint64_t cpu0 = threadCpuNs();
+    __tpuprof_begin(11);
+    spinFor(std::chrono::microseconds(20000));
+    __tpuprof_end(11);
+    Sample s;
+    s.cpuNs = double(threadCpuNs() - cpu0);
+    if (tpuprof_disable() != 0)
+      return std::nullopt;
+    Dump d = lastDump();
+    const Record *r = recordOf(d, 11);
+    if (!r || r->counters.size() != 4u)
+      return std::nullopt;
+    s.durNs =
+        ticksToNs(d.header, r->rec.end) - ticksToNs(d.header, r->rec.begin);
+    s.taskNs = double(r->counters[0]);
+    s.enabledNs = double(r->counters[1]);
+    return s;
+  };
   // Task clock = the thread's time on a CPU during the op. It lies between
   // the kernel's per-thread CPU clock, read just outside the probes, and the
   // op's wall time: under a hypervisor, time the vCPU was stolen while the
   // thread ran counts in the task clock (perf's clock) but not in the thread
   // CPU clock (the scheduler's, less steal). Seen in CI: 13.5 ms task clock,
-  // 10.1 ms CPU clock, for a 20 ms op.
-  EXPECT_GE(taskNs, 0.95 * cpuNs - 100000);
-  EXPECT_LE(taskNs, durNs * 1.05 + 50000);
-  // A per-thread group's time advances while the thread runs.
-  EXPECT_NEAR(enabledNs, taskNs, 0.01 * taskNs + 10000);
-  // Not preempted (the usual case): task clock ≈ the op's duration.
-  if (cpuNs >= 0.95 * durNs) {
-    EXPECT_NEAR(taskNs, durNs, 0.05 * durNs + 50000);
+  // 10.1 ms CPU clock, for a 20 ms op. A per-thread group's time enabled
+  // advances while the thread runs; and when the thread was not preempted
+  // (the usual case), the task clock is the op's duration.
+  auto holds = [](const Sample &s) {
+    bool ok = s.taskNs >= 0.95 * s.cpuNs - 100000 &&
+              s.taskNs <= s.durNs * 1.05 + 50000 &&
+              std::abs(s.enabledNs - s.taskNs) <= 0.01 * s.taskNs + 10000;
+    if (s.cpuNs >= 0.95 * s.durNs)
+      ok = ok && std::abs(s.taskNs - s.durNs) <= 0.05 * s.durNs + 50000;
+    return ok;
+  };
+  // A loaded machine (the suite's other tests) can stall the thread between
+  // a clock read and a counter read for longer than the bounds allow: the
+  // op is measured again then, up to three times in all.
+  std::optional<Sample> s;
+  for (int attempt = 0; attempt < 3; ++attempt) {
+    s = measure();
+    ASSERT_TRUE(s) << "a mode-1 window with perf::TASK-CLOCK recorded no "
+                      "record of the op with its 4 counter words";
+    if (holds(*s))
+      break;
+  }
+  EXPECT_GE(s->taskNs, 0.95 * s->cpuNs - 100000);
+  EXPECT_LE(s->taskNs, s->durNs * 1.05 + 50000);
+  EXPECT_NEAR(s->enabledNs, s->taskNs, 0.01 * s->taskNs + 10000);
+  if (s->cpuNs >= 0.95 * s->durNs) {
+    EXPECT_NEAR(s->taskNs, s->durNs, 0.05 * s->durNs + 50000);
   }
 }
 
