@@ -101,8 +101,8 @@ int64_t divisorAtMost(int64_t n, int64_t cap, int64_t multipleOf = 1) {
 /// divide `range`, else one vector, whose last, shorter tile peeling makes a
 /// loop of its own. (Any divisor would do for the tile, but 58 channels
 /// would then make 29-lane vectors, which LLVM splits into 16 + 8 + 4 + 1
-/// lanes with a shuffle per piece: a 1x1 convolution ran 14 times slower
-/// on 58 channels than on 64.)
+/// lanes with a shuffle per piece: shufflenet's 1x1 convolutions over 58
+/// channels ran several times slower than over 64.)
 int64_t vectorTile(int64_t range, int64_t vl) {
   if (range <= 2 * vl)
     return range;
