@@ -375,16 +375,17 @@ void TileAndVectorizePass::runOnOperation() {
   IRRewriter rewriter(ctx);
 
   // 0. Convolutions in the form upstream vectorizes.
-  SmallVector<linalg::Conv2DNhwcFhwcOp> convs;
-  getOperation().walk(
-      [&](linalg::Conv2DNhwcFhwcOp op) { convs.push_back(op); });
-  for (linalg::Conv2DNhwcFhwcOp conv : convs)
-    convertToHwcf(conv, rewriter);
-  SmallVector<linalg::DepthwiseConv2DNhwcHwcmOp> depthwise;
-  getOperation().walk(
-      [&](linalg::DepthwiseConv2DNhwcHwcmOp op) { depthwise.push_back(op); });
-  for (linalg::DepthwiseConv2DNhwcHwcmOp conv : depthwise)
-    convertToHwc(conv, rewriter);
+  SmallVector<Operation *> convs;
+  getOperation().walk([&](Operation *op) {
+    if (isa<linalg::Conv2DNhwcFhwcOp, linalg::DepthwiseConv2DNhwcHwcmOp>(op))
+      convs.push_back(op);
+  });
+  for (Operation *conv : convs) {
+    if (auto fhwc = dyn_cast<linalg::Conv2DNhwcFhwcOp>(conv))
+      convertToHwcf(fhwc, rewriter);
+    else
+      convertToHwc(cast<linalg::DepthwiseConv2DNhwcHwcmOp>(conv), rewriter);
+  }
 
   // 1. Tile. Collected first: tiling replaces the ops.
   SmallVector<linalg::LinalgOp> ops;
