@@ -24,7 +24,8 @@ using namespace mlir;
 namespace {
 
 /// Large functions first become functions of ~128 graph ops (compile time
-/// linear in the model). TOSA to linalg, tensor, arith and scf on tensors.
+/// linear in the model). Strided 1x1 convolutions become a slice and a
+/// matmul. TOSA to linalg, tensor, arith and scf on tensors.
 /// Control flow first: tosa-to-linalg cannot convert the tosa.yield of a
 /// cond_if or while_loop. include-apply-rescale lowers the tosa.apply_scale
 /// that rescale and shifted integer multiplies become. Then the weights the
@@ -32,7 +33,8 @@ namespace {
 /// layout, before kernels or their probes exist.
 constexpr llvm::StringLiteral kTosaToTensors =
     "tpu-profile-outline-ops,"
-    "func.func(tosa-optional-decompositions,tosa-infer-shapes,"
+    "func.func(tpu-profile-subsample-pointwise-convs,"
+    "tosa-optional-decompositions,tosa-infer-shapes,"
     "tosa-make-broadcastable,tosa-to-scf,tosa-to-linalg-named,tosa-to-linalg,"
     "tosa-to-arith{include-apply-rescale},tosa-to-tensor),"
     "tpu-profile-fold-constant-layouts";
