@@ -50,11 +50,10 @@ public:
       OpBuilder b(conv);
       // Pixel (y, x) of the result reads pixel (y * sh, x * sw) of the input.
       SmallVector<OpFoldResult> offsets(4, b.getIndexAttr(0));
-      SmallVector<OpFoldResult> sizes = {
-          b.getIndexAttr(result.getDimSize(0)),
-          b.getIndexAttr(result.getDimSize(1)),
-          b.getIndexAttr(result.getDimSize(2)),
-          b.getIndexAttr(input.getDimSize(3))};
+      SmallVector<OpFoldResult> sizes = {b.getIndexAttr(result.getDimSize(0)),
+                                         b.getIndexAttr(result.getDimSize(1)),
+                                         b.getIndexAttr(result.getDimSize(2)),
+                                         b.getIndexAttr(input.getDimSize(3))};
       SmallVector<OpFoldResult> strides = {
           b.getIndexAttr(1), b.getIndexAttr(stride[0]),
           b.getIndexAttr(stride[1]), b.getIndexAttr(1)};
