@@ -66,7 +66,8 @@ constexpr llvm::StringLiteral kOptimizeTensors =
     "func.func(tpu-profile-tile-and-vectorize,canonicalize,cse),"
     "eliminate-empty-tensors";
 constexpr llvm::StringLiteral kOptimizeBuffers =
-    "func.func(tpu-profile-lower-vectors),convert-vector-to-scf{full-unroll}";
+    "func.func(tpu-profile-lower-vectors),convert-vector-to-scf{full-unroll},"
+    "tpu-profile-page-align-loops";
 
 /// Whatever is left to LLVM: copies between strided buffers (pads,
 /// concatenations) become loops of memcpy of contiguous blocks, linalg ops
