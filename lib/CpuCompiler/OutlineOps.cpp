@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Outline.h"
 #include "tpuprof/CpuCompiler/Pipelines.h"
 #include "tpuprof/Dialect/Probe/ProbeDialect.h"
 #include "tpuprof/Transforms/Passes.h"
@@ -14,9 +15,6 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
-#include "mlir/IR/Builders.h"
-#include "mlir/IR/SymbolTable.h"
-#include "llvm/ADT/SetVector.h"
 
 namespace tpuprof {
 #define GEN_PASS_DEF_TPUPROFOUTLINEOPS
@@ -49,92 +47,11 @@ class OutlineOpsPass
 public:
   using Base::Base;
   void runOnOperation() override;
-
-private:
-  /// Moves `ops` (in order, from one block) into a new function placed
-  /// after `after`, named after `fn`, and calls it where the last one was.
-  func::FuncOp outline(ArrayRef<Operation *> ops, func::FuncOp fn,
-                       Operation *after);
-
-  SymbolTable *symbols = nullptr;
 };
-
-func::FuncOp OutlineOpsPass::outline(ArrayRef<Operation *> ops, func::FuncOp fn,
-                                     Operation *after) {
-  Block *block = ops.front()->getBlock();
-  llvm::SmallPtrSet<Operation *, 32> members(ops.begin(), ops.end());
-  auto inside = [&](Operation *op) {
-    Operation *ancestor = block->findAncestorOpInBlock(*op);
-    return ancestor && members.contains(ancestor);
-  };
-
-  // What the ops use from elsewhere, and what they define for later ops.
-  llvm::SetVector<Value> inputs;
-  llvm::SetVector<Operation *> cloned;
-  for (Operation *op : ops)
-    op->walk([&](Operation *nested) {
-      for (Value v : nested->getOperands()) {
-        Operation *origin = v.getDefiningOp()
-                                ? v.getDefiningOp()
-                                : v.getParentRegion()->getParentOp();
-        if (inside(origin))
-          continue;
-        if (Operation *def = v.getDefiningOp(); def && staysAndIsCloned(def))
-          cloned.insert(def);
-        else
-          inputs.insert(v);
-      }
-    });
-  SmallVector<Value> outputs;
-  for (Operation *op : ops)
-    for (Value result : op->getResults())
-      if (llvm::any_of(result.getUsers(),
-                       [&](Operation *user) { return !inside(user); }))
-        outputs.push_back(result);
-
-  MLIRContext *ctx = &getContext();
-  Location loc = ops.front()->getLoc();
-  OpBuilder b(ctx);
-  b.setInsertionPointAfter(after);
-  auto callee = b.create<func::FuncOp>(
-      loc, (fn.getSymName() + "_part").str(),
-      FunctionType::get(ctx, ValueRange(inputs.getArrayRef()).getTypes(),
-                        ValueRange(outputs).getTypes()));
-  callee.setPrivate();
-  callee->setAttr("no_inline", UnitAttr::get(ctx));
-  // Kernel-level probes, placed after this pass, charge the callee's ops to
-  // `fn` and put no probe on the call.
-  callee->setAttr(tpuprof::kOutlinedAttrName, fn.getSymNameAttr());
-  symbols->insert(callee); // Numbers the name: main_part_0, main_part_1, ...
-  Block *entry = callee.addEntryBlock();
-
-  b.setInsertionPointAfter(ops.back());
-  auto call = b.create<func::CallOp>(loc, callee, inputs.getArrayRef());
-  auto inCallee = [&](OpOperand &use) {
-    return callee->isProperAncestor(use.getOwner());
-  };
-  for (auto [value, result] : llvm::zip(outputs, call.getResults()))
-    value.replaceUsesWithIf(
-        result, [&](OpOperand &use) { return !inside(use.getOwner()); });
-  for (Operation *op : ops)
-    op->moveBefore(entry, entry->end());
-  for (auto [i, value] : llvm::enumerate(inputs))
-    Value(value).replaceUsesWithIf(entry->getArgument(i), inCallee);
-  b.setInsertionPointToStart(entry);
-  for (Operation *def : cloned) {
-    Operation *copy = b.clone(*def);
-    for (auto [from, to] : llvm::zip(def->getResults(), copy->getResults()))
-      from.replaceUsesWithIf(to, inCallee);
-  }
-  b.setInsertionPointToEnd(entry);
-  b.create<func::ReturnOp>(loc, outputs);
-  return callee;
-}
 
 void OutlineOpsPass::runOnOperation() {
   ModuleOp module = getOperation();
-  SymbolTable table(module);
-  symbols = &table;
+  SymbolTable symbols(module);
   SmallVector<func::FuncOp> functions(module.getOps<func::FuncOp>());
   for (func::FuncOp fn : functions) {
     if (fn.isExternal() || !fn.getBody().hasOneBlock())
@@ -162,9 +79,18 @@ void OutlineOpsPass::runOnOperation() {
       runs.back().push_back(&op);
     }
     Operation *after = fn;
-    for (ArrayRef<Operation *> run : runs)
-      if (!run.empty())
-        after = outline(run, fn, after);
+    for (ArrayRef<Operation *> run : runs) {
+      if (run.empty())
+        continue;
+      // Numbered: main_part_0, main_part_1, ...
+      func::FuncOp part =
+          tpuprof::outlineOps(run, (fn.getSymName() + "_part").str(), after,
+                              symbols, staysAndIsCloned);
+      // Kernel-level probes, placed after this pass, charge the callee's
+      // ops to `fn` and put no probe on the call.
+      part->setAttr(tpuprof::kOutlinedAttrName, fn.getSymNameAttr());
+      after = part;
+    }
   }
 }
 

@@ -6,15 +6,12 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Outline.h"
 #include "tpuprof/CpuCompiler/Pipelines.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/IR/Builders.h"
-#include "mlir/IR/IRMapping.h"
-#include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
-#include "llvm/ADT/SetVector.h"
 
 namespace tpuprof {
 #define GEN_PASS_DEF_TPUPROFPAGEALIGNLOOPS
@@ -71,61 +68,18 @@ public:
           if (staticWork(loop) >= minWork)
             nests.push_back(loop);
       Operation *after = fn;
-      for (scf::ForOp loop : nests)
-        after = outline(loop, fn, after, symbols);
-    }
-  }
-
-private:
-  /// Moves `loop` into a new function placed after `after`, named after
-  /// `fn`, and calls it in the loop's place.
-  func::FuncOp outline(scf::ForOp loop, func::FuncOp fn, Operation *after,
-                       SymbolTable &symbols) {
-    // What the nest uses from outside: constants are cloned, the rest
-    // become arguments.
-    llvm::SetVector<Value> inputs;
-    llvm::SetVector<Operation *> constants;
-    loop->walk([&](Operation *op) {
-      for (Value v : op->getOperands()) {
-        Operation *def = v.getDefiningOp();
-        Operation *origin = def ? def : v.getParentBlock()->getParentOp();
-        if (loop->isAncestor(origin))
-          continue; // Defined in the nest (an induction variable too).
-        if (def && isNamedConstant(def))
-          constants.insert(def);
-        else
-          inputs.insert(v);
+      for (scf::ForOp loop : nests) {
+        // Numbered: main_loop_0, main_loop_1, ...
+        Operation *nest = loop;
+        func::FuncOp callee =
+            tpuprof::outlineOps(nest, (fn.getSymName() + "_loop").str(), after,
+                                symbols, isNamedConstant);
+        callee->setAttr(
+            "alignment",
+            IntegerAttr::get(IntegerType::get(&getContext(), 64), kPageBytes));
+        after = callee;
       }
-    });
-
-    MLIRContext *ctx = &getContext();
-    Location loc = loop.getLoc();
-    OpBuilder b(ctx);
-    b.setInsertionPointAfter(after);
-    auto callee = b.create<func::FuncOp>(
-        loc, (fn.getSymName() + "_loop").str(),
-        FunctionType::get(ctx, ValueRange(inputs.getArrayRef()).getTypes(),
-                          loop.getResultTypes()));
-    callee.setPrivate();
-    callee->setAttr("no_inline", UnitAttr::get(ctx));
-    callee->setAttr("alignment", b.getI64IntegerAttr(kPageBytes));
-    symbols.insert(callee); // Numbers the name: main_loop_0, main_loop_1, ...
-    Block *entry = callee.addEntryBlock();
-
-    IRMapping map;
-    for (auto [value, arg] : llvm::zip(inputs, entry->getArguments()))
-      map.map(value, arg);
-    b.setInsertionPointToStart(entry);
-    for (Operation *def : constants)
-      b.clone(*def, map);
-    Operation *copy = b.clone(*loop, map);
-    b.create<func::ReturnOp>(loc, copy->getResults());
-
-    b.setInsertionPoint(loop);
-    auto call = b.create<func::CallOp>(loc, callee, inputs.getArrayRef());
-    loop->replaceAllUsesWith(call.getResults());
-    loop->erase();
-    return callee;
+    }
   }
 };
 

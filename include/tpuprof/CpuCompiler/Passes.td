@@ -163,9 +163,10 @@ def TpuProfPageAlignLoops
   let description = [{
     Runs on buffers, after the loops are final. Each `scf.for` nest at the
     top of a function that runs at least `min-work` ops (each op of a body
-    once per iteration, as far as static trip counts tell) moves into a private, never-inlined function that
-    starts on a 4 KiB boundary, called in its place; constants it uses are
-    cloned into it, every other value it uses from outside is an argument.
+    once per iteration, as far as static trip counts tell) moves into a
+    private, never-inlined function that starts on a 4 KiB boundary, called
+    in its place; constants it uses are cloned into it, every other value
+    it uses from outside is an argument.
 
     Where a loop's code falls in its page changes how fast it runs (moving
     resnet50's code by 2 KiB and nothing else made it 2 % faster), and in
